@@ -1,0 +1,78 @@
+# The only commands anyone needs. `make run` brings the arena up; `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+# Debian packages each command needs, installed with apt when missing (root or passwordless sudo).
+RUN_PACKAGES  := bubblewrap python3-seccomp
+TEST_PACKAGES := bubblewrap python3-seccomp chromium chromium-driver
+
+# $(call apt_ensure,pkgs): install the Debian packages of the list that are not installed yet.
+define apt_ensure
+missing=""; \
+	if command -v dpkg >/dev/null 2>&1; then \
+	  for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else SUDO=none; fi; \
+	  if [ "$$SUDO" = none ]; then echo "note: please install these Debian packages:$$missing"; \
+	  else echo "installing Debian packages:$$missing"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null 2>&1 || \
+	    { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends $$missing; }; \
+	  fi; \
+	fi
+endef
+
+.PHONY: help run test lint format bench system-packages test-packages clean
+
+help:
+	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
+	@echo "make test   install what the tests need and run the whole suite"
+	@echo "make lint   ruff check + ruff format --check"
+	@echo "make bench  run every benchmark in benchmarks/"
+
+$(PY):
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); \
+	  $(call apt_ensure,python3-venv); $(PYTHON) -m venv $(VENV); }
+	@$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.run-deps: requirements.txt | $(PY)
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev-deps: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@ $(VENV)/.run-deps
+
+system-packages:
+	@$(call apt_ensure,$(RUN_PACKAGES))
+
+test-packages:
+	@$(call apt_ensure,$(TEST_PACKAGES))
+
+run: $(VENV)/.run-deps system-packages
+	DEBUG=$${DEBUG:-1} $(PY) manage.py arena_up --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.dev-deps test-packages
+	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.dev-deps
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: $(VENV)/.dev-deps system-packages
+	@for f in benchmarks/*.py; do echo "# $$f"; $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache .ruff_cache

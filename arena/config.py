@@ -1,0 +1,105 @@
+"""Reading the arena's configuration from the environment.
+
+Settings must fail with one clear line, not a traceback wall: a mistyped ``DATABASE_URL``
+on a server should tell the operator what to fix. Every function here raises
+:class:`ConfigError` with such a line; ``arena/settings.py`` turns it into an exit.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import dj_database_url
+
+__all__ = [
+    "ConfigError",
+    "broker_url",
+    "database_config",
+    "env_bool",
+    "env_float",
+    "env_int",
+    "env_list",
+]
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message is one line for the operator."""
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no)")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not an integer") from None
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number") from None
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_config(url: str | None, *, default_sqlite: Path) -> dict[str, Any]:
+    """Django ``DATABASES['default']`` from ``DATABASE_URL``, or a local SQLite file."""
+    if not url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(default_sqlite),
+            # Workers and the web server share the file; wait for locks instead of failing.
+            "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
+            "TEST": {"NAME": str(default_sqlite.with_name("test-" + default_sqlite.name))},
+        }
+    scheme = urlsplit(url).scheme
+    if not scheme:
+        raise ConfigError(f"DATABASE_URL={url!r} is not a URL (expected postgres://user@host/db)")
+    try:
+        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    except Exception as exc:  # dj-database-url raises several types for bad URLs
+        raise ConfigError(f"DATABASE_URL is not usable ({exc}); expected postgres://user@host/db")
+    if not config.get("ENGINE"):
+        raise ConfigError(f"DATABASE_URL scheme {scheme!r} is not supported; use postgres://")
+    if config["ENGINE"] != "django.db.backends.sqlite3" and not config.get("NAME"):
+        raise ConfigError(f"DATABASE_URL={url!r} names no database")
+    return config
+
+
+def broker_url(url: str | None) -> str:
+    """The Celery broker: Redis when ``REDIS_URL`` is set, else a server-less filesystem queue."""
+    if not url:
+        return "filesystem://"
+    scheme = urlsplit(url).scheme
+    if scheme not in {"redis", "rediss", "filesystem", "memory"}:
+        raise ConfigError(f"REDIS_URL={url!r} must start with redis:// or rediss://")
+    return url

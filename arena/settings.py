@@ -1,0 +1,231 @@
+"""Django settings for the Lie 21 Arena, read from the environment.
+
+Every variable is listed with its default in the README's configuration table. The defaults
+run the whole arena on a laptop with only Python: a SQLite file and a filesystem broker
+under ``var/``. Production sets ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY`` and
+``DEBUG=0``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from arena.config import (
+    ConfigError,
+    broker_url,
+    database_config,
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _load() -> dict[str, object]:
+    """Everything that can fail on a bad environment, gathered so it fails in one place."""
+    debug = env_bool("DEBUG", False)
+    secret = os.environ.get("SECRET_KEY", "")
+    if not secret:
+        if not debug:
+            raise ConfigError(
+                "SECRET_KEY is not set and DEBUG is off: set SECRET_KEY "
+                "(or DEBUG=1 for local development)"
+            )
+        secret = "insecure-local-development-key-do-not-use-in-production"
+    data_dir = Path(os.environ.get("ARENA_DATA_DIR", BASE_DIR / "var")).resolve()
+    return {
+        "DEBUG": debug,
+        "SECRET_KEY": secret,
+        "DATA_DIR": data_dir,
+        "DATABASE": database_config(
+            os.environ.get("DATABASE_URL"), default_sqlite=data_dir / "arena.sqlite3"
+        ),
+        "BROKER_URL": broker_url(os.environ.get("REDIS_URL")),
+        "ALLOWED_HOSTS": env_list(
+            "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if debug else []
+        ),
+        "CSRF_TRUSTED_ORIGINS": env_list("CSRF_TRUSTED_ORIGINS", []),
+        "UPLOAD_MAX_BYTES": env_int("ARENA_UPLOAD_MAX_BYTES", 1024 * 1024),
+        "MATCH_TIME_LIMIT": env_int("ARENA_MATCH_TIME_LIMIT_S", 600),
+        "MOVE_TIMEOUT": env_float("ARENA_MOVE_TIMEOUT_S", 1.0),
+        "TIME_BANK": env_float("ARENA_TIME_BANK_S", 10.0),
+        "VISIBILITY_TIMEOUT": env_int("ARENA_BROKER_VISIBILITY_TIMEOUT_S", 900),
+        "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", True),
+        "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
+        "RATE_TOKENS": os.environ.get("ARENA_THROTTLE_TOKENS", "20/hour"),
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+    }
+
+
+try:
+    _env = _load()
+except ConfigError as exc:
+    # One line for the operator instead of a traceback wall from deep inside Django.
+    sys.exit(f"arena: configuration error: {exc}")
+
+DEBUG = _env["DEBUG"]
+SECRET_KEY = _env["SECRET_KEY"]
+ALLOWED_HOSTS = _env["ALLOWED_HOSTS"]
+CSRF_TRUSTED_ORIGINS = _env["CSRF_TRUSTED_ORIGINS"]
+DATA_DIR: Path = _env["DATA_DIR"]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "django_celery_beat",
+    "arena",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "arena.urls"
+WSGI_APPLICATION = "arena.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": _env["DATABASE"]}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+MEDIA_ROOT = DATA_DIR / "media"
+MEDIA_URL = "media/"  # never served: bot sources go out only through owner-checked views
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = not DEBUG and env_bool("SECURE_COOKIES", True)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+# --- REST API -------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.SearchFilter",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "uploads": _env["RATE_UPLOADS"],
+        "tokens": _env["RATE_TOKENS"],
+    },
+    "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Lie 21 Arena API",
+    "DESCRIPTION": "Upload bots for Lie 21, follow ladders, tournaments and replays.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Celery (workers/celery.py reads every CELERY_* name) ------------------------------
+CELERY_BROKER_URL = _env["BROKER_URL"]
+if CELERY_BROKER_URL == "filesystem://":
+    _queue_dir = DATA_DIR / "broker"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue_dir / "queue"),
+        "data_folder_out": str(_queue_dir / "queue"),
+        "processed_folder": str(_queue_dir / "processed"),
+        "store_processed": False,
+    }
+else:
+    # With acks_late, a message whose worker died is handed out again after this long.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _env["VISIBILITY_TIMEOUT"]}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = _env["MATCH_TIME_LIMIT"]
+CELERY_TASK_TIME_LIMIT = _env["MATCH_TIME_LIMIT"] + 60
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = TIME_ZONE
+
+# --- The arena itself ------------------------------------------------------------------
+ARENA_UPLOAD_MAX_BYTES: int = _env["UPLOAD_MAX_BYTES"]
+ARENA_MOVE_TIMEOUT_S: float = _env["MOVE_TIMEOUT"]
+ARENA_TIME_BANK_S: float = _env["TIME_BANK"]
+ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, ARENA_UPLOAD_MAX_BYTES * 2)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": _env["LOG_LEVEL"]},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

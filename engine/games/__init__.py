@@ -1,0 +1,1 @@
+"""Games the arena hosts, one package each."""

@@ -1,0 +1,397 @@
+"""The rules of one game of Lie 21: deal, the Lie, the Judge's answer, who wins a hand, draws.
+
+The match (best of seven, match points, sweeps) lives in ``match_rules.py``; what each
+player may see lives in ``observe.py``. This module only knows one game.
+
+A game is fully determined by its deck order, its dealer and the actions played, so it can
+be replayed from a replay file and tests can build any position from a scripted deck.
+Moves follow the verify / can / apply pattern: :meth:`Lie21State.verify` turns a bot's
+JSON action into a checked move or raises :class:`IllegalMove`; :meth:`Lie21State.can_apply`
+asks without raising; :meth:`Lie21State.apply` plays it.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from engine.games.lie21.cards import (
+    DECK,
+    ORDER,
+    SCORE,
+    counts,
+    is_trump,
+    move_total,
+    suit_of,
+)
+from engine.games.lie21.observe import hand_view
+
+__all__ = [
+    "HANDS_PER_GAME",
+    "HAND_SIZE",
+    "Answer",
+    "HandRecord",
+    "IllegalMove",
+    "Lie",
+    "Lie21State",
+    "Role",
+    "WinRule",
+    "judge_hand",
+]
+
+HAND_SIZE = 6
+MOVE_SIZE = 3
+HANDS_PER_GAME = 7
+
+
+_DECK_SET = frozenset(DECK)
+
+
+class IllegalMove(ValueError):
+    """A bot's action breaks the rules; the message says how, for the replay and the bot."""
+
+
+class Role(enum.StrEnum):
+    LIAR = "liar"  # plays first: one card face up, two face down
+    JUDGE = "judge"  # answers with three cards face down (Forfeit) or face up (Challenge)
+
+
+class WinRule(enum.StrEnum):
+    """Which rule decided a hand; shown in replays so a spectator can follow every hand."""
+
+    FORFEIT = "forfeit"  # the Judge answered face down: The Liar wins
+    BUST = "bust"  # one sum over 21, the other not
+    CLOSER = "closer"  # both at or under 21: the sum closer to 21
+    MORE_TRUMPS = "more_trumps"  # equal sums or both bust: more trump cards
+    HIGHER_TRUMP = "higher_trump"  # ... same number of trumps: the higher-count trump
+    LIAR_WINS_TIE = "liar_wins_tie"  # ... no trumps on either side: The Liar
+
+
+# Moves and hand records are NamedTuples: immutable like frozen dataclasses, but several
+# times cheaper to create, which matters at thousands of games per second. The hot paths
+# build them with tuple.__new__ directly, skipping the generated Python-level __new__.
+_new = tuple.__new__
+
+
+class Lie(NamedTuple):
+    """The Liar's move: three cards, the one at ``face_up`` shown, the other two hidden."""
+
+    cards: tuple[str, str, str]
+    face_up: int
+
+    @property
+    def up_card(self) -> str:
+        return self.cards[self.face_up]
+
+
+class Answer(NamedTuple):
+    """The Judge's move: three cards, face up to Challenge or face down to Forfeit."""
+
+    cards: tuple[str, str, str]
+    challenge: bool
+
+
+class HandRecord(NamedTuple):
+    """Everything about one finished hand, as a spectator who sees every card knows it."""
+
+    number: int
+    liar: int
+    judge: int
+    lie: Lie
+    answer: Answer
+    liar_sum: int
+    judge_sum: int
+    winner: int
+    rule: WinRule
+    draws: tuple[tuple[int, tuple[str, ...]], ...]  # (seat, cards) in drawing order
+    points: tuple[int, int]  # running game points after this hand
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "liar": self.liar,
+            "judge": self.judge,
+            "liar_cards": list(self.lie.cards),
+            "face_up": self.lie.face_up,
+            "judge_cards": list(self.answer.cards),
+            "challenge": self.answer.challenge,
+            "liar_sum": self.liar_sum,
+            "judge_sum": self.judge_sum,
+            "winner": self.winner,
+            "rule": str(self.rule),
+            "draws": [{"seat": seat, "cards": list(cards)} for seat, cards in self.draws],
+            "points": list(self.points),
+        }
+
+
+def judge_hand(
+    liar_cards: Sequence[str], judge_cards: Sequence[str], trump_suit: str | None
+) -> tuple[Role, WinRule, int, int]:
+    """Who wins a challenged hand, by which rule, and both sums.
+
+    >>> judge_hand(["AS", "7S", "XB"], ["KH", "QH", "2D"], trump_suit="D")
+    (<Role.LIAR: 'liar'>, <WinRule.CLOSER: 'closer'>, 21, 18)
+    >>> judge_hand(["7S", "7H", "2D"], ["KS", "QS", "6D"], trump_suit="S")[:2]
+    (<Role.JUDGE: 'judge'>, <WinRule.MORE_TRUMPS: 'more_trumps'>)
+    """
+    liar_sum, judge_sum = move_total(liar_cards), move_total(judge_cards)
+    liar_bust, judge_bust = liar_sum > 21, judge_sum > 21
+    if liar_bust != judge_bust:
+        return (
+            (Role.JUDGE if liar_bust else Role.LIAR),
+            WinRule.BUST,
+            liar_sum,
+            judge_sum,
+        )
+    if not liar_bust and liar_sum != judge_sum:
+        winner = Role.LIAR if liar_sum > judge_sum else Role.JUDGE
+        return winner, WinRule.CLOSER, liar_sum, judge_sum
+    # Equal sums, or both over 21: the trumps decide, by number and then by highest count.
+    liar_trumps = _trump_counts(liar_cards, trump_suit)
+    judge_trumps = _trump_counts(judge_cards, trump_suit)
+    if len(liar_trumps) != len(judge_trumps):
+        winner = Role.LIAR if len(liar_trumps) > len(judge_trumps) else Role.JUDGE
+        return winner, WinRule.MORE_TRUMPS, liar_sum, judge_sum
+    if liar_trumps:
+        # One suit holds no two cards of equal count, so the highest trumps always differ.
+        winner = Role.LIAR if max(liar_trumps) > max(judge_trumps) else Role.JUDGE
+        return winner, WinRule.HIGHER_TRUMP, liar_sum, judge_sum
+    return Role.LIAR, WinRule.LIAR_WINS_TIE, liar_sum, judge_sum
+
+
+def _trump_counts(cards: Sequence[str], trump_suit: str | None) -> list[int]:
+    """The counts of a move's trump cards (an Ace counts 11 or 1 as the move's sum allows)."""
+    return [
+        n for c, n in zip(cards, counts(cards, trump_suit), strict=True) if is_trump(c, trump_suit)
+    ]
+
+
+def _explain_bad_cards(action: Any, hand: Sequence[str]) -> tuple[str, str, str]:
+    """Say precisely what is wrong with an action's cards (or accept a tuple of them)."""
+    if not isinstance(action, Mapping):
+        raise IllegalMove(f"an action must be a JSON object, not {type(action).__name__}")
+    cards = action.get("cards")
+    if not isinstance(cards, list | tuple):
+        raise IllegalMove("the action needs 'cards': a list of three card codes")
+    if len(cards) != MOVE_SIZE:
+        raise IllegalMove(f"a move is exactly {MOVE_SIZE} cards, not {len(cards)}")
+    for card in cards:
+        if not isinstance(card, str) or card not in ORDER:
+            raise IllegalMove(f"{card!r} is not a card code (like 'AS', '7H', 'XR')")
+        if card not in hand:
+            raise IllegalMove(f"{card} is not in your hand")
+    if len(set(cards)) != MOVE_SIZE:
+        raise IllegalMove(f"a card is repeated in {list(cards)}")
+    return cards[0], cards[1], cards[2]
+
+
+class Lie21State:
+    """One game in progress, from the deal to the seventh hand.
+
+    ``deck`` is the full shuffled order, top card first; its last card is the turned-up
+    trump card, which therefore is the last card drawn. The dealer takes the first six cards
+    and is The Liar of hand 1; the other player takes the next six.
+    """
+
+    __slots__ = (
+        "_pos",
+        "captured",
+        "deal",
+        "dealer",
+        "deck",
+        "hand_number",
+        "hands",
+        "liar",
+        "log",
+        "pending",
+        "points",
+        "trump_card",
+        "trump_suit",
+        "views",
+    )
+
+    num_players = 2
+
+    def __init__(self, deck: Sequence[str], dealer: int, *, check: bool = True) -> None:
+        if check and (len(deck) != len(DECK) or set(deck) != _DECK_SET):
+            raise ValueError("the deck must hold each of the 42 cards exactly once")
+        if dealer not in (0, 1):
+            raise ValueError("dealer must be seat 0 or 1")
+        self.deck: tuple[str, ...] = tuple(deck)
+        self.dealer = dealer
+        other = 1 - dealer
+        hands: list[list[str]] = [[], []]
+        # Hands are kept sorted by card code, so their order tells nothing of the deal.
+        hands[dealer] = sorted(deck[:HAND_SIZE])
+        hands[other] = sorted(deck[HAND_SIZE : 2 * HAND_SIZE])
+        self.hands = hands
+        self.deal: tuple[tuple[str, ...], ...] = (tuple(hands[0]), tuple(hands[1]))
+        self._pos = 2 * HAND_SIZE  # next card to draw
+        self.trump_card = deck[-1]
+        self.trump_suit = suit_of(self.trump_card)  # None when a Joker is turned up
+        self.liar = dealer
+        self.hand_number = 1
+        self.pending: Lie | None = None
+        self.captured: list[list[str]] = [[], []]
+        self.points = [0, 0]  # game points of the captured cards, kept as hands end
+        self.log: list[HandRecord] = []
+        # What each seat has seen of finished hands, built once per hand (see observe.py).
+        self.views: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+
+    # --- reading the position -------------------------------------------------------------
+    @property
+    def stock(self) -> tuple[str, ...]:
+        """Cards still to be drawn, top first (the trump card last)."""
+        return self.deck[self._pos :]
+
+    @property
+    def deck_count(self) -> int:
+        return len(self.deck) - self._pos
+
+    @property
+    def is_over(self) -> bool:
+        return self.hand_number > HANDS_PER_GAME
+
+    def to_act(self) -> int | None:
+        """The seat that must move now, or None when the game is over."""
+        if self.is_over:
+            return None
+        return self.liar if self.pending is None else 1 - self.liar
+
+    def role_of(self, seat: int) -> Role:
+        return Role.LIAR if seat == self.liar else Role.JUDGE
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def location(self) -> dict[str, Any]:
+        """Where the game stands, for error reports: hand number and whose move it is."""
+        phase = "lie" if self.pending is None else "answer"
+        return {"hand": min(self.hand_number, HANDS_PER_GAME), "phase": phase}
+
+    # --- verify / can / apply -------------------------------------------------------------
+    def verify(self, seat: int, action: Mapping[str, Any]) -> Lie | Answer:
+        """Check a bot's action for ``seat`` and return it as a move, or raise IllegalMove."""
+        pending = self.pending
+        liar = self.liar
+        if self.hand_number > HANDS_PER_GAME or seat != (liar if pending is None else 1 - liar):
+            raise IllegalMove(f"it is not seat {seat}'s turn")
+        hand = self.hands[seat]
+        # type() rather than isinstance(..., Mapping): the ABC check costs more than the move.
+        cards = action.get("cards") if type(action) is dict else None
+        if (
+            type(cards) is list
+            and len(cards) == MOVE_SIZE
+            and cards[0] in hand
+            and cards[1] in hand
+            and cards[2] in hand
+            and cards[0] != cards[1] != cards[2] != cards[0]
+        ):
+            cards = (cards[0], cards[1], cards[2])  # the common, legal case, checked cheaply
+        else:
+            cards = _explain_bad_cards(action, hand)
+        if pending is None:
+            face_up = action.get("face_up")
+            if type(face_up) is not int:  # bool is an int subclass, and not an index
+                raise IllegalMove("The Liar's action needs 'face_up': the index 0, 1 or 2")
+            if not 0 <= face_up < MOVE_SIZE:
+                raise IllegalMove(f"face_up index {face_up} is out of range (0, 1 or 2)")
+            return _new(Lie, (cards, face_up))
+        challenge = action.get("challenge")
+        if type(challenge) is not bool:
+            raise IllegalMove("The Judge's action needs 'challenge': true or false")
+        return _new(Answer, (cards, challenge))
+
+    def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
+        try:
+            self.verify(seat, action)
+        except IllegalMove:
+            return False
+        return True
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> list[str]:
+        """Play a bot's action; returns the hooks it fired (``on_hand_end``, ``on_game_end``)."""
+        move = self.verify(seat, action)
+        hand = self.hands[seat]
+        a, b, c = move.cards
+        hand.remove(a)
+        hand.remove(b)
+        hand.remove(c)
+        if self.pending is None:
+            self.pending = move  # type: ignore[assignment]  # verify gave a Lie
+            return []
+        self._finish_hand(move)  # type: ignore[arg-type]  # verify gave an Answer
+        return ["on_hand_end", "on_game_end"] if self.is_over else ["on_hand_end"]
+
+    def legal_actions(self, seat: int) -> Iterator[dict[str, Any]]:
+        """Every legal action for ``seat`` in a fixed order (for search bots and tests)."""
+        if seat != self.to_act():
+            return
+        for cards in itertools.combinations(self.hands[seat], MOVE_SIZE):
+            if self.pending is None:
+                for face_up in range(MOVE_SIZE):
+                    yield {"cards": list(cards), "face_up": face_up}
+            else:
+                for challenge in (False, True):
+                    yield {"cards": list(cards), "challenge": challenge}
+
+    # --- internals -----------------------------------------------------------------------
+    def _finish_hand(self, answer: Answer) -> None:
+        lie = self.pending
+        assert lie is not None
+        liar = self.liar
+        judge = 1 - liar
+        if answer.challenge:
+            role, rule, liar_sum, judge_sum = judge_hand(lie.cards, answer.cards, self.trump_suit)
+            winner = liar if role is Role.LIAR else judge
+        else:
+            # Nobody sees the face-down cards, but a spectator's replay still shows the sums.
+            liar_sum, judge_sum = move_total(lie.cards), move_total(answer.cards)
+            winner, rule = liar, WinRule.FORFEIT
+        won = lie.cards + answer.cards
+        self.captured[winner].extend(won)
+        points = self.points
+        a, b, c, d, e, f = won
+        points[winner] += SCORE[a] + SCORE[b] + SCORE[c] + SCORE[d] + SCORE[e] + SCORE[f]
+        draws: tuple[tuple[int, tuple[str, ...]], ...] = ()
+        pos = self._pos
+        if pos < len(self.deck):  # the winner draws first, then the loser, while cards last
+            deck, hands = self.deck, self.hands
+            first, second = deck[pos : pos + MOVE_SIZE], deck[pos + MOVE_SIZE : pos + 2 * MOVE_SIZE]
+            self._pos = pos + len(first) + len(second)
+            hands[winner] += first
+            hands[winner].sort()
+            draws = ((winner, first),)
+            if second:
+                hands[1 - winner] += second
+                hands[1 - winner].sort()
+                draws += ((1 - winner, second),)
+        record = _new(
+            HandRecord,
+            (
+                self.hand_number,
+                liar,
+                judge,
+                lie,
+                answer,
+                liar_sum,
+                judge_sum,
+                winner,
+                rule,
+                draws,
+                (points[0], points[1]),
+            ),
+        )
+        self.log.append(record)
+        if answer.challenge:  # both players saw every card: one view serves both
+            view = hand_view(record, liar)
+            self.views[0].append(view)
+            self.views[1].append(view)
+        else:
+            self.views[0].append(hand_view(record, 0))
+            self.views[1].append(hand_view(record, 1))
+        self.pending = None
+        self.liar = winner
+        self.hand_number += 1

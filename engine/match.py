@@ -1,0 +1,325 @@
+"""Playing one match between bots: the loop that joins a game, its match rules and players.
+
+The runner is the only code that talks to players. It hands each one observations built by
+the game for that seat, checks every action through the game's rules, and turns any fault
+of a bot (a :class:`BotFault` from the player, or an illegal move) into a lost match with
+the reason recorded in the replay. It never lets a bot's failure escape as an exception.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import Game, GameOutcome, MatchDecision, derive_seed
+from engine.players import BotFault, FaultKind, Player
+from engine.registry import get_game
+from engine.replay import REPLAY_FORMAT
+
+__all__ = ["MatchError", "MatchResult", "play_match"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchError:
+    """The fault that ended a match: who, where and why."""
+
+    seat: int
+    kind: str
+    detail: str  # public, written by the platform
+    game: int  # 0 when the bot failed before the first game
+    location: dict[str, Any] = field(default_factory=dict)
+    private: str = ""  # the bot's own traceback/output: owner only, never in the replay
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "detail": self.detail,
+            "game": self.game,
+            **self.location,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    players: tuple[str, ...]
+    seed: int
+    winner: int | None  # None for a drawn match
+    reason: str  # match_points | sweep | game_cap | error
+    match_points: tuple[int, ...]
+    game_wins: tuple[int, ...]
+    points: tuple[int, ...]  # game points summed over finished games
+    sweeps: tuple[int, ...]
+    games_played: int
+    error: MatchError | None
+    replay: dict[str, Any]
+    duration_s: float
+
+
+class _SeatFault(Exception):
+    def __init__(self, seat: int, fault: BotFault) -> None:
+        self.seat = seat
+        self.fault = fault
+
+
+def _wants(player: Player, hook: str) -> bool:
+    hooks = getattr(player, "hooks", None)
+    return hooks is None or hook in hooks
+
+
+class _Tally:
+    """Running totals of a match, per seat."""
+
+    def __init__(self, seats: int) -> None:
+        self.match_points = [0] * seats
+        self.game_wins = [0] * seats
+        self.points = [0] * seats
+        self.sweeps = [0] * seats
+        self.summaries: list[dict[str, Any]] = []  # public results of finished games
+
+    def add(self, number: int, scores: Sequence[int], outcome: GameOutcome) -> None:
+        for seat, awarded in enumerate(outcome.awarded):
+            self.match_points[seat] += awarded
+            self.points[seat] += scores[seat]
+        if outcome.winner is not None:
+            self.game_wins[outcome.winner] += 1
+            if outcome.label == "sweep":
+                self.sweeps[outcome.winner] += 1
+        self.summaries.append(
+            {
+                "number": number,
+                "scores": list(scores),
+                "winner": outcome.winner,
+                "awarded": list(outcome.awarded),
+                "result": outcome.label,
+            }
+        )
+
+
+def play_match(
+    game: str | Game,
+    players: Sequence[Player],
+    *,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    limits: Mapping[str, Any] | None = None,
+    record_timing: bool = True,
+) -> MatchResult:
+    """Play one match and return its result and replay. Closes every player at the end.
+
+    ``options`` are the game's match options (for Lie 21: ``target``, ``game_cap``...);
+    ``limits`` describes the time limits in force, recorded in the replay and told to bots.
+    With ``record_timing=False`` the replay holds no wall-clock times, so the same seed and
+    deterministic bots give a byte-identical replay.
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    if not game.min_players <= len(players) <= game.max_players:
+        raise ValueError(f"{game.title} needs {game.min_players}-{game.max_players} players")
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError("the match seed must be a non-negative integer")
+    rules = game.match_rules(options)
+    rule_options = rules.options()
+    seats = len(players)
+    first_dealer = derive_seed(seed, "dealer") % seats
+    tally = _Tally(seats)
+    records: list[dict[str, Any]] = []
+    error: MatchError | None = None
+    decision: MatchDecision | None = None
+    started = time.perf_counter()
+    number = 0
+    state = None
+    dealer = game_seed = 0
+    move_ms: list[float] = []
+    try:
+        for seat, player in enumerate(players):
+            info = {
+                "game": game.name,
+                "seat": seat,
+                "players": seats,
+                "seed": derive_seed(seed, "bot", seat),
+                "options": rule_options,
+                "limits": dict(limits or {}),
+            }
+            _call(seat, player.start, info)
+        while decision is None:
+            number += 1
+            dealer = rules.dealer_of(number, first_dealer, seats)
+            game_seed = derive_seed(seed, "game", number)
+            state = game.new_game(seed=game_seed, dealer=dealer, num_players=seats)
+            move_ms = []
+            _play_game(state, players, tally, number, move_ms if record_timing else None)
+            scores = state.scores()
+            outcome = rules.game_outcome(scores)
+            tally.add(number, scores, outcome)
+            decision = rules.decide(tally.match_points, number, outcome)
+            records.append(_game_record(state, number, dealer, game_seed, outcome, tally, move_ms))
+            listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_game_end")]
+            if listeners:
+                reveal = {
+                    **state.reveal(),
+                    **tally.summaries[-1],
+                    "match_points": list(tally.match_points),
+                    "match_over": decision is not None,
+                }
+                for seat in listeners:
+                    _call(seat, players[seat].notify, "on_game_end", reveal)
+            state = None
+    except _SeatFault as exc:
+        location = state.location() if state is not None else {"phase": "start"}
+        error = MatchError(
+            seat=exc.seat,
+            kind=str(exc.fault.kind),
+            detail=exc.fault.detail,
+            game=number,
+            location=location,
+            private=exc.fault.private,
+        )
+        if state is not None:
+            records.append(_error_record(state, number, dealer, game_seed, tally, move_ms))
+        # The offender loses at once; in a game of more players the rest share the win.
+        others = [seat for seat in range(seats) if seat != exc.seat]
+        decision = MatchDecision(others[0] if len(others) == 1 else None, "error")
+    finally:
+        for player in players:
+            player.close()
+    assert decision is not None
+    result_json = {
+        "winner": decision.winner,
+        "reason": decision.reason,
+        "match_points": list(tally.match_points),
+        "game_wins": list(tally.game_wins),
+        "points": list(tally.points),
+        "sweeps": list(tally.sweeps),
+        "games_played": len(tally.summaries),
+        "error": error.to_json() if error else None,
+    }
+    replay = {
+        "format": REPLAY_FORMAT,
+        "game": game.name,
+        "seed": seed,
+        "players": [player.name for player in players],
+        "options": rule_options,
+        "limits": dict(limits or {}),
+        "first_dealer": first_dealer,
+        "games": records,
+        "result": result_json,
+    }
+    return MatchResult(
+        players=tuple(player.name for player in players),
+        seed=seed,
+        winner=decision.winner,
+        reason=decision.reason,
+        match_points=tuple(tally.match_points),
+        game_wins=tuple(tally.game_wins),
+        points=tuple(tally.points),
+        sweeps=tuple(tally.sweeps),
+        games_played=len(tally.summaries),
+        error=error,
+        replay=replay,
+        duration_s=time.perf_counter() - started,
+    )
+
+
+def _call(seat: int, method: Any, *args: Any) -> Any:
+    try:
+        return method(*args)
+    except BotFault as fault:
+        raise _SeatFault(seat, fault) from None
+
+
+def _play_game(
+    state: Any,
+    players: Sequence[Player],
+    tally: _Tally,
+    number: int,
+    move_ms: list[float] | None,
+) -> None:
+    """Play one game to its end, appending each move's wall time in ms to ``move_ms``.
+
+    This loop runs thousands of times a second in benchmarks and ladders, so it binds what
+    it calls to locals and keeps the per-move work to the observation, the call and apply.
+    """
+    context = {
+        "game_number": number,
+        "match_points": list(tally.match_points),
+        "games": list(tally.summaries),
+    }
+    listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_hand_end")]
+    clock = time.perf_counter
+    observe, apply = state.observation, state.apply
+    acts = [player.act for player in players]
+    seat = state.to_act()
+    while seat is not None:
+        observation = observe(seat)
+        observation.update(context)
+        try:
+            if move_ms is None:
+                action = acts[seat](observation)
+            else:
+                begin = clock()
+                action = acts[seat](observation)
+                move_ms.append(round((clock() - begin) * 1000, 3))
+        except BotFault as fault:
+            raise _SeatFault(seat, fault) from None
+        try:
+            hooks = apply(seat, action)
+        except ValueError as exc:  # the game's IllegalMove
+            raise _SeatFault(seat, BotFault(FaultKind.ILLEGAL_MOVE, str(exc))) from None
+        if hooks and listeners and "on_hand_end" in hooks:
+            for other in listeners:
+                view = observe(other)
+                view.update(context)
+                _call(other, players[other].notify, "on_hand_end", view)
+        seat = state.to_act()
+
+
+def _game_record(
+    state: Any,
+    number: int,
+    dealer: int,
+    game_seed: int,
+    outcome: GameOutcome,
+    tally: _Tally,
+    move_ms: list[float],
+) -> dict[str, Any]:
+    record = {
+        "number": number,
+        "dealer": dealer,
+        "seed": game_seed,
+        **state.record(),
+        "winner": outcome.winner,
+        "result": outcome.label,
+        "awarded": list(outcome.awarded),
+        "match_points": list(tally.match_points),
+        "end": "complete",
+    }
+    if move_ms:
+        record["move_ms"] = move_ms
+    return record
+
+
+def _error_record(
+    state: Any,
+    number: int,
+    dealer: int,
+    game_seed: int,
+    tally: _Tally,
+    move_ms: list[float],
+) -> dict[str, Any]:
+    """The unfinished game in which a bot failed: the hands played so far."""
+    record = {
+        "number": number,
+        "dealer": dealer,
+        "seed": game_seed,
+        **state.record(),
+        "winner": None,
+        "result": "error",
+        "awarded": [0] * len(tally.match_points),
+        "match_points": list(tally.match_points),
+        "end": "error",
+    }
+    if move_ms:
+        record["move_ms"] = move_ms
+    return record

@@ -1,0 +1,78 @@
+"""The seat at the table: what the match runner needs from anything that plays.
+
+A *player* wraps one bot for one match. The runner never talks to bot code directly; it
+talks to a :class:`Player`, which may run the bot in this process (trusted built-in bots,
+benchmarks) or in a sandboxed process (`sandbox.SandboxedPlayer`, the default for anything
+uploaded). Both speak the same bot API (see ``docs/bot-api.md``): the observation goes in as
+a JSON-able dict and the action comes back as a JSON-able dict.
+
+Anything a bot does wrong surfaces as a :class:`BotFault`, never as another exception, so
+the runner can turn it into a lost match with a reason instead of a crash.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["HOOKS", "BotFault", "FaultKind", "Player"]
+
+#: Optional notification hooks a bot module may define besides ``act``.
+HOOKS: tuple[str, ...] = ("on_match_start", "on_hand_end", "on_game_end")
+
+
+class FaultKind(enum.StrEnum):
+    """Why a bot lost a match without finishing it.
+
+    The values are stable strings: they appear in replays, the API and the CLI summary.
+    """
+
+    TIMEOUT = "timeout"  # decision over its limit with the time bank spent, or wall guard
+    CRASH = "crash"  # raised an exception, exited, or failed to import
+    MEMORY = "memory"  # hit its memory limit
+    ILLEGAL_MOVE = "illegal_move"  # a well-formed message whose move breaks the rules
+    BAD_OUTPUT = "bad_output"  # not a JSON object, oversize, garbage on the protocol
+    FORBIDDEN = "forbidden"  # a refused system call or access (network, exec, ...)
+
+
+class BotFault(Exception):
+    """A bot failed; the bot's seat loses the match.
+
+    ``detail`` is a short, public explanation written by the platform (it goes into the
+    public replay). ``private`` holds what only the bot's owner may see, such as the bot's
+    own traceback; it never goes into a replay.
+    """
+
+    def __init__(self, kind: FaultKind | str, detail: str, *, private: str = "") -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = FaultKind(kind)
+        self.detail = detail
+        self.private = private
+
+
+@runtime_checkable
+class Player(Protocol):
+    """One bot in one match. Implementations: ``InProcessPlayer``, ``sandbox.SandboxedPlayer``.
+
+    Life cycle: ``start`` once, then ``act`` whenever the bot must move and ``notify`` for
+    the hooks it defined, then ``close`` exactly once (also after a fault). ``start``,
+    ``act`` and ``notify`` raise :class:`BotFault` on any failure of the bot.
+    """
+
+    name: str
+
+    def start(self, info: Mapping[str, Any]) -> None:
+        """Load the bot and deliver ``on_match_start(info)`` if the bot defines it."""
+
+    def act(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        """Ask the bot for an action; returns the bot's reply, not yet checked by the rules."""
+
+    def notify(self, hook: str, payload: Mapping[str, Any]) -> None:
+        """Deliver an optional hook (``on_hand_end``, ``on_game_end``) if the bot defines it."""
+
+    def close(self) -> None:
+        """Release the bot (stop its process). Never raises."""
+
+    def output(self) -> str:
+        """The bot's own captured stdout/stderr (capped). Private to the bot's owner."""

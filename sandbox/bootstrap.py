@@ -1,0 +1,294 @@
+"""In-jail entry point: load the bot, then answer the host one message at a time.
+
+Run as ``python -I -S -B -c <this file's text> IN_FD OUT_FD`` inside the jail. It is
+self-contained (standard library only; the jail cannot see the ``sandbox`` package) and
+imports only C modules plus ``ctypes`` before the bot, because every millisecond here is
+paid at every match start: ``json`` would pull in ``re`` and cost ~8 ms, so it talks JSON
+through ``_json`` directly.
+
+Before any bot code runs it: says hello (so the host can tell a platform failure from a bot
+failure), installs the exec-deny seccomp filter, clears the environment, applies the
+rlimits and puts the bot's directory first on ``sys.path``. Everything after ``import bot``
+is untrusted: the bot shares this interpreter and can rewrite any of it, so the host treats
+every message as a claim to check, never as a fact.
+
+Faults are reported as a kind (the same strings as ``engine.players.FaultKind``) plus a
+code the host turns into its own public sentence; the bot's traceback goes along as
+``trace`` for the bot's owner only. Then the process exits.
+"""
+
+import errno
+import os
+import sys
+
+HOOKS = ("on_match_start", "on_hand_end", "on_game_end")
+EXIT_PROTOCOL_LOST = 97
+_CHUNK = 262144
+_TRACE_CHARS = 8000
+
+
+class _DecoderContext:
+    # The attributes _json.make_scanner reads; host messages never contain NaN/Infinity.
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = None
+    memo = None
+
+
+def _not_json(value):
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _make_codec():
+    import _json
+
+    scan = _json.make_scanner(_DecoderContext())
+
+    def loads(text):
+        value, end = scan(text, 0)
+        if end != len(text):
+            raise ValueError("extra data")
+        return value
+
+    def dumps(value):
+        # A fresh encoder each time: its circular-reference markers must start empty.
+        encode = _json.make_encoder(
+            {}, _not_json, _json.encode_basestring_ascii, None, ":", ",", False, False, False
+        )
+        return "".join(encode(value, 0))
+
+    return loads, dumps
+
+
+_loads, _dumps = _make_codec()
+
+
+class Channel:
+    """The two protocol pipes, one JSON object per line."""
+
+    def __init__(self, in_fd, out_fd, limit):
+        self.in_fd = in_fd
+        self.out_fd = out_fd
+        self.limit = limit
+        self.buffer = b""
+
+    def receive(self):
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line, self.buffer = self.buffer[:end], self.buffer[end + 1 :]
+                return _loads(line.decode("utf-8"))
+            try:
+                chunk = os.read(self.in_fd, _CHUNK)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                os._exit(0)  # the host is gone or closed the match
+            self.buffer += chunk
+
+    def send_line(self, line):
+        data = line.encode("ascii") + b"\n"
+        try:
+            while data:
+                data = data[os.write(self.out_fd, data) :]
+        except OSError:
+            os._exit(EXIT_PROTOCOL_LOST)  # the bot closed or replaced our pipe
+
+    def send(self, message):
+        self.send_line(_dumps(message))
+
+
+def _classify(exc):
+    """(fault kind, code) for an exception that escaped the bot."""
+    if isinstance(exc, MemoryError):
+        return "memory", "memory_error"
+    if isinstance(exc, OSError):
+        code = exc.errno
+        if code in (errno.EPERM, errno.EACCES, errno.EROFS):
+            return "forbidden", "permission"
+        if code in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+            return "forbidden", "disk_limit"
+        if code in (errno.EMFILE, errno.ENFILE):
+            return "forbidden", "fd_limit"
+        if code == errno.ENOMEM:
+            return "memory", "memory_error"
+    if isinstance(exc, RuntimeError):
+        try:
+            if "can't start new thread" in str(exc):
+                return "forbidden", "thread_limit"
+        except BaseException:  # noqa: S110 - a hostile __str__ must not stop the report
+            pass
+    if isinstance(exc, SystemExit):
+        return "crash", "exit"
+    return "crash", "exception"
+
+
+def _format_trace(exc):
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == "<string>":
+        tb = tb.tb_next  # drop the bootstrap's own frames
+    try:
+        import traceback
+
+        text = "".join(traceback.format_exception(type(exc), exc, tb))
+    except BaseException:
+        try:
+            text = f"{type(exc).__name__}: {exc!r}"
+        except BaseException:
+            text = type(exc).__name__
+    return text[-_TRACE_CHARS:]
+
+
+def _fault(channel, kind, code, phase, trace=""):
+    """Report the bot's failure and exit without running any more bot code."""
+    _flush_output()
+    message = {"t": "fault", "kind": kind, "code": code, "phase": phase, "trace": trace}
+    while True:
+        try:
+            line = _dumps(message)
+        except BaseException:
+            line, trace = '{"t":"fault","kind":"crash","code":"exception"}', ""
+        if len(line) + 1 <= channel.limit or not message["trace"]:
+            break
+        message["trace"] = message["trace"][len(message["trace"]) // 2 :]
+    channel.send_line(line)
+    os._exit(1)
+
+
+def _fault_from(channel, exc, phase):
+    kind, code = _classify(exc)
+    _fault(channel, kind, code, phase, _format_trace(exc))
+
+
+def _flush_output():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: S110 - the bot may have replaced or closed them
+            pass
+
+
+def _install_exec_filter(program):
+    """Stack the exec-deny seccomp program on this process (and its future threads)."""
+    import ctypes
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS (bwrap set it already)
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    if libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, MODE_FILTER
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+
+
+def _limit_malloc_arenas():
+    # glibc reserves 64 MiB of address space per thread arena; under a 512 MiB RLIMIT_AS a
+    # bot with a few threads would hit MemoryError on reservations, not on real use.
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX = 1
+    except (ImportError, OSError, AttributeError):
+        pass
+
+
+def _apply_rlimits(limits):
+    import resource
+
+    for name, (soft, hard) in limits.items():
+        which = getattr(resource, "RLIMIT_" + name)
+        _, current_hard = resource.getrlimit(which)
+        if current_hard != resource.RLIM_INFINITY:
+            hard = min(hard, current_hard)  # never try to raise (unsafe mode, non-root)
+        resource.setrlimit(which, (min(soft, hard), hard))
+
+
+def _prepare(channel, init):
+    """Everything before the bot's code runs. Failures here are the platform's, not the bot's."""
+    try:
+        if init.get("exec_filter"):
+            _install_exec_filter(bytes.fromhex(init["exec_filter"]))
+        _limit_malloc_arenas()
+        os.environ.clear()
+        _apply_rlimits(init["rlimits"])
+        sys.path[:0] = [init["bot_dir"]]
+        sys.path.extend(init.get("extra_paths", []))
+        sys.argv = ["bot.py"]
+    except BaseException as exc:
+        channel.send({"t": "error", "reason": f"{type(exc).__name__}: {exc}"[:500]})
+        os._exit(2)
+
+
+def _serve(channel, bot, hooks):
+    act = bot.act
+    while True:
+        request = channel.receive()
+        op = request.get("op")
+        if op == "act":
+            try:
+                action = act(request["obs"])
+            except BaseException as exc:
+                _fault_from(channel, exc, "act")
+            _flush_output()
+            if not isinstance(action, dict):
+                _fault(channel, "bad_output", "not_object", "act")
+            try:
+                line = _dumps({"t": "action", "action": action})
+            except MemoryError:
+                _fault(channel, "memory", "memory_error", "act")
+            except BaseException:
+                _fault(channel, "bad_output", "not_json", "act")
+            if len(line) + 1 > channel.limit:
+                _fault(channel, "bad_output", "too_big", "act")
+            channel.send_line(line)
+        elif op == "hook" and request.get("hook") in hooks:
+            name = request["hook"]
+            try:
+                getattr(bot, name)(request["payload"])
+            except BaseException as exc:
+                _fault_from(channel, exc, name)
+            _flush_output()
+            channel.send({"t": "done"})
+        else:
+            channel.send({"t": "error", "reason": f"unknown request {op!r}"})
+            os._exit(2)
+
+
+def main():
+    channel = Channel(int(sys.argv[1]), int(sys.argv[2]), 65536)
+    channel.send({"t": "hello"})
+    init = channel.receive()
+    channel.limit = int(init["message_bytes"])
+    _prepare(channel, init)
+
+    # From here on, the bot's code runs: nothing below can be trusted by the host.
+    try:
+        bot = __import__("bot")
+    except BaseException as exc:
+        _fault_from(channel, exc, "import")
+    try:
+        act = getattr(bot, "act", None)
+        hooks = [name for name in HOOKS if callable(getattr(bot, name, None))]
+    except BaseException as exc:
+        _fault_from(channel, exc, "import")
+    _flush_output()
+    if not callable(act):
+        _fault(channel, "crash", "no_act", "import")
+    if "on_match_start" in hooks:
+        try:
+            bot.on_match_start(init["info"])
+        except BaseException as exc:
+            _fault_from(channel, exc, "on_match_start")
+        _flush_output()
+    channel.send({"t": "ready", "hooks": hooks})
+    _serve(channel, bot, hooks)
+
+
+if __name__ == "__main__":
+    main()

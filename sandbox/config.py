@@ -1,0 +1,126 @@
+"""How this host runs sandboxes: operator settings, read from ``ARENA_SANDBOX_*``.
+
+Limits say what a bot may use; this says *how* the host isolates it (which interpreter,
+which uid, which cgroup). It is per deployment, not per match, so it comes from the
+environment of the worker (see ``docs/sandbox.md`` for every variable).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sandbox.errors import SandboxUnavailable
+
+__all__ = ["CGROUP_MODES", "MODES", "SandboxConfig"]
+
+#: ``bubblewrap``: the full sandbox. ``unsafe``: the bot runs as a plain child process with
+#: rlimits only, for local development; every run prints a warning.
+MODES = ("bubblewrap", "unsafe")
+#: ``auto``: use a cgroup when the host lets us create one, else rlimits only.
+#: ``required``: refuse to run without one. ``off``: never use one.
+CGROUP_MODES = ("auto", "required", "off")
+
+_DEBIAN_PYTHON = "/usr/bin/python3.11"
+_NOBODY = 65534
+
+
+def _default_python() -> str:
+    # Debian's real interpreter starts in ~10 ms. sys.executable may be a venv or pyenv
+    # build that lives under a home directory the bot's uid cannot read: only a fallback.
+    if os.path.exists(_DEBIAN_PYTHON):
+        return _DEBIAN_PYTHON
+    return os.path.realpath(sys.executable)
+
+
+def _default_bwrap() -> str:
+    return shutil.which("bwrap") or "/usr/bin/bwrap"
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxConfig:
+    """Host-level sandbox settings. Build it with :meth:`from_env` in workers."""
+
+    #: One of :data:`MODES`.
+    mode: str = "bubblewrap"
+    #: Interpreter that runs bots (its stdlib is the only library a bot sees).
+    python: str = ""
+    #: The bubblewrap binary.
+    bwrap: str = ""
+    #: Host uid/gid the bot runs as when the worker runs as root (never root itself). A
+    #: non-root worker cannot change uid: its bots run as the worker's uid, confined by
+    #: their own user namespace.
+    bot_uid: int = _NOBODY
+    bot_gid: int = _NOBODY
+    #: Directories of operator-approved third-party packages, made visible read-only at
+    #: the same path and appended to the bot's ``sys.path``. None by default.
+    extra_python_paths: tuple[str, ...] = ()
+    #: One of :data:`CGROUP_MODES`.
+    cgroup: str = "auto"
+    #: Where per-bot cgroups are made, as a path inside the cgroup hierarchy: relative paths
+    #: (the default ``arena-sandbox``, or ``../bots``) start at the worker's own cgroup,
+    #: absolute ones at the hierarchy's root.
+    cgroup_root: str = "arena-sandbox"
+    #: Directory for each bot's private copy of its files ("" = the system temp dir). It
+    #: must be traversable by ``bot_uid``.
+    work_dir: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.python:
+            object.__setattr__(self, "python", _default_python())
+        if not self.bwrap:
+            object.__setattr__(self, "bwrap", _default_bwrap())
+        object.__setattr__(self, "extra_python_paths", tuple(self.extra_python_paths))
+        if self.mode not in MODES:
+            raise ValueError(f"sandbox mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.cgroup not in CGROUP_MODES:
+            raise ValueError(
+                f"sandbox cgroup mode must be one of {', '.join(CGROUP_MODES)}, "
+                f"not {self.cgroup!r}"
+            )
+        for path in self.extra_python_paths:
+            if not os.path.isabs(path):
+                raise ValueError(f"extra python path must be absolute: {path!r}")
+
+    @property
+    def unsafe(self) -> bool:
+        return self.mode == "unsafe"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> SandboxConfig:
+        """Read ``ARENA_SANDBOX_*`` variables; unset ones keep their defaults.
+
+        A malformed value raises :class:`SandboxUnavailable` naming the variable, so a
+        worker refuses to start instead of running bots with a setting it misread.
+        """
+        env = os.environ if environ is None else environ
+        kwargs: dict[str, object] = {}
+        text = {
+            "ARENA_SANDBOX_MODE": "mode",
+            "ARENA_SANDBOX_PYTHON": "python",
+            "ARENA_SANDBOX_BWRAP": "bwrap",
+            "ARENA_SANDBOX_CGROUP": "cgroup",
+            "ARENA_SANDBOX_CGROUP_ROOT": "cgroup_root",
+            "ARENA_SANDBOX_WORK_DIR": "work_dir",
+        }
+        for var, field in text.items():
+            value = env.get(var, "").strip()
+            if value:
+                kwargs[field] = value.lower() if field in {"mode", "cgroup"} else value
+        for var, field in {"ARENA_SANDBOX_UID": "bot_uid", "ARENA_SANDBOX_GID": "bot_gid"}.items():
+            value = env.get(var, "").strip()
+            if value:
+                try:
+                    kwargs[field] = int(value)
+                except ValueError:
+                    raise SandboxUnavailable(f"{var}={value!r} is not a numeric id") from None
+        paths = env.get("ARENA_SANDBOX_EXTRA_PYTHON_PATHS", "").strip()
+        if paths:
+            kwargs["extra_python_paths"] = tuple(p for p in paths.split(os.pathsep) if p)
+        try:
+            return cls(**kwargs)  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise SandboxUnavailable(f"bad ARENA_SANDBOX_* setting: {exc}") from None

@@ -1,0 +1,1 @@
+"""Celery tasks. Each one is a thin wrapper that calls ``arena.services``."""
