@@ -37,6 +37,10 @@ def _load() -> dict[str, object]:
             )
         secret = "insecure-local-development-key-do-not-use-in-production"
     data_dir = Path(os.environ.get("ARENA_DATA_DIR", BASE_DIR / "var")).resolve()
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"ARENA_DATA_DIR={data_dir} cannot be created: {exc.strerror}") from None
     return {
         "DEBUG": debug,
         "SECRET_KEY": secret,

@@ -142,15 +142,17 @@ def _format_trace(exc):
     return text[-_TRACE_CHARS:]
 
 
-def _fault(channel, kind, code, phase, trace=""):
+def _fault(channel, kind, code, phase, trace="", exc_type=""):
     """Report the bot's failure and exit without running any more bot code."""
     _flush_output()
     message = {"t": "fault", "kind": kind, "code": code, "phase": phase, "trace": trace}
+    if exc_type:
+        message["exc_type"] = exc_type
     while True:
         try:
             line = _dumps(message)
         except BaseException:
-            line, trace = '{"t":"fault","kind":"crash","code":"exception"}', ""
+            line = '{"t":"fault","kind":"crash","code":"exception"}'
         if len(line) + 1 <= channel.limit or not message["trace"]:
             break
         message["trace"] = message["trace"][len(message["trace"]) // 2 :]
@@ -160,7 +162,14 @@ def _fault(channel, kind, code, phase, trace=""):
 
 def _fault_from(channel, exc, phase):
     kind, code = _classify(exc)
-    _fault(channel, kind, code, phase, _format_trace(exc))
+    trace = _format_trace(exc)
+    _flush_output()
+    try:
+        os.write(2, trace.encode("utf-8", "replace"))  # also in the owner's output
+    except BaseException:  # noqa: S110 - stderr may be closed
+        pass
+    name = type(exc).__name__
+    _fault(channel, kind, code, phase, trace, name if isinstance(name, str) else "")
 
 
 def _flush_output():

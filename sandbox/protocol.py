@@ -80,16 +80,25 @@ class LineReader:
         self._buffer = bytearray()
         self.eof = False
 
-    def fill(self) -> None:
-        """Read what the pipe holds now (the fd is non-blocking); sets ``eof`` at the end."""
+    def fill(self) -> int:
+        """Read what the pipe holds now (non-blocking fd); sets ``eof`` at the end.
+
+        Returns the number of bytes read. Stops buffering once a line is over the cap, so a
+        flood costs the host no more than that.
+        """
+        if len(self._buffer) > self.max_line_bytes and self._buffer.find(b"\n") < 0:
+            return 0
         try:
             chunk = os.read(self.fd, _CHUNK)
         except BlockingIOError:
-            return
+            return 0
+        except OSError:
+            chunk = b""
         if chunk:
             self._buffer += chunk
         else:
             self.eof = True
+        return len(chunk)
 
     def pop(self) -> bytes | None:
         """The next complete line without its newline, or None if none is complete yet."""

@@ -1,0 +1,3 @@
+"""REST API routes (filled in by the arena issue)."""
+
+urlpatterns: list = []

@@ -1,0 +1,51 @@
+"""Domain errors: raised by services, mapped to HTTP in one place (``arena/api/errors.py``).
+
+Each carries a stable machine-readable ``code`` and a message for people, so the API can
+answer ``{"detail": message, "code": code}`` with the right status.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Conflict",
+    "DomainError",
+    "Forbidden",
+    "InvalidInput",
+    "NotFound",
+    "TooLarge",
+]
+
+
+class DomainError(Exception):
+    status = 400
+    default_code = "invalid"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+
+
+class InvalidInput(DomainError):
+    status = 400
+    default_code = "invalid"
+
+
+class Forbidden(DomainError):
+    status = 403
+    default_code = "permission_denied"
+
+
+class NotFound(DomainError):
+    status = 404
+    default_code = "not_found"
+
+
+class Conflict(DomainError):
+    status = 409
+    default_code = "conflict"
+
+
+class TooLarge(DomainError):
+    status = 413
+    default_code = "too_large"

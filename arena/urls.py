@@ -1,0 +1,13 @@
+"""URL map: the admin, the REST API under /api/, the pages, and /healthz."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from arena.web.health import healthz
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include("arena.api.urls")),
+    path("healthz", healthz, name="healthz"),
+    path("", include("arena.web.urls")),
+]

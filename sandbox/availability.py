@@ -1,0 +1,136 @@
+"""Can this host run sandboxed bots? One clear line if not.
+
+The check runs a real, empty jail once per configuration and process (~20 ms): it proves
+bubblewrap, unprivileged user namespaces, the seccomp program, the runtime mounts and the
+uid drop all work together, instead of guessing from sysctls that differ per distribution.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import subprocess
+import threading
+
+from sandbox.cgroups import cgroup_support
+from sandbox.config import SandboxConfig
+from sandbox.errors import SandboxUnavailable
+from sandbox.jail import JailFds, bwrap_command
+from sandbox.limits import Limits
+from sandbox.runtime import discover_runtime
+from sandbox.seccomp_filter import SeccompPrograms, SeccompUnavailable, build_programs
+
+__all__ = ["check_available", "run_as", "seccomp_programs"]
+
+log = logging.getLogger("sandbox")
+
+_UNSAFE_HINT = "or set ARENA_SANDBOX_MODE=unsafe for local development"
+_checked: dict[SandboxConfig, str | None] = {}
+_lock = threading.Lock()
+
+
+def run_as(config: SandboxConfig) -> tuple[int, int] | None:
+    """Host (uid, gid) to drop to before exec'ing bwrap: only when we are root."""
+    if os.geteuid() != 0:
+        return None
+    return config.bot_uid, config.bot_gid
+
+
+def seccomp_programs(config: SandboxConfig) -> SeccompPrograms:
+    """The compiled filters (cached); SandboxUnavailable if python3-seccomp is missing."""
+    try:
+        return build_programs([config.python, "/usr/bin/python3"])
+    except SeccompUnavailable as exc:
+        raise SandboxUnavailable(str(exc)) from None
+
+
+def check_available(config: SandboxConfig | None = None) -> None:
+    """Raise :class:`SandboxUnavailable` (one line) unless bots can be sandboxed here.
+
+    In unsafe mode this always passes. The result is cached per config for the process.
+    """
+    config = config or SandboxConfig.from_env()
+    if config.unsafe:
+        return
+    with _lock:
+        if config not in _checked:
+            try:
+                _check(config)
+                _checked[config] = None
+            except SandboxUnavailable as exc:
+                _checked[config] = str(exc)
+        problem = _checked[config]
+    if problem is not None:
+        raise SandboxUnavailable(problem)
+
+
+def _check(config: SandboxConfig) -> None:
+    if not (os.path.isfile(config.bwrap) and os.access(config.bwrap, os.X_OK)):
+        raise SandboxUnavailable(
+            f"bubblewrap not found at {config.bwrap}: install the Debian package "
+            f"'bubblewrap' {_UNSAFE_HINT}"
+        )
+    ids = run_as(config)
+    if ids is not None and 0 in ids:
+        raise SandboxUnavailable(
+            "refusing to run bots as root: set ARENA_SANDBOX_UID/ARENA_SANDBOX_GID to an "
+            "unprivileged id"
+        )
+    runtime = discover_runtime(config.python)
+    programs = seccomp_programs(config)
+    if config.cgroup == "required":
+        support = cgroup_support(config.cgroup_root)
+        if isinstance(support, str):
+            raise SandboxUnavailable(f"{support} and ARENA_SANDBOX_CGROUP=required")
+    _probe_jail(config, runtime, programs, ids)
+
+
+def _probe_jail(config, runtime, programs, ids) -> None:  # type: ignore[no-untyped-def]
+    seccomp_r, seccomp_w = os.pipe()
+    try:
+        os.write(seccomp_w, programs.jail)
+        os.close(seccomp_w)
+        fds = JailFds(to_bot=0, from_bot=1, seccomp=seccomp_r)
+        argv = bwrap_command(
+            config,
+            runtime,
+            Limits(),
+            fds,
+            bot_dir=None,
+            command=[runtime.executable, "-I", "-S", "-c", "pass"],
+        )
+        kwargs: dict[str, object] = {}
+        if ids is not None:
+            kwargs.update(user=ids[0], group=ids[1], extra_groups=[])
+        try:
+            done = subprocess.run(  # noqa: S603 - argv built by sandbox.jail
+                argv,
+                env={},
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                pass_fds=(seccomp_r,),
+                timeout=30,
+                check=False,
+                **kwargs,  # type: ignore[arg-type]
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise SandboxUnavailable(f"cannot run bubblewrap: {exc} {_UNSAFE_HINT}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(seccomp_r)
+    if done.returncode == 0:
+        return
+    lines = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
+    said = lines[0] if lines else f"exit status {done.returncode}"
+    if "Unknown option" in said:
+        raise SandboxUnavailable(
+            f"bubblewrap at {config.bwrap} is too old ({said}): version 0.8.0 or later is "
+            f"needed for --disable-userns {_UNSAFE_HINT}"
+        )
+    if "namespace" in said.lower() or "permission" in said.lower():
+        raise SandboxUnavailable(
+            f"user namespaces unavailable ({said}): allow unprivileged user namespaces, see "
+            f"docs/sandbox.md, {_UNSAFE_HINT}"
+        )
+    raise SandboxUnavailable(f"the sandbox does not start here ({said}) {_UNSAFE_HINT}")

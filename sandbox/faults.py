@@ -1,0 +1,166 @@
+"""Turning what happened in the jail into a ``BotFault`` with a platform-written detail.
+
+The public ``detail`` goes into replays, so it is always assembled here from fixed phrases
+and numbers the host measured; nothing the bot wrote (its messages, exception text, output)
+ever reaches it. The bot's traceback and output tail go into ``private`` for its owner.
+"""
+
+from __future__ import annotations
+
+import builtins
+import signal
+from collections.abc import Mapping
+from typing import Any
+
+from engine.players import BotFault, FaultKind
+from sandbox.limits import Limits
+from sandbox.protocol import EXIT_PROTOCOL_LOST
+
+__all__ = ["exit_fault", "phase_text", "reported_fault"]
+
+_PHASES = {
+    "import": "while loading",
+    "on_match_start": "in on_match_start()",
+    "act": "in act()",
+    "on_hand_end": "in on_hand_end()",
+    "on_game_end": "in on_game_end()",
+}
+#: Names of built-in exception classes: the only exception names a detail may repeat.
+_BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+
+
+def phase_text(phase: str) -> str:
+    """'in act()', 'while loading', ... for a phase name the host chose."""
+    return _PHASES.get(phase, "in " + phase if phase.isidentifier() else "")
+
+
+def _mib(count: int) -> str:
+    return f"{count / (1024 * 1024):g} MiB"
+
+
+def _kib(count: int) -> str:
+    return f"{count / 1024:g} KiB"
+
+
+def reported_fault(
+    report: Mapping[str, Any], phase: str, limits: Limits, output_tail: str
+) -> BotFault:
+    """The fault for a ``{"t": "fault"}`` message the bootstrap (or the bot) sent."""
+    kind, code = report.get("kind"), report.get("code")
+    where = phase_text(phase)
+    trace = report.get("trace")
+    private = trace if isinstance(trace, str) and trace else output_tail
+    messages: dict[tuple[Any, Any], tuple[FaultKind, str]] = {
+        ("crash", "no_act"): (FaultKind.CRASH, "bot.py defines no act() function"),
+        ("crash", "exit"): (FaultKind.CRASH, f"the bot called exit() {where}"),
+        ("memory", "memory_error"): (
+            FaultKind.MEMORY,
+            f"the bot ran out of memory {where} (limit {_mib(limits.memory_bytes)})",
+        ),
+        ("forbidden", "permission"): (
+            FaultKind.FORBIDDEN,
+            f"the bot attempted an operation the sandbox forbids {where}",
+        ),
+        ("forbidden", "disk_limit"): (
+            FaultKind.FORBIDDEN,
+            f"the bot exceeded its file size or disk space limit {where}",
+        ),
+        ("forbidden", "fd_limit"): (
+            FaultKind.FORBIDDEN,
+            f"the bot exceeded its limit of {limits.max_open_files} open files {where}",
+        ),
+        ("forbidden", "thread_limit"): (
+            FaultKind.FORBIDDEN,
+            f"the bot exceeded its limit of {limits.max_processes} threads {where}",
+        ),
+        ("bad_output", "not_object"): (
+            FaultKind.BAD_OUTPUT,
+            "act() returned something that is not a JSON object (a dict)",
+        ),
+        ("bad_output", "not_json"): (
+            FaultKind.BAD_OUTPUT,
+            "act() returned a value that cannot be encoded as JSON",
+        ),
+        ("bad_output", "too_big"): (
+            FaultKind.BAD_OUTPUT,
+            f"act() returned a reply over the {_kib(limits.message_bytes)} message limit",
+        ),
+    }
+    if (kind, code) in messages:
+        fault_kind, detail = messages[(kind, code)]
+    else:
+        name = report.get("exc_type")
+        raised = f"raised {name}" if name in _BUILTIN_EXCEPTIONS else "raised an exception"
+        fault_kind, detail = FaultKind.CRASH, f"the bot {raised} {where}"
+    return BotFault(fault_kind, detail.strip(), private=private)
+
+
+def exit_fault(
+    returncode: int | None,
+    phase: str,
+    *,
+    oom_killed: bool,
+    cpu_used_s: float,
+    limits: Limits,
+    output_tail: str,
+) -> BotFault:
+    """The fault for a bot process that ended without reporting why.
+
+    ``returncode`` is bwrap's (the bot's exit status, or 128 + the signal that killed it).
+    """
+    where = phase_text(phase)
+    if oom_killed:
+        return BotFault(
+            FaultKind.MEMORY,
+            f"the bot was killed for exceeding its memory limit "
+            f"({_mib(limits.cgroup_memory_bytes)}) {where}".strip(),
+            private=output_tail,
+        )
+    if returncode is None:
+        return BotFault(FaultKind.CRASH, f"the bot process stopped responding {where}".strip(),
+                        private=output_tail)
+    if returncode == EXIT_PROTOCOL_LOST:
+        return BotFault(
+            FaultKind.BAD_OUTPUT,
+            f"the bot closed or replaced its protocol channel {where}".strip(),
+            private=output_tail,
+        )
+    signum = returncode - 128 if returncode > 128 else -returncode if returncode < 0 else 0
+    if signum == signal.SIGXCPU or (
+        signum == signal.SIGKILL and cpu_used_s >= limits.cpu_total_s
+    ):
+        return BotFault(
+            FaultKind.TIMEOUT,
+            f"the bot used up its {limits.cpu_total_s:g} s of CPU for the match",
+            private=output_tail,
+        )
+    if signum == signal.SIGSYS:
+        return BotFault(
+            FaultKind.FORBIDDEN,
+            f"the bot made a system call the sandbox forbids {where}".strip(),
+            private=output_tail,
+        )
+    if signum == signal.SIGXFSZ:
+        return BotFault(
+            FaultKind.FORBIDDEN,
+            f"the bot exceeded its file size limit {where}".strip(),
+            private=output_tail,
+        )
+    if signum:
+        try:
+            name = signal.Signals(signum).name
+        except ValueError:
+            name = f"signal {signum}"
+        return BotFault(
+            FaultKind.CRASH, f"the bot process died from {name} {where}".strip(),
+            private=output_tail,
+        )
+    return BotFault(
+        FaultKind.CRASH,
+        f"the bot process exited unexpectedly (status {returncode}) {where}".strip(),
+        private=output_tail,
+    )

@@ -1,0 +1,109 @@
+"""The bubblewrap command line: which namespaces, which files, which descriptors.
+
+The jail gets new user, PID, network, IPC, UTS and cgroup namespaces, and may not create
+user namespaces of its own (``--disable-userns``). Its network namespace has only a
+loopback device with nothing listening, so there is no network at all. The bot is PID 1 of
+its PID namespace (``--as-pid-1``): when it dies the kernel kills anything left in the
+namespace, the host measures and freezes exactly that process, and the seccomp filter can
+tell "itself" (PID 1) from any other process.
+
+The root file system is an empty tmpfs remounted read-only. Mounted into it: the Python
+runtime (read-only, see ``sandbox.runtime``), the bot's private copy of its own files at
+``/bot`` (read-only), operator-approved package directories (read-only), a fresh ``/proc``
+for the PID namespace, a minimal ``/dev`` (null, zero, random, ...; read-only, so
+``/dev/shm`` is not writable) and a private ``/tmp`` tmpfs of bounded size. No ``/etc``, no
+``/home``, no ``/sys``, nothing of the project, the uploads or other bots.
+
+bubblewrap itself must be started with an empty environment: it is the parent of the
+jail and anything in its environment could be read back by a bot through /proc.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+
+from sandbox.config import SandboxConfig
+from sandbox.limits import Limits
+from sandbox.runtime import PythonRuntime
+
+__all__ = ["BOT_DIR", "JAIL_UID", "JailFds", "bootstrap_command", "bwrap_command"]
+
+#: Where the bot's files appear inside the jail.
+BOT_DIR = "/bot"
+#: uid/gid of the bot *inside* its user namespace (mapped to the unprivileged host uid
+#: bwrap runs as; see ``SandboxConfig.bot_uid``).
+JAIL_UID = 65534
+
+
+@dataclass(frozen=True, slots=True)
+class JailFds:
+    """Descriptor numbers (in this process, inherited as-is) bwrap and the bot use."""
+
+    to_bot: int  # read end of host -> bot
+    from_bot: int  # write end of bot -> host
+    seccomp: int  # BPF program for bwrap to install
+    info: int | None = None  # bwrap writes {"child-pid": N} here
+    block: int | None = None  # bwrap waits for a byte here before it execs the bot
+
+
+@functools.cache
+def bootstrap_source() -> str:
+    """The in-jail bootstrap's code, passed with ``-c`` so no project file is mounted."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bootstrap.py")
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def bootstrap_command(python: str, to_bot: int, from_bot: int) -> list[str]:
+    """The interpreter command: isolated mode, no site, no bytecode writes."""
+    return [python, "-I", "-S", "-B", "-c", bootstrap_source(), str(to_bot), str(from_bot)]
+
+
+def bwrap_command(
+    config: SandboxConfig,
+    runtime: PythonRuntime,
+    limits: Limits,
+    fds: JailFds,
+    *,
+    bot_dir: str | None,
+    command: list[str] | None = None,
+) -> list[str]:
+    """The full bwrap argv; ``command`` defaults to the bootstrap on ``fds``."""
+    args = [
+        config.bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--cap-drop", "ALL",
+        "--uid", str(JAIL_UID),
+        "--gid", str(JAIL_UID),
+        "--hostname", "bot",
+        "--clearenv",
+    ]  # fmt: skip
+    for source, dest in runtime.binds:
+        args += ["--ro-bind", source, dest]
+    if bot_dir is not None:
+        args += ["--ro-bind", bot_dir, BOT_DIR]
+    for path in config.extra_python_paths:
+        args += ["--ro-bind", path, path]
+    args += [
+        "--proc", "/proc",
+        "--dev", "/dev",
+        "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+        "--remount-ro", "/dev",
+        "--remount-ro", "/",
+        "--chdir", "/tmp",
+        "--seccomp", str(fds.seccomp),
+    ]  # fmt: skip
+    if fds.info is not None:
+        args += ["--info-fd", str(fds.info)]
+    if fds.block is not None:
+        args += ["--block-fd", str(fds.block)]
+    args.append("--")
+    args += command or bootstrap_command(runtime.executable, fds.to_bot, fds.from_bot)
+    return args

@@ -1,0 +1,59 @@
+"""The bot's own stdout and stderr: captured from one pipe, capped, never trusted.
+
+The host keeps draining the pipe whenever it waits for the bot, so a bot printing without
+end never blocks (which would look like a timeout) and never costs the host more than the
+cap in memory: the first ``cap`` bytes are kept for ``output()``, a short tail is kept for
+a crash report, everything else is counted and dropped.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["OutputCapture"]
+
+_CHUNK = 256 * 1024
+_TAIL_BYTES = 4096
+
+
+class OutputCapture:
+    """Reads a non-blocking pipe; ``text()`` is the capped head, ``tail()`` the last bytes."""
+
+    def __init__(self, fd: int, cap_bytes: int) -> None:
+        self.fd = fd
+        self.cap_bytes = cap_bytes
+        self._head = bytearray()
+        self._tail = bytearray()
+        self.dropped_bytes = 0
+        self.eof = False
+
+    def drain(self, max_reads: int = 64) -> None:
+        """Read what is available now (bounded, so a flood cannot starve the caller)."""
+        for _ in range(max_reads):
+            if self.eof:
+                return
+            try:
+                chunk = os.read(self.fd, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                self.eof = True
+                return
+            if not chunk:
+                self.eof = True
+                return
+            room = self.cap_bytes - len(self._head)
+            if room > 0:
+                self._head += chunk[:room]
+            self.dropped_bytes += max(0, len(chunk) - max(room, 0))
+            self._tail += chunk[-_TAIL_BYTES:]
+            del self._tail[:-_TAIL_BYTES]
+
+    def text(self) -> str:
+        text = self._head.decode("utf-8", "replace")
+        if self.dropped_bytes:
+            text += f"\n[output truncated: {self.dropped_bytes} more bytes were dropped]\n"
+        return text
+
+    def tail(self) -> str:
+        return self._tail.decode("utf-8", "replace")

@@ -1,0 +1,305 @@
+"""Starting, measuring, freezing and reaping one jailed bot process.
+
+Launch order (bubblewrap mode): bwrap is started as the unprivileged bot uid with an empty
+environment; it reports the jail's host pid on ``--info-fd`` and then waits on
+``--block-fd`` with all mounts done but before exec'ing anything. While it waits, the host
+takes a pidfd on that process (so later signals can never hit a recycled pid) and moves it
+into the bot's cgroup; only then is it released to exec the interpreter. So nothing the
+bot ever runs is outside its cgroup.
+
+The bot's CPU time is read from the kernel's per-process CPU clock (all threads, in ns),
+which the bot cannot influence. Between its turns the bot is stopped with SIGSTOP: every
+thread of it stops, so it cannot compute on its opponent's time. Fork is refused by the
+seccomp filter, so that one process is the whole bot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sandbox.cgroups import BotCgroup
+from sandbox.errors import SandboxError
+from sandbox.output import OutputCapture
+from sandbox.protocol import LineReader
+
+__all__ = ["BotProcess", "SpawnRequest", "spawn"]
+
+_INFO_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class SpawnRequest:
+    """How to start one jail (the command itself comes from ``argv_for`` in :func:`spawn`)."""
+
+    unsafe: bool
+    run_as: tuple[int, int] | None  # host (uid, gid) to drop to, when running as root
+    seccomp_program: bytes | None
+    message_bytes: int
+    output_bytes: int
+
+
+class BotProcess:
+    """A running jail. Not thread-safe; one player drives it."""
+
+    def __init__(
+        self,
+        popen: subprocess.Popen[bytes],
+        pid: int,
+        to_bot: int,
+        from_bot: int,
+        output_fd: int,
+        request: SpawnRequest,
+    ) -> None:
+        self.popen = popen
+        self.pid = pid
+        self.to_bot = to_bot
+        self.reader = LineReader(from_bot, request.message_bytes)
+        self.output = OutputCapture(output_fd, request.output_bytes)
+        self._group = request.unsafe  # unsafe mode: signal the whole process group
+        self._clock = ((~pid) << 3) | 2  # CPUCLOCK_SCHED of the whole thread group
+        self._last_cpu_s = 0.0
+        self.pidfd = os.pidfd_open(pid)
+        self.exited = False
+        self.returncode: int | None = None
+        self.closed = False
+        for fd in (to_bot, from_bot, output_fd):
+            os.set_blocking(fd, False)
+        self.poller = select.poll()
+        self.poller.register(from_bot, select.POLLIN)
+        self.poller.register(output_fd, select.POLLIN)
+        self.poller.register(self.pidfd, select.POLLIN)
+
+    # -- measuring and signalling -------------------------------------------------------
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the bot process so far (all threads); the last value once it is gone."""
+        try:
+            self._last_cpu_s = time.clock_gettime(self._clock)
+        except OSError:
+            pass
+        return self._last_cpu_s
+
+    def _signal(self, signum: int) -> None:
+        with contextlib.suppress(OSError):
+            if self._group:
+                os.killpg(self.pid, signum)
+            else:
+                signal.pidfd_send_signal(self.pidfd, signum)
+
+    def freeze(self) -> None:
+        self._signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self._signal(signal.SIGCONT)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+    # -- events -------------------------------------------------------------------------
+
+    def poll_events(self, timeout_s: float) -> None:
+        """Wait up to ``timeout_s`` for a reply, output or the bot's death, and take it in."""
+        for fd, _ in self.poller.poll(max(timeout_s, 0.0) * 1000.0):
+            if fd == self.output.fd:
+                self.output.drain()
+                if self.output.eof:
+                    self.poller.unregister(fd)
+            elif fd == self.reader.fd:
+                self.reader.fill()
+                if self.reader.eof:
+                    self.poller.unregister(fd)
+            elif fd == self.pidfd:
+                self.exited = True
+                self.poller.unregister(fd)
+
+    def collect_exit(self, timeout_s: float = 2.0) -> int | None:
+        """After the bot died: bwrap's exit status (128 + signal, or the bot's status)."""
+        if self.returncode is None:
+            try:
+                self.returncode = self.popen.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                return None
+        self.exited = True
+        while not self.reader.eof and self.reader.fill():  # what it wrote before it died
+            pass
+        self.output.drain()
+        return self.returncode
+
+    def wait_exit(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` for the bot to die; True if it has."""
+        if not self.exited:
+            ready, _, _ = select.select([self.pidfd], [], [], timeout_s)
+            self.exited = bool(ready)
+        return self.exited
+
+    def write(self, data: bytes, deadline: float) -> bool:
+        """Write all of ``data`` to the bot before ``deadline`` (monotonic); False if not."""
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.to_bot, view)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                return False
+            view = view[written:]
+            if view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self.exited:
+                    return False
+                self.output.drain()
+                select.select([], [self.to_bot], [], min(remaining, 0.05))
+        return True
+
+    # -- the end ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Kill the bot and bwrap, reap them, keep the last output, close every descriptor."""
+        if self.closed:
+            return
+        self.closed = True
+        self.kill()
+        with contextlib.suppress(OSError):
+            self.popen.kill()
+        try:
+            self.returncode = self.popen.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:
+            pass  # stuck in the kernel; the cgroup removal below retries the kill
+        deadline = time.monotonic() + 1.0
+        while not self.output.eof and time.monotonic() < deadline:
+            self.output.drain()
+            if not self.output.eof:
+                select.select([self.output.fd], [], [], 0.05)
+        for fd in (self.to_bot, self.reader.fd, self.output.fd, self.pidfd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def spawn(
+    request: SpawnRequest,
+    argv_for: Callable[..., list[str]],
+    cgroup: BotCgroup | None,
+) -> tuple[BotProcess, str | None]:
+    """Start the jail; returns the process and, if joining the cgroup failed, why.
+
+    ``argv_for(to_bot, from_bot, seccomp, info, block)`` returns the command (bwrap mode)
+    or ``argv_for(to_bot, from_bot)`` (unsafe mode).
+    """
+    to_bot_r, to_bot_w = os.pipe()
+    from_bot_r, from_bot_w = os.pipe()
+    out_r, out_w = os.pipe()
+    child_fds = [to_bot_r, from_bot_w]
+    host_fds: list[int] = []
+    info_r = block_w = None
+    try:
+        if request.unsafe:
+            argv = argv_for(to_bot_r, from_bot_w)
+        else:
+            info_r, info_w = os.pipe()
+            block_r, block_w = os.pipe()
+            seccomp_r, seccomp_w = os.pipe()
+            child_fds += [info_w, block_r, seccomp_r]
+            host_fds += [info_r, block_w]
+            try:  # ~1 KiB: fits in the pipe, bwrap reads it to EOF
+                _write_all(seccomp_w, request.seccomp_program or b"")
+            finally:
+                os.close(seccomp_w)
+            argv = argv_for(to_bot_r, from_bot_w, seccomp_r, info_w, block_r)
+        kwargs: dict[str, object] = {}
+        if request.run_as is not None:
+            uid, gid = request.run_as
+            kwargs.update(user=uid, group=gid, extra_groups=[])
+        popen = subprocess.Popen(  # noqa: S603 - argv built by sandbox.jail
+            argv,
+            env={},
+            stdin=subprocess.DEVNULL,
+            stdout=out_w,
+            stderr=out_w,
+            pass_fds=child_fds,
+            close_fds=True,
+            start_new_session=True,
+            **kwargs,  # type: ignore[arg-type]
+        )
+    except BaseException:
+        for fd in [*child_fds, *host_fds, to_bot_w, from_bot_r, out_r, out_w]:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        raise
+    for fd in [*child_fds, out_w]:
+        os.close(fd)
+
+    cgroup_problem: str | None = None
+    try:
+        if request.unsafe:
+            pid = popen.pid
+        else:
+            assert info_r is not None and block_w is not None
+            pid = _read_child_pid(info_r, popen, out_r)
+        process = BotProcess(popen, pid, to_bot_w, from_bot_r, out_r, request)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            popen.kill()
+        popen.wait()
+        for fd in [*host_fds, to_bot_w, from_bot_r, out_r]:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        raise
+    try:
+        if cgroup is not None:
+            try:
+                cgroup.attach(pid)
+            except OSError as exc:
+                cgroup_problem = str(exc)
+        if block_w is not None:
+            os.write(block_w, b"x")  # let bwrap exec the interpreter
+    except BaseException:
+        process.close()
+        raise
+    finally:
+        for fd in host_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return process, cgroup_problem
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_child_pid(info_fd: int, popen: subprocess.Popen[bytes], out_fd: int) -> int:
+    """The jail's host pid from bwrap's ``--info-fd`` JSON; SandboxError if bwrap failed."""
+    data = b""
+    deadline = time.monotonic() + _INFO_TIMEOUT_S
+    while True:
+        remaining = deadline - time.monotonic()
+        ready, _, _ = select.select([info_fd], [], [], max(remaining, 0))
+        if not ready:
+            break
+        chunk = os.read(info_fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+    try:
+        return int(json.loads(data)["child-pid"])
+    except (ValueError, KeyError, TypeError):
+        pass
+    with contextlib.suppress(OSError):
+        popen.kill()
+    popen.wait()
+    os.set_blocking(out_fd, False)
+    try:
+        message = os.read(out_fd, 4096).decode("utf-8", "replace").strip()
+    except OSError:
+        message = ""
+    first = message.splitlines()[0] if message else f"exit status {popen.returncode}"
+    raise SandboxError(f"bubblewrap failed to start the jail: {first}")

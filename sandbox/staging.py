@@ -1,0 +1,127 @@
+"""A private, read-only copy of one bot's files for one run.
+
+Why copy instead of mounting the upload in place: the jail must see this bot's files and
+nothing next to them; the bot's unprivileged uid must be able to read them whatever the
+upload's owner and mode; and the copy is a snapshot nobody can change during the match.
+
+Only regular files and directories are copied. Symbolic links (a hostile archive could
+point one at the project's settings or another bot), devices and sockets are skipped, and
+every file is opened without following links. A single ``.py`` file becomes ``bot.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.players import BotFault, FaultKind
+
+__all__ = ["MAX_BOT_BYTES", "MAX_BOT_FILES", "StagedBot", "stage_bot"]
+
+ENTRY_FILE = "bot.py"
+#: Caps on what is copied (the upload checks allow far less; this guards the host's disk).
+MAX_BOT_FILES = 2000
+MAX_BOT_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class StagedBot:
+    """The per-run directory (``root``) and the bot's files in it (``bot_dir``)."""
+
+    root: Path
+    bot_dir: Path
+
+    def remove(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def stage_bot(bot_path: str | os.PathLike[str], work_dir: str, group: int | None) -> StagedBot:
+    """Copy the bot into a new directory under ``work_dir``.
+
+    With ``group`` (the worker runs as root), files are ``root:group`` and group-readable so
+    only root and the bot's gid can read them; otherwise they belong to this process's uid.
+    Raises BotFault when the bot has no ``bot.py`` or is too large.
+    """
+    source = Path(bot_path)
+    try:
+        info = source.lstat()
+    except OSError:
+        raise BotFault(FaultKind.CRASH, "the bot's files are missing") from None
+    root = Path(tempfile.mkdtemp(prefix="arena-sandbox-", dir=work_dir or None))
+    staged = StagedBot(root=root, bot_dir=root / "bot")
+    try:
+        staged.bot_dir.mkdir()
+        if stat.S_ISREG(info.st_mode):
+            _copy_file(source, staged.bot_dir / ENTRY_FILE)
+        elif stat.S_ISDIR(info.st_mode):
+            entry = source / ENTRY_FILE
+            if not entry.is_file() or entry.is_symlink():
+                raise BotFault(FaultKind.CRASH, "the bot has no bot.py at its root")
+            _copy_tree(source, staged.bot_dir)
+        else:
+            raise BotFault(FaultKind.CRASH, "the bot is neither a .py file nor a directory")
+        _set_permissions(staged, group)
+    except BaseException:
+        staged.remove()
+        raise
+    return staged
+
+
+def _copy_file(source: Path, target: Path) -> int:
+    fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        with os.fdopen(fd, "rb", closefd=False) as reader, open(target, "xb") as writer:
+            copied = 0
+            while chunk := reader.read(1024 * 1024):
+                copied += len(chunk)
+                if copied > MAX_BOT_BYTES:
+                    raise _too_large()
+                writer.write(chunk)
+            return copied
+    finally:
+        os.close(fd)
+
+
+def _too_large() -> BotFault:
+    return BotFault(
+        FaultKind.CRASH,
+        f"the bot's files exceed {MAX_BOT_BYTES // (1024 * 1024)} MiB or {MAX_BOT_FILES} files",
+    )
+
+
+def _copy_tree(source: Path, target: Path) -> None:
+    files, total = 0, 0
+    pending = [(source, target)]
+    while pending:
+        src_dir, dst_dir = pending.pop()
+        with os.scandir(src_dir) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    (dst_dir / entry.name).mkdir()
+                    pending.append((Path(entry.path), dst_dir / entry.name))
+                elif entry.is_file(follow_symlinks=False):
+                    files += 1
+                    if files > MAX_BOT_FILES:
+                        raise _too_large()
+                    total += _copy_file(Path(entry.path), dst_dir / entry.name)
+                    if total > MAX_BOT_BYTES:
+                        raise _too_large()
+
+
+def _set_permissions(staged: StagedBot, group: int | None) -> None:
+    dir_mode, file_mode = (0o750, 0o640) if group is not None else (0o700, 0o600)
+    for directory, _, names in os.walk(staged.root):
+        if group is not None:
+            os.chown(directory, 0, group)
+        os.chmod(directory, dir_mode)
+        for name in names:
+            path = os.path.join(directory, name)
+            if group is not None:
+                os.chown(path, 0, group)
+            os.chmod(path, file_mode)

@@ -1,0 +1,23 @@
+"""The fixed cast every test can use: an anonymous client, an owner, another user, staff."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+
+@pytest.fixture
+def owner(db):
+    return get_user_model().objects.create_user("alice", "alice@example.com", "alice-pass-123")
+
+
+@pytest.fixture
+def other_user(db):
+    return get_user_model().objects.create_user("bob", "bob@example.com", "bob-pass-123")
+
+
+@pytest.fixture
+def staff(db):
+    return get_user_model().objects.create_user(
+        "olga", "olga@example.com", "olga-pass-123", is_staff=True
+    )

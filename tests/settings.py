@@ -1,0 +1,18 @@
+"""Settings for the test suite: the real settings, with test-only defaults set first."""
+
+import os
+
+# Tests never need a real secret; production refuses to start without one.
+os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
+
+from arena.settings import *  # noqa: E402, F403
+
+# Hashing passwords slowly protects nothing here and costs seconds across the suite.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Throttles are tested on purpose, by tests that lower these rates.
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"uploads": None, "tokens": None}}  # noqa: F405
+
+# Tasks run inline in the test process unless a test starts real workers (which set
+# ARENA_TEST_EAGER=0 for themselves and switch the app to the broker).
+CELERY_TASK_ALWAYS_EAGER = os.environ.get("ARENA_TEST_EAGER", "1") == "1"
+CELERY_TASK_EAGER_PROPAGATES = True
