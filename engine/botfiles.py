@@ -137,9 +137,10 @@ def _defines(tree: ast.Module, name: str) -> bool:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                 return True
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            if any((alias.asname or alias.name.split(".")[0]) == name for alias in node.names):
-                return True
+        elif isinstance(node, ast.Import | ast.ImportFrom) and any(
+            (alias.asname or alias.name.split(".")[0]) == name for alias in node.names
+        ):
+            return True
     return False
 
 

@@ -59,9 +59,10 @@ class MatchResult:
 
 
 class _SeatFault(Exception):
-    def __init__(self, seat: int, fault: BotFault) -> None:
+    def __init__(self, seat: int, fault: BotFault, phase: str | None = None) -> None:
         self.seat = seat
         self.fault = fault
+        self.phase = phase  # set when the fault came from a hook, not a move
 
 
 def _wants(player: Player, hook: str) -> bool:
@@ -155,19 +156,12 @@ def play_match(
             tally.add(number, scores, outcome)
             decision = rules.decide(tally.match_points, number, outcome)
             records.append(_game_record(state, number, dealer, game_seed, outcome, tally, move_ms))
-            listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_game_end")]
-            if listeners:
-                reveal = {
-                    **state.reveal(),
-                    **tally.summaries[-1],
-                    "match_points": list(tally.match_points),
-                    "match_over": decision is not None,
-                }
-                for seat in listeners:
-                    _call(seat, players[seat].notify, "on_game_end", reveal)
-            state = None
+            finished, state = state, None
+            _reveal_game(finished, players, tally, match_over=decision is not None)
     except _SeatFault as exc:
         location = state.location() if state is not None else {"phase": "start"}
+        if exc.phase is not None:
+            location["phase"] = exc.phase
         error = MatchError(
             seat=exc.seat,
             kind=str(exc.fault.kind),
@@ -222,11 +216,34 @@ def play_match(
     )
 
 
-def _call(seat: int, method: Any, *args: Any) -> Any:
+def _reveal_game(state: Any, players: Sequence[Player], tally: _Tally, *, match_over: bool) -> None:
+    """Show every card of the finished game to the bots that asked (``on_game_end``).
+
+    A fault here loses the match like any other, unless the match is already decided: a
+    result that has been reached is not taken back.
+    """
+    listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_game_end")]
+    if not listeners:
+        return
+    reveal = {
+        **state.reveal(),
+        **tally.summaries[-1],
+        "match_points": list(tally.match_points),
+        "match_over": match_over,
+    }
+    for seat in listeners:
+        try:
+            _call(seat, players[seat].notify, "on_game_end", reveal, phase="on_game_end")
+        except _SeatFault:
+            if not match_over:
+                raise
+
+
+def _call(seat: int, method: Any, *args: Any, phase: str | None = None) -> Any:
     try:
         return method(*args)
     except BotFault as fault:
-        raise _SeatFault(seat, fault) from None
+        raise _SeatFault(seat, fault, phase) from None
 
 
 def _play_game(
@@ -271,7 +288,7 @@ def _play_game(
             for other in listeners:
                 view = observe(other)
                 view.update(context)
-                _call(other, players[other].notify, "on_hand_end", view)
+                _call(other, players[other].notify, "on_hand_end", view, phase="on_hand_end")
         seat = state.to_act()
 
 

@@ -45,7 +45,8 @@ def counts(cards, trump):
     """Each card's count; Aces are 11 while the sum allows, the trump Ace first."""
     values = [COUNT[c[0]] for c in cards]
     total = sum(values)
-    aces = sorted((i for i, c in enumerate(cards) if c[0] == "A"), key=lambda i: cards[i][1] != trump)
+    aces = [i for i, c in enumerate(cards) if c[0] == "A"]
+    aces.sort(key=lambda i: cards[i][1] != trump)
     for i in aces:
         if total + 10 <= 21:
             values[i] = 11
@@ -61,8 +62,8 @@ def liar_wins(liar, judge, trump):
         return b > 21
     if a <= 21 and a != b:
         return a > b
-    lt = [n for c, n in zip(liar, liar_counts) if trump and c[1] == trump]
-    jt = [n for c, n in zip(judge, judge_counts) if trump and c[1] == trump]
+    lt = [n for c, n in zip(liar, liar_counts, strict=True) if trump and c[1] == trump]
+    jt = [n for c, n in zip(judge, judge_counts, strict=True) if trump and c[1] == trump]
     if len(lt) != len(jt):
         return len(lt) > len(jt)
     if lt:

@@ -1,0 +1,2 @@
+def act(observation):
+    return observation["hand"][:3]
