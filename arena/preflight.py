@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connections
 
-__all__ = ["check_broker", "check_database"]
+__all__ = ["check_broker", "check_database", "check_sandbox"]
 
 
 def _redact(url: str) -> str:
@@ -44,4 +44,15 @@ def check_broker(timeout_s: float = 3.0) -> str | None:
     except Exception as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return f"cannot reach the broker at {_redact(url)}: {reason}"
+    return None
+
+
+def check_sandbox() -> str | None:
+    """None when bots can be sandboxed here (or unsafe mode was chosen), else one line."""
+    from sandbox import SandboxConfig, SandboxUnavailable, check_available
+
+    try:
+        check_available(SandboxConfig.from_env())
+    except SandboxUnavailable as exc:
+        return f"{exc} (bots cannot be played until this is fixed)"
     return None

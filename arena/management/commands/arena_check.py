@@ -1,0 +1,29 @@
+"""``manage.py arena_check``: exit 0 when the database and the broker answer, else say why.
+
+Used by the container health checks and handy on a new worker host.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from arena.preflight import check_broker, check_database, check_sandbox
+
+
+class Command(BaseCommand):
+    help = "Check that the database and the broker answer (and whether bots can be sandboxed)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--sandbox", action="store_true", help="also require the sandbox")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        checks = [check_database, check_broker]
+        if options["sandbox"]:
+            checks.append(check_sandbox)
+        for check in checks:
+            problem = check()
+            if problem:
+                raise CommandError(problem)
+        self.stdout.write("ok")

@@ -1,0 +1,160 @@
+"""``manage.py arena_up``: bring the whole arena up in one command (what ``make run`` calls).
+
+Migrates, collects static files, sets up the demo admin and the built-in bots, then runs the
+web server (gunicorn), a Celery worker and Celery beat side by side, with their output
+prefixed by name. Ctrl-C (or SIGTERM) stops all three cleanly; if one of them dies, the
+others are stopped too, so nothing is left running half-way.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from typing import IO, Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from arena.preflight import check_broker, check_database, check_sandbox
+
+STOP_GRACE_S = 15.0
+
+
+class Command(BaseCommand):
+    help = "Set up and run the arena: web server, Celery worker and beat."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--web-workers", type=int, default=2)
+        parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
+        parser.add_argument("--no-setup", action="store_true", help="skip migrate and set-up")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        problem = check_database()
+        if problem:
+            raise CommandError(problem)
+        if not options["no_setup"]:
+            call_command("migrate", interactive=False, verbosity=0)
+            call_command("collectstatic", interactive=False, verbosity=0)
+            call_command("arena_setup")
+        problem = check_broker()
+        if problem:
+            raise CommandError(problem)
+        warning = check_sandbox()
+        if warning:
+            self.stderr.write(self.style.WARNING(f"warning: {warning}"))
+        url = f"http://{options['host']}:{options['port']}/"
+        processes = _Processes()
+        processes.start("web", _web_command(options))
+        processes.start("worker", _celery("worker", "-l", "info", "-c", str(options["concurrency"])))
+        processes.start("beat", _celery("beat", "-l", "info"))
+        signal.signal(signal.SIGINT, processes.request_stop)
+        signal.signal(signal.SIGTERM, processes.request_stop)
+        if processes.wait_until_serving(url + "healthz"):
+            self.stdout.write(self.style.SUCCESS(f"Lie 21 Arena is up at {url}  (Ctrl-C stops it)"))
+        code = processes.supervise()
+        sys.exit(code)
+
+
+def _web_command(options: dict[str, Any]) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "arena.wsgi:application",
+        "--bind",
+        f"{options['host']}:{options['port']}",
+        "--workers",
+        str(options["web_workers"]),
+        "--access-logfile",
+        "-",
+        "--graceful-timeout",
+        "10",
+    ]
+
+
+def _celery(*args: str) -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", "workers", *args]
+
+
+class _Processes:
+    """Child processes in their own sessions, stopped together."""
+
+    def __init__(self) -> None:
+        self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.stopping = threading.Event()
+
+    def start(self, name: str, command: list[str]) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        child = subprocess.Popen(
+            command,
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # our Ctrl-C handler decides how they stop
+        )
+        self.children[name] = child
+        assert child.stdout is not None
+        threading.Thread(target=_relay, args=(name, child.stdout), daemon=True).start()
+
+    def request_stop(self, signum: int, frame: Any) -> None:
+        self.stopping.set()
+
+    def wait_until_serving(self, url: str, timeout_s: float = 60.0) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and not self.stopping.is_set():
+            if any(child.poll() is not None for child in self.children.values()):
+                return False
+            try:
+                with urllib.request.urlopen(url, timeout=2):  # noqa: S310 - our own URL
+                    return True
+            except OSError as exc:
+                if getattr(exc, "code", None) == 503:
+                    return True  # serving, though a check is failing: /healthz says which
+            time.sleep(0.3)
+        return False
+
+    def supervise(self) -> int:
+        """Run until Ctrl-C or until a child dies; then stop every child. Returns exit code."""
+        failed = None
+        while not self.stopping.wait(0.5):
+            for name, child in self.children.items():
+                if child.poll() is not None:
+                    failed = name
+                    break
+            if failed:
+                break
+        if failed:
+            code = self.children[failed].returncode
+            print(f"arena: {failed} exited with status {code}; stopping the others", flush=True)
+        else:
+            print("arena: stopping web, worker and beat...", flush=True)
+        self.stop_all()
+        return 1 if failed else 0
+
+    def stop_all(self) -> None:
+        for child in self.children.values():
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        for child in self.children.values():
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+
+
+def _relay(name: str, stream: IO[bytes]) -> None:
+    prefix = f"{name:>6} | "
+    for raw in iter(stream.readline, b""):
+        sys.stdout.write(prefix + raw.decode(errors="replace"))
+        sys.stdout.flush()

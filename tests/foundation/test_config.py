@@ -1,0 +1,87 @@
+"""Settings come from the environment, and a bad one stops the arena with one clear line."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def manage(*args, env, timeout=60):
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL",
+                                                              "SECRET_KEY", "DEBUG"}}
+    clean["DJANGO_SETTINGS_MODULE"] = "arena.settings"
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
+                          text=True, env={**clean, **env}, timeout=timeout)
+
+
+def one_line(result):
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_debug_off_without_secret_key_refuses_to_start(tmp_path):
+    result = manage("check", env={"DEBUG": "0", "ARENA_DATA_DIR": str(tmp_path)})
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set and DEBUG is off" in one_line(result)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("nonsense", "DATABASE_URL='nonsense' is not a URL"),
+        ("mysqlx://u@h/db", "DATABASE_URL"),
+        ("postgres://user@localhost:5432", "names no database"),
+    ],
+)
+def test_a_bad_database_url_is_one_line(tmp_path, url, message):
+    result = manage("check", env={"DEBUG": "1", "DATABASE_URL": url,
+                                  "ARENA_DATA_DIR": str(tmp_path)})
+    assert result.returncode != 0
+    assert message in one_line(result)
+
+
+def test_a_bad_redis_url_is_one_line(tmp_path):
+    result = manage("check", env={"DEBUG": "1", "REDIS_URL": "http://x",
+                                  "ARENA_DATA_DIR": str(tmp_path)})
+    assert result.returncode != 0
+    assert "REDIS_URL='http://x' must start with redis://" in one_line(result)
+
+
+def test_an_unreachable_redis_in_production_mode_is_one_line(tmp_path):
+    env = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "REDIS_URL": "redis://127.0.0.1:1/0",
+           "ARENA_DATA_DIR": str(tmp_path)}
+    manage("migrate", "-v0", env=env)
+    result = manage("arena_check", env=env)
+    assert result.returncode != 0
+    assert "cannot reach the broker at redis://127.0.0.1:1/0" in one_line(result)
+
+
+def test_a_bad_number_is_one_line(tmp_path):
+    result = manage("check", env={"DEBUG": "1", "ARENA_UPLOAD_MAX_BYTES": "lots",
+                                  "ARENA_DATA_DIR": str(tmp_path)})
+    assert "ARENA_UPLOAD_MAX_BYTES='lots' is not an integer" in one_line(result)
+
+
+def test_defaults_need_no_server(tmp_path):
+    env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
+    assert manage("migrate", "-v0", env=env).returncode == 0
+    result = manage("arena_check", env=env)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "arena.sqlite3").exists()
+
+
+def test_celery_is_configured_for_reliable_json_tasks():
+    from workers.celery import app
+
+    conf = app.conf
+    assert conf.task_acks_late is True
+    assert conf.task_reject_on_worker_lost is True
+    assert conf.worker_prefetch_multiplier == 1
+    assert conf.task_serializer == "json"
+    assert conf.accept_content == ["json"]
+    assert conf.task_time_limit > conf.task_soft_time_limit > 0
