@@ -1,0 +1,34 @@
+"""Run an uploaded bot in an isolated process and talk to it one decision at a time.
+
+Public surface::
+
+    from sandbox import Limits, SandboxConfig, SandboxedPlayer, check_available
+
+    check_available(SandboxConfig.from_env())      # one clear line if this host cannot
+    player = SandboxedPlayer("alice", "uploads/alice/bot.py", limits=Limits())
+    player.start(info); player.act(observation); player.close()
+
+Layers (see ``docs/sandbox.md``): bubblewrap namespaces and a minimal read-only file
+system, an unprivileged uid, a seccomp deny-list, rlimits, a per-bot cgroup, CPU-time
+limits with a time bank, SIGSTOP between turns, and a capped JSON-lines protocol on
+dedicated pipes. Standard library only (plus ``engine.players``); no Django, no Celery.
+"""
+
+from __future__ import annotations
+
+from sandbox.availability import check_available
+from sandbox.config import CGROUP_MODES, MODES, SandboxConfig
+from sandbox.errors import SandboxError, SandboxUnavailable
+from sandbox.limits import Limits
+from sandbox.player import SandboxedPlayer
+
+__all__ = [
+    "CGROUP_MODES",
+    "MODES",
+    "Limits",
+    "SandboxConfig",
+    "SandboxError",
+    "SandboxUnavailable",
+    "SandboxedPlayer",
+    "check_available",
+]

@@ -18,7 +18,7 @@ from sandbox.config import SandboxConfig
 from sandbox.errors import SandboxUnavailable
 from sandbox.jail import JailFds, bwrap_command
 from sandbox.limits import Limits
-from sandbox.runtime import discover_runtime
+from sandbox.runtime import PythonRuntime, discover_runtime
 from sandbox.seccomp_filter import SeccompPrograms, SeccompUnavailable, build_programs
 
 __all__ = ["check_available", "run_as", "seccomp_programs"]
@@ -86,7 +86,13 @@ def _check(config: SandboxConfig) -> None:
     _probe_jail(config, runtime, programs, ids)
 
 
-def _probe_jail(config, runtime, programs, ids) -> None:  # type: ignore[no-untyped-def]
+def _probe_jail(
+    config: SandboxConfig,
+    runtime: PythonRuntime,
+    programs: SeccompPrograms,
+    ids: tuple[int, int] | None,
+) -> None:
+    """Run an empty jail exactly as a bot's would run; raise SandboxUnavailable if it fails."""
     seccomp_r, seccomp_w = os.pipe()
     try:
         os.write(seccomp_w, programs.jail)
@@ -104,7 +110,7 @@ def _probe_jail(config, runtime, programs, ids) -> None:  # type: ignore[no-unty
         if ids is not None:
             kwargs.update(user=ids[0], group=ids[1], extra_groups=[])
         try:
-            done = subprocess.run(  # noqa: S603 - argv built by sandbox.jail
+            done = subprocess.run(
                 argv,
                 env={},
                 stdin=subprocess.DEVNULL,

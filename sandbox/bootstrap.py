@@ -2,15 +2,16 @@
 
 Run as ``python -I -S -B -c <this file's text> IN_FD OUT_FD`` inside the jail. It is
 self-contained (standard library only; the jail cannot see the ``sandbox`` package) and
-imports only C modules plus ``ctypes`` before the bot, because every millisecond here is
-paid at every match start: ``json`` would pull in ``re`` and cost ~8 ms, so it talks JSON
-through ``_json`` directly.
+imports only C modules before the bot, because every millisecond here is paid at every
+match start: ``json`` would pull in ``re`` and cost ~8 ms, so it talks JSON through ``_json``
+directly, and it calls ``prctl`` through ``_ctypes`` rather than the ``ctypes`` package.
 
-Before any bot code runs it: says hello (so the host can tell a platform failure from a bot
-failure), installs the exec-deny seccomp filter, clears the environment, applies the
-rlimits and puts the bot's directory first on ``sys.path``. Everything after ``import bot``
-is untrusted: the bot shares this interpreter and can rewrite any of it, so the host treats
-every message as a claim to check, never as a fact.
+Before any bot code runs it installs the exec-deny seccomp filter, clears the environment,
+applies the rlimits and puts the bot's directory first on ``sys.path``, then reports
+``prepared`` (or ``error``): until that line the process runs only platform code, so a
+failure there is the platform's, never the bot's. Everything after ``import bot`` is
+untrusted: the bot shares this interpreter and can rewrite any of it, so the host treats
+every later message as a claim to check, never as a fact.
 
 Faults are reported as a kind (the same strings as ``engine.players.FaultKind``) plus a
 code the host turns into its own public sentence; the bot's traceback goes along as
@@ -84,7 +85,7 @@ class Channel:
             try:
                 chunk = os.read(self.in_fd, _CHUNK)
             except OSError:
-                chunk = b""
+                os._exit(EXIT_PROTOCOL_LOST)  # the bot closed or replaced our pipe
             if not chunk:
                 os._exit(0)  # the host is gone or closed the match
             self.buffer += chunk
@@ -115,15 +116,18 @@ def _classify(exc):
             return "forbidden", "fd_limit"
         if code == errno.ENOMEM:
             return "memory", "memory_error"
-    if isinstance(exc, RuntimeError):
-        try:
-            if "can't start new thread" in str(exc):
-                return "forbidden", "thread_limit"
-        except BaseException:  # noqa: S110 - a hostile __str__ must not stop the report
-            pass
+    if isinstance(exc, RuntimeError) and "can't start new thread" in _text(exc):
+        return "forbidden", "thread_limit"
     if isinstance(exc, SystemExit):
         return "crash", "exit"
     return "crash", "exception"
+
+
+def _text(exc):
+    try:
+        return str(exc)
+    except BaseException:  # a hostile __str__ must not stop the report
+        return ""
 
 
 def _format_trace(exc):
@@ -164,47 +168,72 @@ def _fault_from(channel, exc, phase):
     kind, code = _classify(exc)
     trace = _format_trace(exc)
     _flush_output()
-    try:
-        os.write(2, trace.encode("utf-8", "replace"))  # also in the owner's output
-    except BaseException:  # noqa: S110 - stderr may be closed
-        pass
+    _write_stderr(trace)  # also in the owner's output
     name = type(exc).__name__
     _fault(channel, kind, code, phase, trace, name if isinstance(name, str) else "")
 
 
 def _flush_output():
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: S110 - the bot may have replaced or closed them
-            pass
+    _flush(sys.stdout)
+    _flush(sys.stderr)
 
 
-def _install_exec_filter(program):
+def _flush(stream):
+    try:
+        stream.flush()
+    except BaseException:  # the bot may have replaced or closed it
+        return False
+    return True
+
+
+def _write_stderr(text):
+    try:
+        os.write(2, text.encode("utf-8", "replace"))
+    except BaseException:  # stderr may be closed
+        return False
+    return True
+
+
+def _libc():
+    """prctl and mallopt through ``_ctypes`` alone: the ``ctypes`` package costs ~2.5 ms."""
+    import _ctypes
+
+    class CInt(_ctypes._SimpleCData):
+        _type_ = "i"
+
+    class CUShort(_ctypes._SimpleCData):
+        _type_ = "H"
+
+    class CCharP(_ctypes._SimpleCData):
+        _type_ = "z"
+
+    class SockFprog(_ctypes.Structure):
+        _fields_ = [("len", CUShort), ("filter", CCharP)]
+
+    class Libc:
+        _handle = _ctypes.dlopen(None, 0)
+
+    class Function(_ctypes.CFuncPtr):
+        _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+        _restype_ = CInt
+
+    return _ctypes, SockFprog, Function(("prctl", Libc)), Function(("mallopt", Libc))
+
+
+def _install_exec_filter(libc, program):
     """Stack the exec-deny seccomp program on this process (and its future threads)."""
-    import ctypes
-
-    class SockFprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS (bwrap set it already)
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
-    if libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, MODE_FILTER
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+    _ctypes, sock_fprog, prctl, _ = libc
+    fprog = sock_fprog(len(program) // 8, program)  # keeps a reference to ``program``
+    if prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS (bwrap set it already)
+        raise OSError(_ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    if prctl(22, 2, _ctypes.byref(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+        raise OSError(_ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
 
 
-def _limit_malloc_arenas():
+def _limit_malloc_arenas(libc):
     # glibc reserves 64 MiB of address space per thread arena; under a 512 MiB RLIMIT_AS a
     # bot with a few threads would hit MemoryError on reservations, not on real use.
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX = 1
-    except (ImportError, OSError, AttributeError):
-        pass
+    libc[3](-8, 1)  # mallopt(M_ARENA_MAX, 1)
 
 
 def _apply_rlimits(limits):
@@ -221,9 +250,10 @@ def _apply_rlimits(limits):
 def _prepare(channel, init):
     """Everything before the bot's code runs. Failures here are the platform's, not the bot's."""
     try:
+        libc = _libc()
         if init.get("exec_filter"):
-            _install_exec_filter(bytes.fromhex(init["exec_filter"]))
-        _limit_malloc_arenas()
+            _install_exec_filter(libc, bytes.fromhex(init["exec_filter"]))
+        _limit_malloc_arenas(libc)
         os.environ.clear()
         _apply_rlimits(init["rlimits"])
         sys.path[:0] = [init["bot_dir"]]
@@ -248,7 +278,7 @@ def _serve(channel, bot, hooks):
             if not isinstance(action, dict):
                 _fault(channel, "bad_output", "not_object", "act")
             try:
-                line = _dumps({"t": "action", "action": action})
+                line = _dumps({"t": "action", "action": action, "seq": request["seq"]})
             except MemoryError:
                 _fault(channel, "memory", "memory_error", "act")
             except BaseException:
@@ -263,18 +293,17 @@ def _serve(channel, bot, hooks):
             except BaseException as exc:
                 _fault_from(channel, exc, name)
             _flush_output()
-            channel.send({"t": "done"})
+            channel.send({"t": "done", "seq": request["seq"]})
         else:
-            channel.send({"t": "error", "reason": f"unknown request {op!r}"})
-            os._exit(2)
+            os._exit(2)  # a request this bootstrap does not know: a host bug
 
 
 def main():
     channel = Channel(int(sys.argv[1]), int(sys.argv[2]), 65536)
-    channel.send({"t": "hello"})
     init = channel.receive()
     channel.limit = int(init["message_bytes"])
     _prepare(channel, init)
+    channel.send({"t": "prepared"})
 
     # From here on, the bot's code runs: nothing below can be trusted by the host.
     try:

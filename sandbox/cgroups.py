@@ -18,6 +18,7 @@ sandbox runs with rlimits only (``ARENA_SANDBOX_CGROUP=required`` makes that an 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import os
 import posixpath
@@ -57,10 +58,8 @@ _created_parents: list[Path] = []
 @atexit.register
 def _remove_created_parents() -> None:
     for parent in reversed(_created_parents):
-        try:
+        with contextlib.suppress(OSError):  # another worker still uses it, or it is gone
             parent.rmdir()
-        except OSError:
-            pass  # another worker still uses it, or it is already gone
 
 
 def cgroup_support(root: str) -> CgroupSupport | str:
@@ -119,11 +118,10 @@ def _own_paths() -> dict[str, str]:
 def _directory(mount: str, mount_root: str, own: str, root: str) -> Path:
     # Inside a container the mount may expose a subtree: strip its root from our path.
     if mount_root != "/" and (own == mount_root or own.startswith(mount_root + "/")):
-        own = own[len(mount_root):] or "/"
-    path = posixpath.normpath(posixpath.join(own, root))  # an absolute root wins
-    if path.startswith("/.."):
-        raise ValueError(f"cgroup root {root!r} leaves the hierarchy")
-    return Path(mount + path)
+        own = own[len(mount_root) :] or "/"
+    # An absolute root wins; ".." cannot climb above the hierarchy's root.
+    path = posixpath.normpath(posixpath.join(own, root))
+    return Path(mount.rstrip("/") + path)
 
 
 def _detect(root: str) -> CgroupSupport:
@@ -211,10 +209,8 @@ def _procs(directory: Path) -> list[int]:
 
 def _kill_listed(directory: Path) -> None:
     for pid in _procs(directory):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 class BotCgroup:
@@ -259,10 +255,8 @@ class BotCgroup:
 
     @staticmethod
     def _try_write(path: Path, value: str) -> None:
-        try:
+        with contextlib.suppress(OSError):  # optional knob (no swap accounting, old kernel)
             _write(path, value)
-        except OSError:
-            pass  # optional knob (no swap accounting, older kernel)
 
     def attach(self, pid: int) -> None:
         """Move process ``pid`` (not yet running bot code) into the group."""
@@ -314,10 +308,8 @@ class BotCgroup:
         deadline = time.monotonic() + timeout_s
         pending = list(self.dirs.values())
         while True:
-            try:
+            with contextlib.suppress(OSError):
                 self.kill()
-            except OSError:
-                pass
             for directory in list(pending):
                 try:
                     directory.rmdir()

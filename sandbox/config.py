@@ -24,15 +24,16 @@ MODES = ("bubblewrap", "unsafe")
 #: ``required``: refuse to run without one. ``off``: never use one.
 CGROUP_MODES = ("auto", "required", "off")
 
-_DEBIAN_PYTHON = "/usr/bin/python3.11"
+_DEBIAN_PYTHONS = ("/usr/bin/python3.11", "/usr/bin/python3")
 _NOBODY = 65534
 
 
 def _default_python() -> str:
     # Debian's real interpreter starts in ~10 ms. sys.executable may be a venv or pyenv
     # build that lives under a home directory the bot's uid cannot read: only a fallback.
-    if os.path.exists(_DEBIAN_PYTHON):
-        return _DEBIAN_PYTHON
+    for candidate in _DEBIAN_PYTHONS:
+        if os.path.exists(candidate):
+            return candidate
     return os.path.realpath(sys.executable)
 
 
@@ -78,8 +79,7 @@ class SandboxConfig:
             raise ValueError(f"sandbox mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.cgroup not in CGROUP_MODES:
             raise ValueError(
-                f"sandbox cgroup mode must be one of {', '.join(CGROUP_MODES)}, "
-                f"not {self.cgroup!r}"
+                f"sandbox cgroup mode must be one of {', '.join(CGROUP_MODES)}, not {self.cgroup!r}"
             )
         for path in self.extra_python_paths:
             if not os.path.isabs(path):

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.players import BotFault, FaultKind
 from sandbox.limits import Limits
-from sandbox.protocol import EXIT_PROTOCOL_LOST
+from sandbox.protocol import EXIT_PROTOCOL_LOST, printable
 
 __all__ = ["exit_fault", "phase_text", "reported_fault"]
 
@@ -34,8 +34,8 @@ _BUILTIN_EXCEPTIONS = frozenset(
 
 
 def phase_text(phase: str) -> str:
-    """'in act()', 'while loading', ... for a phase name the host chose."""
-    return _PHASES.get(phase, "in " + phase if phase.isidentifier() else "")
+    """'in act()', 'while loading', ... ("" for a phase this module does not know)."""
+    return _PHASES.get(phase, "")
 
 
 def _mib(count: int) -> str:
@@ -53,7 +53,7 @@ def reported_fault(
     kind, code = report.get("kind"), report.get("code")
     where = phase_text(phase)
     trace = report.get("trace")
-    private = trace if isinstance(trace, str) and trace else output_tail
+    private = printable(trace) if isinstance(trace, str) and trace else output_tail
     messages: dict[tuple[Any, Any], tuple[FaultKind, str]] = {
         ("crash", "no_act"): (FaultKind.CRASH, "bot.py defines no act() function"),
         ("crash", "exit"): (FaultKind.CRASH, f"the bot called exit() {where}"),
@@ -121,8 +121,11 @@ def exit_fault(
             private=output_tail,
         )
     if returncode is None:
-        return BotFault(FaultKind.CRASH, f"the bot process stopped responding {where}".strip(),
-                        private=output_tail)
+        return BotFault(
+            FaultKind.CRASH,
+            f"the bot process stopped responding {where}".strip(),
+            private=output_tail,
+        )
     if returncode == EXIT_PROTOCOL_LOST:
         return BotFault(
             FaultKind.BAD_OUTPUT,
@@ -130,9 +133,7 @@ def exit_fault(
             private=output_tail,
         )
     signum = returncode - 128 if returncode > 128 else -returncode if returncode < 0 else 0
-    if signum == signal.SIGXCPU or (
-        signum == signal.SIGKILL and cpu_used_s >= limits.cpu_total_s
-    ):
+    if signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu_used_s >= limits.cpu_total_s):
         return BotFault(
             FaultKind.TIMEOUT,
             f"the bot used up its {limits.cpu_total_s:g} s of CPU for the match",
@@ -156,7 +157,8 @@ def exit_fault(
         except ValueError:
             name = f"signal {signum}"
         return BotFault(
-            FaultKind.CRASH, f"the bot process died from {name} {where}".strip(),
+            FaultKind.CRASH,
+            f"the bot process died from {name} {where}".strip(),
             private=output_tail,
         )
     return BotFault(

@@ -89,15 +89,17 @@ def bwrap_command(
         args += ["--ro-bind", source, dest]
     if bot_dir is not None:
         args += ["--ro-bind", bot_dir, BOT_DIR]
-    for path in config.extra_python_paths:
-        args += ["--ro-bind", path, path]
     args += [
         "--proc", "/proc",
         "--dev", "/dev",
-        "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+        "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",  # noqa: S108 - the jail's own
+    ]  # fmt: skip
+    for path in config.extra_python_paths:  # after /tmp, so a path under /tmp stays visible
+        args += ["--ro-bind", path, path]
+    args += [
         "--remount-ro", "/dev",
         "--remount-ro", "/",
-        "--chdir", "/tmp",
+        "--chdir", "/tmp",  # noqa: S108 - the jail's private tmpfs
         "--seccomp", str(fds.seccomp),
     ]  # fmt: skip
     if fds.info is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+from sandbox.protocol import printable
+
 __all__ = ["OutputCapture"]
 
 _CHUNK = 256 * 1024
@@ -50,10 +52,10 @@ class OutputCapture:
             del self._tail[:-_TAIL_BYTES]
 
     def text(self) -> str:
-        text = self._head.decode("utf-8", "replace")
+        text = printable(self._head.decode("utf-8", "replace"))
         if self.dropped_bytes:
             text += f"\n[output truncated: {self.dropped_bytes} more bytes were dropped]\n"
         return text
 
     def tail(self) -> str:
-        return self._tail.decode("utf-8", "replace")
+        return printable(self._tail.decode("utf-8", "replace"))

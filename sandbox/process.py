@@ -3,9 +3,11 @@
 Launch order (bubblewrap mode): bwrap is started as the unprivileged bot uid with an empty
 environment; it reports the jail's host pid on ``--info-fd`` and then waits on
 ``--block-fd`` with all mounts done but before exec'ing anything. While it waits, the host
-takes a pidfd on that process (so later signals can never hit a recycled pid) and moves it
-into the bot's cgroup; only then is it released to exec the interpreter. So nothing the
-bot ever runs is outside its cgroup.
+takes a pidfd on that process, so later signals can never hit a recycled pid. Released, it
+execs the interpreter while the host moves it into the bot's cgroup (a slow operation on
+cgroup v1, overlapped this way with the interpreter's start). The bootstrap waits for the
+host's init message before it imports the bot, and the host sends it only once the move is
+done: no code of the bot ever runs outside its cgroup.
 
 The bot's CPU time is read from the kernel's per-process CPU clock (all threads, in ns),
 which the bot cannot influence. Between its turns the bot is stopped with SIGSTOP: every
@@ -81,10 +83,8 @@ class BotProcess:
 
     def cpu_seconds(self) -> float:
         """CPU time of the bot process so far (all threads); the last value once it is gone."""
-        try:
+        with contextlib.suppress(OSError):  # gone: keep the last reading
             self._last_cpu_s = time.clock_gettime(self._clock)
-        except OSError:
-            pass
         return self._last_cpu_s
 
     def _signal(self, signum: int) -> None:
@@ -120,6 +120,18 @@ class BotProcess:
                 self.exited = True
                 self.poller.unregister(fd)
 
+    def spin(self, budget_s: float) -> None:
+        """Busy-read the reply pipe for up to ``budget_s``.
+
+        Most replies take well under 100 us; catching them without sleeping saves the
+        host's wake-up latency (~50 us on a VM), which is most of a round trip.
+        """
+        fill, clock = self.reader.fill, time.perf_counter
+        end = clock() + budget_s
+        while clock() < end:
+            if fill():
+                return
+
     def collect_exit(self, timeout_s: float = 2.0) -> int | None:
         """After the bot died: bwrap's exit status (128 + signal, or the bot's status)."""
         if self.returncode is None:
@@ -136,13 +148,17 @@ class BotProcess:
     def wait_exit(self, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` for the bot to die; True if it has."""
         if not self.exited:
-            ready, _, _ = select.select([self.pidfd], [], [], timeout_s)
-            self.exited = bool(ready)
+            self.exited = bool(_wait(self.pidfd, select.POLLIN, timeout_s))
         return self.exited
 
     def write(self, data: bytes, deadline: float) -> bool:
-        """Write all of ``data`` to the bot before ``deadline`` (monotonic); False if not."""
+        """Write all of ``data`` to the bot before ``deadline`` (monotonic); False if not.
+
+        The bot is usually frozen while the host writes; a message bigger than the pipe's
+        buffer thaws it so that it can read the rest.
+        """
         view = memoryview(data)
+        thawed = False
         while view:
             try:
                 written = os.write(self.to_bot, view)
@@ -152,11 +168,15 @@ class BotProcess:
                 return False
             view = view[written:]
             if view:
+                if not thawed:
+                    self.thaw()
+                    thawed = True
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or self.exited:
                     return False
                 self.output.drain()
-                select.select([], [self.to_bot], [], min(remaining, 0.05))
+                if _wait(self.to_bot, select.POLLOUT, min(remaining, 0.05), also=self.pidfd):
+                    self.exited = _wait(self.pidfd, select.POLLIN, 0.0)
         return True
 
     # -- the end ------------------------------------------------------------------------
@@ -167,17 +187,22 @@ class BotProcess:
             return
         self.closed = True
         self.kill()
-        with contextlib.suppress(OSError):
-            self.popen.kill()
+        # Let bwrap reap the bot and exit on its own (killing bwrap first would leave the
+        # bot's zombie to the host's init); kill bwrap too only if it does not.
+        self.wait_exit(2.0)
         try:
-            self.returncode = self.popen.wait(timeout=5.0)
+            self.returncode = self.popen.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
-            pass  # stuck in the kernel; the cgroup removal below retries the kill
+            with contextlib.suppress(OSError):
+                self.popen.kill()
+            # If it is stuck in the kernel, the cgroup removal retries the kill.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.returncode = self.popen.wait(timeout=3.0)
         deadline = time.monotonic() + 1.0
         while not self.output.eof and time.monotonic() < deadline:
             self.output.drain()
             if not self.output.eof:
-                select.select([self.output.fd], [], [], 0.05)
+                _wait(self.output.fd, select.POLLIN, 0.05)
         for fd in (self.to_bot, self.reader.fd, self.output.fd, self.pidfd):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -217,7 +242,7 @@ def spawn(
         if request.run_as is not None:
             uid, gid = request.run_as
             kwargs.update(user=uid, group=gid, extra_groups=[])
-        popen = subprocess.Popen(  # noqa: S603 - argv built by sandbox.jail
+        popen = subprocess.Popen(
             argv,
             env={},
             stdin=subprocess.DEVNULL,
@@ -241,25 +266,32 @@ def spawn(
         if request.unsafe:
             pid = popen.pid
         else:
-            assert info_r is not None and block_w is not None
+            assert info_r is not None
             pid = _read_child_pid(info_r, popen, out_r)
-        process = BotProcess(popen, pid, to_bot_w, from_bot_r, out_r, request)
+        try:
+            process = BotProcess(popen, pid, to_bot_w, from_bot_r, out_r, request)
+        except OSError as exc:  # pidfd_open: the jail is already gone
+            raise SandboxError(f"the jail died while starting ({exc})") from None
     except BaseException:
         with contextlib.suppress(OSError):
             popen.kill()
-        popen.wait()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            popen.wait(timeout=5.0)
         for fd in [*host_fds, to_bot_w, from_bot_r, out_r]:
             with contextlib.suppress(OSError):
                 os.close(fd)
         raise
     try:
+        if block_w is not None:
+            os.write(block_w, b"x")  # the pidfd is safe now: let bwrap exec the interpreter
         if cgroup is not None:
+            # A v1 memory-cgroup move waits for an RCU grace period (~10 ms here), so it
+            # overlaps the interpreter's start. The bootstrap imports no bot code before the
+            # host's init message, which is sent only after this returns.
             try:
                 cgroup.attach(pid)
             except OSError as exc:
                 cgroup_problem = str(exc)
-        if block_w is not None:
-            os.write(block_w, b"x")  # let bwrap exec the interpreter
     except BaseException:
         process.close()
         raise
@@ -268,6 +300,15 @@ def spawn(
             with contextlib.suppress(OSError):
                 os.close(fd)
     return process, cgroup_problem
+
+
+def _wait(fd: int, events: int, timeout_s: float, also: int | None = None) -> bool:
+    """poll() one descriptor (plus ``also`` for POLLIN); select() fails on fds >= 1024."""
+    poller = select.poll()
+    poller.register(fd, events)
+    if also is not None:
+        poller.register(also, select.POLLIN)
+    return bool(poller.poll(max(timeout_s, 0.0) * 1000.0))
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -281,9 +322,7 @@ def _read_child_pid(info_fd: int, popen: subprocess.Popen[bytes], out_fd: int) -
     data = b""
     deadline = time.monotonic() + _INFO_TIMEOUT_S
     while True:
-        remaining = deadline - time.monotonic()
-        ready, _, _ = select.select([info_fd], [], [], max(remaining, 0))
-        if not ready:
+        if not _wait(info_fd, select.POLLIN, deadline - time.monotonic()):
             break
         chunk = os.read(info_fd, 4096)
         if not chunk:
@@ -295,7 +334,8 @@ def _read_child_pid(info_fd: int, popen: subprocess.Popen[bytes], out_fd: int) -
         pass
     with contextlib.suppress(OSError):
         popen.kill()
-    popen.wait()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        popen.wait(timeout=5.0)
     os.set_blocking(out_fd, False)
     try:
         message = os.read(out_fd, 4096).decode("utf-8", "replace").strip()

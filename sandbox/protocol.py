@@ -5,6 +5,9 @@ given to the bootstrap on its command line, never on stdin/stdout, so a bot's ``
 cannot corrupt it. A line is compact JSON with ASCII escapes, so it never contains a raw
 newline; the host rejects a line longer than ``Limits.message_bytes`` before parsing it.
 
+``seq`` numbers requests so a reply written out of turn (garbage, a forged or a stale
+line) is caught at once instead of being taken for the answer to a later request.
+
 Everything that comes back is untrusted: the bot runs in the same interpreter as the
 bootstrap and can write anything on the pipe. The host therefore checks every message's
 shape and only ever uses its own wording for public fault details.
@@ -13,15 +16,16 @@ Host -> bot::
 
     {"op": "init", "exec_filter": hex|null, "rlimits": {...}, "bot_dir": "/bot",
      "extra_paths": [...], "info": {...}, "message_bytes": N}
-    {"op": "act", "obs": {...}}
-    {"op": "hook", "hook": "on_hand_end", "payload": {...}}
+    {"op": "act", "seq": N, "obs": {...}}
+    {"op": "hook", "seq": N, "hook": "on_hand_end", "payload": {...}}
 
 Bot -> host::
 
-    {"t": "hello"}                       interpreter and bootstrap are up (before the bot)
+    {"t": "prepared"}                    limits and filters are in place, no bot code ran yet
+    {"t": "error", "reason": ...}        ... or they could not be put in place (platform)
     {"t": "ready", "hooks": [...]}       bot imported, on_match_start done
-    {"t": "action", "action": {...}}     reply to "act"
-    {"t": "done"}                        reply to "hook"
+    {"t": "action", "action": {...}, "seq": N}     reply to "act" number N
+    {"t": "done", "seq": N}                        reply to "hook" number N
     {"t": "fault", "kind": ..., "code": ..., "trace": ...}   the bot failed; then it exits
 """
 
@@ -38,6 +42,7 @@ __all__ = [
     "ProtocolViolation",
     "decode",
     "encode",
+    "printable",
 ]
 
 #: Exit status the bootstrap uses when its reply pipe is gone (the bot closed it).
@@ -50,25 +55,60 @@ class ProtocolViolation(Exception):
     """The bot broke the protocol; ``str(self)`` is a public, platform-written sentence."""
 
 
-def encode(message: Mapping[str, Any]) -> bytes:
-    """One protocol line. Raises ValueError/TypeError for non-JSON data (a host bug)."""
-    text = json.dumps(message, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return text.encode("ascii") + b"\n"
-
-
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+# One instance each: json.dumps/loads with options build a new coder per call (~5 us).
+_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+_decoder = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One protocol line. Raises ValueError/TypeError for non-JSON data (a host bug)."""
+    return _encoder.encode(message).encode("ascii") + b"\n"
 
 
 def decode(line: bytes) -> dict[str, Any]:
     """Parse one line from the bot into a dict, or raise ProtocolViolation."""
     try:
-        message = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
+        message = _decoder.decode(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ProtocolViolation("the bot wrote something that is not JSON on its protocol channel") from None
+        raise ProtocolViolation(
+            "the bot wrote something that is not JSON on its protocol channel"
+        ) from None
     if not isinstance(message, dict):
         raise ProtocolViolation("the bot wrote a protocol message that is not a JSON object")
+    if b"\\u" in line and not _storable(message):  # only escapes can smuggle these in
+        raise ProtocolViolation("the bot sent text with a NUL character or a lone surrogate")
     return message
+
+
+def _storable(value: Any) -> bool:
+    """No NUL and no lone surrogate in any string: databases and UTF-8 refuse both."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return False
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
+
+
+def printable(text: str) -> str:
+    """``text`` made safe to store and show: NULs and lone surrogates replaced."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 class LineReader:

@@ -96,15 +96,15 @@ def _elf_interpreter(path: str) -> str:
             if header[:4] != b"\x7fELF" or header[4] != 2:  # 64-bit only
                 return ""
             endian = "<" if header[5] == 1 else ">"
-            phoff, = struct.unpack_from(endian + "Q", header, 32)
+            (phoff,) = struct.unpack_from(endian + "Q", header, 32)
             phentsize, phnum = struct.unpack_from(endian + "HH", header, 54)
             for index in range(phnum):
                 handle.seek(phoff + index * phentsize)
                 entry = handle.read(phentsize)
-                kind, = struct.unpack_from(endian + "I", entry, 0)
+                (kind,) = struct.unpack_from(endian + "I", entry, 0)
                 if kind == 3:  # PT_INTERP
-                    offset, = struct.unpack_from(endian + "Q", entry, 8)
-                    size, = struct.unpack_from(endian + "Q", entry, 32)
+                    (offset,) = struct.unpack_from(endian + "Q", entry, 8)
+                    (size,) = struct.unpack_from(endian + "Q", entry, 32)
                     handle.seek(offset)
                     return handle.read(size).rstrip(b"\0").decode()
     except (OSError, struct.error, UnicodeDecodeError):

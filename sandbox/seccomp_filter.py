@@ -27,6 +27,7 @@ library and ``seccomp``.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import json
 import os
 import subprocess
@@ -115,7 +116,7 @@ def exec_rules() -> list[dict]:
 
 def _compile(rules: list[dict]) -> bytes:
     """Compile rules with libseccomp (only where ``import seccomp`` works)."""
-    import seccomp  # noqa: PLC0415 - Debian's binding, present only in the helper
+    import seccomp  # Debian's binding, importable only by Debian's own interpreter
 
     ops = {"gt": seccomp.GT, "masked_eq": seccomp.MASKED_EQ}
     program = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
@@ -155,9 +156,7 @@ def build_programs(pythons: Sequence[str]) -> SeccompPrograms:
 
 def _build(pythons: Sequence[str]) -> SeccompPrograms:
     spec = {"jail": jail_rules(), "exec_deny": exec_rules()}
-    try:
-        import seccomp  # noqa: F401, PLC0415
-    except ImportError:
+    if importlib.util.find_spec("seccomp") is None:  # the usual case: a venv interpreter
         compiled = _compile_with_helper(spec, pythons)
     else:
         compiled = _compile_spec(spec)

@@ -7,6 +7,9 @@ upload's owner and mode; and the copy is a snapshot nobody can change during the
 Only regular files and directories are copied. Symbolic links (a hostile archive could
 point one at the project's settings or another bot), devices and sockets are skipped, and
 every file is opened without following links. A single ``.py`` file becomes ``bot.py``.
+
+Copies are named ``arena-sandbox-<worker pid>-<random>``; a worker killed in mid-match
+cannot remove its own, so the first copy a worker makes also removes those of dead workers.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import os
 import shutil
 import stat
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +30,9 @@ ENTRY_FILE = "bot.py"
 #: Caps on what is copied (the upload checks allow far less; this guards the host's disk).
 MAX_BOT_FILES = 2000
 MAX_BOT_BYTES = 64 * 1024 * 1024
+_PREFIX = "arena-sandbox-"
+_swept: set[str] = set()
+_sweep_lock = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +58,9 @@ def stage_bot(bot_path: str | os.PathLike[str], work_dir: str, group: int | None
         info = source.lstat()
     except OSError:
         raise BotFault(FaultKind.CRASH, "the bot's files are missing") from None
-    root = Path(tempfile.mkdtemp(prefix="arena-sandbox-", dir=work_dir or None))
+    parent = work_dir or tempfile.gettempdir()
+    _sweep_stale(parent)
+    root = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=parent))
     staged = StagedBot(root=root, bot_dir=root / "bot")
     try:
         staged.bot_dir.mkdir()
@@ -69,6 +78,32 @@ def stage_bot(bot_path: str | os.PathLike[str], work_dir: str, group: int | None
         staged.remove()
         raise
     return staged
+
+
+def _sweep_stale(parent: str) -> None:
+    """Remove copies left in ``parent`` by workers that no longer run (once per process)."""
+    with _sweep_lock:
+        if parent in _swept:
+            return
+        _swept.add(parent)
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for entry in entries:
+        owner = entry.name[len(_PREFIX) :].split("-", 1)[0]
+        if entry.name.startswith(_PREFIX) and owner.isdigit() and not _alive(int(owner)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _copy_file(source: Path, target: Path) -> int:

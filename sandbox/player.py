@@ -1,0 +1,518 @@
+"""``SandboxedPlayer``: one uploaded bot in one match, in its own jailed process.
+
+The player implements ``engine.players.Player``. Each decision is one request line and one
+reply line on dedicated pipes. Around it the host thaws the bot (SIGCONT), reads its CPU
+clock, waits for the reply while draining its output and watching the CPU allowance and a
+wall-clock guard, then freezes it again (SIGSTOP) and charges any overrun to the time bank.
+
+Every way a bot can fail ends as a ``BotFault`` (see ``sandbox.faults``); failures of the
+platform itself raise ``SandboxError``. After a fault the process is killed at once and
+every later call raises the same fault; ``close()`` reaps everything and never raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import time
+import weakref
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.players import HOOKS, BotFault, FaultKind
+from sandbox.availability import check_available, run_as, seccomp_programs
+from sandbox.cgroups import BotCgroup, CgroupError, cgroup_support
+from sandbox.config import SandboxConfig
+from sandbox.errors import SandboxError, SandboxUnavailable
+from sandbox.faults import exit_fault, phase_text, reported_fault
+from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command
+from sandbox.limits import Limits
+from sandbox.process import BotProcess, SpawnRequest, spawn
+from sandbox.protocol import ProtocolViolation, decode, encode
+from sandbox.runtime import discover_runtime
+from sandbox.staging import StagedBot, stage_bot
+
+__all__ = ["SandboxedPlayer"]
+
+log = logging.getLogger("sandbox")
+
+#: Wall time allowed for bwrap + interpreter + bootstrap to get ready to load the bot.
+_SPAWN_GRACE_S = 5.0
+#: How long the host busy-waits for a reply before it sleeps in poll().
+_SPIN_S = 0.0002
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        log.warning("%s", message)
+
+
+class SandboxedPlayer:
+    """A bot (a ``.py`` file, or a directory with ``bot.py``) run in a sandbox.
+
+    ``limits`` default to :class:`Limits()`, ``config`` to :meth:`SandboxConfig.from_env`.
+    Nothing starts until :meth:`start`. Not thread-safe: one match drives one player.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        bot_path: str | os.PathLike[str],
+        *,
+        limits: Limits | None = None,
+        config: SandboxConfig | None = None,
+    ) -> None:
+        self.name = name
+        self.bot_path = Path(bot_path)
+        self.limits = limits or Limits()
+        self.config = config or SandboxConfig.from_env()
+        #: Hooks the bot defines (known after ``start``); the match runner may skip others.
+        self.hooks: frozenset[str] = frozenset()
+        self._bank_s = self.limits.time_bank_s
+        self._seq = 0  # number of the current request; replies must echo it
+        self._process: BotProcess | None = None
+        self._cgroup: BotCgroup | None = None
+        self._staged: StagedBot | None = None
+        self._fault: BotFault | None = None
+        self._started = False
+        self._closed = False
+        self._finalizer: weakref.finalize | None = None
+        self._cpus = max(1, len(os.sched_getaffinity(0)))
+
+    # -- public API ---------------------------------------------------------------------
+
+    @property
+    def time_bank_s(self) -> float:
+        """CPU seconds left in the time bank."""
+        return max(self._bank_s, 0.0)
+
+    @property
+    def process_ids(self) -> tuple[int, ...]:
+        """Host pids of bwrap and the bot while running (for monitoring and tests)."""
+        process = self._process
+        if process is None or process.closed:
+            return ()
+        return (process.popen.pid, process.pid)
+
+    @property
+    def cgroup_paths(self) -> tuple[str, ...]:
+        """The bot's cgroup directories, if it has any (for monitoring and tests)."""
+        return tuple(str(p) for p in self._cgroup.dirs.values()) if self._cgroup else ()
+
+    def start(self, info: Mapping[str, Any]) -> None:
+        """Start the jail, import the bot and run ``on_match_start(info)``."""
+        if self._started:
+            raise RuntimeError(f"player {self.name!r} was already started")
+        self._started = True
+        init = {"info": dict(info)}
+        encode(init)  # a non-JSON info is the caller's bug: fail before anything starts
+        try:
+            self._launch(info)
+        except BotFault as fault:
+            self._fail(fault)
+        except BaseException:
+            self._shutdown()
+            raise
+
+    def act(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        """The bot's reply to ``observation`` (not yet checked against the rules)."""
+        self._seq += 1
+        request = encode({"op": "act", "seq": self._seq, "obs": observation})
+        reply = self._call(request, "act", "action")
+        action = reply.get("action")
+        if not isinstance(action, dict):
+            self._fail(
+                BotFault(
+                    FaultKind.BAD_OUTPUT,
+                    "act() returned something that is not a JSON object (a dict)",
+                )
+            )
+        return action
+
+    def notify(self, hook: str, payload: Mapping[str, Any]) -> None:
+        """Call ``hook(payload)`` in the bot if it defines it; the return value is ignored."""
+        if hook not in HOOKS:
+            raise ValueError(f"unknown hook {hook!r}")
+        if hook == "on_match_start" or hook not in self.hooks:
+            if self._fault is not None:
+                raise self._fault
+            return
+        self._seq += 1
+        request = encode({"op": "hook", "seq": self._seq, "hook": hook, "payload": payload})
+        self._call(request, hook, "done")
+
+    def close(self) -> None:
+        """Kill and reap the bot, remove its cgroup and files. Idempotent; never raises."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._shutdown()
+        except BaseException:  # close() must never raise: log it for the operator
+            log.exception("sandbox: cleaning up player %r failed", self.name)
+
+    def output(self) -> str:
+        """The bot's own stdout+stderr, capped at ``Limits.output_bytes`` (owner-only)."""
+        if self._process is None:
+            return ""
+        if not self._process.closed:
+            self._process.output.drain()
+        return self._process.output.text()
+
+    def __enter__(self) -> SandboxedPlayer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- starting -----------------------------------------------------------------------
+
+    def _launch(self, info: Mapping[str, Any]) -> None:
+        config, limits = self.config, self.limits
+        if config.unsafe:
+            print(
+                f"WARNING: ARENA_SANDBOX_MODE=unsafe: bot {self.name!r} runs WITHOUT "
+                "isolation (no namespaces, no seccomp, no cgroup). Never use this for "
+                "uploaded bots.",
+                file=sys.stderr,
+            )
+        check_available(config)
+        ids = None if config.unsafe else run_as(config)
+        self._staged = stage_bot(self.bot_path, config.work_dir, ids[1] if ids else None)
+        self._cgroup = self._make_cgroup()
+        runtime = None if config.unsafe else discover_runtime(config.python)
+        programs = None if config.unsafe else seccomp_programs(config)
+        bot_dir = str(self._staged.bot_dir)
+
+        def argv_for(to_bot: int, from_bot: int, *bwrap_fds: int) -> list[str]:
+            if runtime is None:
+                return bootstrap_command(os.path.realpath(config.python), to_bot, from_bot)
+            seccomp, info_fd, block = bwrap_fds
+            fds = JailFds(to_bot, from_bot, seccomp, info_fd, block)
+            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir)
+
+        request = SpawnRequest(
+            unsafe=config.unsafe,
+            run_as=ids,
+            seccomp_program=programs.jail if programs else None,
+            message_bytes=limits.message_bytes,
+            output_bytes=limits.output_bytes,
+        )
+        process, cgroup_problem = spawn(request, argv_for, self._cgroup)
+        self._process = process
+        self._finalizer = weakref.finalize(
+            self, _emergency_cleanup, process, self._cgroup, self._staged
+        )
+        if cgroup_problem is not None:
+            self._drop_cgroup(cgroup_problem)
+
+        init = {
+            "op": "init",
+            "exec_filter": programs.exec_deny.hex() if programs else None,
+            "rlimits": self._rlimits(),
+            "bot_dir": BOT_DIR if runtime is not None else bot_dir,
+            "extra_paths": list(config.extra_python_paths),
+            "info": dict(info),
+            "message_bytes": limits.message_bytes,
+        }
+        guard = limits.startup_timeout_s * limits.wall_guard_factor + limits.wall_guard_extra_s
+        prepared_deadline = time.monotonic() + guard + _SPAWN_GRACE_S
+        if not process.write(encode(init), prepared_deadline):
+            self._platform_failure("the jail did not accept its start message")
+        # Until "prepared" only platform code runs in the jail: any failure is ours.
+        prepared = self._receive_platform(prepared_deadline)
+        if prepared.get("t") == "error":
+            self._platform_failure(f"the bootstrap failed: {str(prepared.get('reason'))[:300]}")
+        if prepared.get("t") != "prepared":
+            self._platform_failure(f"unexpected first message {prepared.get('t')!r}")
+        reply = self._receive(
+            cpu_start=0.0,
+            cpu_budget=limits.startup_timeout_s,
+            wall_deadline=time.monotonic() + guard,
+            phase="import",
+            startup=True,
+        )
+        kind = reply.get("t")
+        if kind == "fault":
+            phase = "on_match_start" if reply.get("phase") == "on_match_start" else "import"
+            raise reported_fault(reply, phase, limits, process.output.tail())
+        hooks = reply.get("hooks")
+        if kind != "ready" or not isinstance(hooks, list):
+            raise BotFault(FaultKind.BAD_OUTPUT, "the bot sent an unexpected message while loading")
+        process.freeze()
+        self._check_quiet("while loading")
+        self.hooks = frozenset(h for h in hooks if h in HOOKS)
+
+    def _make_cgroup(self) -> BotCgroup | None:
+        config = self.config
+        if config.unsafe or config.cgroup == "off":
+            return None
+        support = cgroup_support(config.cgroup_root)
+        if isinstance(support, str):
+            if config.cgroup == "required":
+                raise SandboxUnavailable(f"{support} and ARENA_SANDBOX_CGROUP=required")
+            _warn_once(f"sandbox: {support}; running bots with rlimits only")
+            return None
+        try:
+            return BotCgroup(
+                support,
+                memory_bytes=self.limits.cgroup_memory_bytes,
+                max_tasks=self.limits.max_processes,
+            )
+        except CgroupError as exc:
+            if config.cgroup == "required":
+                raise SandboxUnavailable(f"{exc} and ARENA_SANDBOX_CGROUP=required") from None
+            _warn_once(f"sandbox: {exc}; running bots with rlimits only")
+            return None
+
+    def _drop_cgroup(self, problem: str) -> None:
+        if self.config.cgroup == "required":
+            raise SandboxUnavailable(f"{problem} and ARENA_SANDBOX_CGROUP=required")
+        _warn_once(f"sandbox: {problem}; running bots with rlimits only")
+        if self._cgroup is not None:
+            self._cgroup.remove()
+            self._cgroup = None
+
+    def _rlimits(self) -> dict[str, tuple[int, int]]:
+        limits = self.limits
+        cpu = max(1, int(limits.cpu_total_s + 0.999))
+        rlimits = {
+            "AS": (limits.memory_bytes, limits.memory_bytes),
+            "CPU": (cpu, cpu + 1),  # SIGXCPU first, SIGKILL a second later
+            "NOFILE": (limits.max_open_files, limits.max_open_files),
+            "FSIZE": (limits.max_file_bytes, limits.max_file_bytes),
+            "CORE": (0, 0),
+            "MSGQUEUE": (0, 0),
+        }
+        if not self.config.unsafe:
+            # Counted per user namespace, i.e. per bot; in unsafe mode it would count every
+            # process of the developer's uid.
+            rlimits["NPROC"] = (limits.max_processes, limits.max_processes)
+        return rlimits
+
+    def _platform_failure(self, what: str) -> None:
+        """Raise SandboxError: the jail failed before any bot code ran."""
+        process = self._process
+        said = ""
+        if process is not None:
+            process.collect_exit(0.5)
+            lines = process.output.tail().strip().splitlines()
+            said = f" ({lines[-1][:300]})" if lines else ""
+        raise SandboxError(f"sandbox for {self.name!r}: {what}{said}")
+
+    def _receive_platform(self, deadline: float) -> dict[str, Any]:
+        """The first message, written before any bot code runs: its failure is ours."""
+        process = self._process
+        assert process is not None
+        while True:
+            try:
+                line = process.reader.pop()
+            except ProtocolViolation:
+                self._platform_failure("garbled start message")
+            if line is not None:
+                try:
+                    return decode(line)
+                except ProtocolViolation:
+                    self._platform_failure("garbled start message")
+            if process.exited or process.reader.eof:
+                process.collect_exit()
+                if process.reader.pop() is None:
+                    self._platform_failure(
+                        f"the jail exited before the bot was loaded (status {process.returncode})"
+                    )
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._platform_failure("the interpreter did not start in time")
+            process.poll_events(min(remaining, 0.5))
+
+    # -- one decision -------------------------------------------------------------------
+
+    def _call(self, request: bytes, phase: str, expect: str) -> dict[str, Any]:
+        if self._fault is not None:
+            raise self._fault
+        process = self._process
+        if process is None or self._closed:
+            raise RuntimeError(f"player {self.name!r} is not running")
+        limits = self.limits
+        process.reader.fill()  # anything written since the last reply is not an answer
+        self._check_quiet("between its turns")
+        allowance = limits.move_timeout_s + max(self._bank_s, 0.0)
+        cpu_start = process.cpu_seconds()
+        wall_deadline = (
+            time.monotonic() + allowance * limits.wall_guard_factor + limits.wall_guard_extra_s
+        )
+        # Write first, then thaw: the stopped bot resumes straight into a ready read.
+        if not process.write(request, wall_deadline):
+            process.thaw()
+            self._fail(self._lost(phase, wall_deadline))
+        process.thaw()
+        process.spin(_SPIN_S)
+        try:
+            reply = self._receive(
+                cpu_start=cpu_start,
+                cpu_budget=allowance,
+                wall_deadline=wall_deadline,
+                phase=phase,
+            )
+        except BotFault as fault:
+            self._fail(fault)
+        process.freeze()
+        used = process.cpu_seconds() - cpu_start
+        kind = reply.get("t")
+        if kind == "fault":
+            self._fail(reported_fault(reply, phase, limits, process.output.tail()))
+        if used > limits.move_timeout_s:
+            self._bank_s -= used - limits.move_timeout_s
+            if self._bank_s < 0:
+                self._fail(self._cpu_timeout(phase, used))
+        if kind != expect or reply.get("seq") != self._seq:
+            self._fail(
+                BotFault(
+                    FaultKind.BAD_OUTPUT, f"the bot sent a reply out of turn {phase_text(phase)}"
+                )
+            )
+        self._check_quiet(phase_text(phase))
+        return reply
+
+    def _check_quiet(self, where: str) -> None:
+        """Extra bytes after a reply mean someone besides the bootstrap wrote on the pipe."""
+        process = self._process
+        assert process is not None
+        if process.reader.pending:
+            self._fail(
+                BotFault(
+                    FaultKind.BAD_OUTPUT,
+                    f"the bot wrote unexpected data on its protocol channel {where}",
+                )
+            )
+
+    def _receive(
+        self,
+        *,
+        cpu_start: float,
+        cpu_budget: float,
+        wall_deadline: float,
+        phase: str,
+        startup: bool = False,
+    ) -> dict[str, Any]:
+        """Wait for the next message, enforcing the CPU allowance and the wall guard."""
+        process = self._process
+        assert process is not None
+        reader = process.reader
+        while True:
+            try:
+                line = reader.pop()
+            except ProtocolViolation as exc:
+                raise BotFault(FaultKind.BAD_OUTPUT, str(exc)) from None
+            if line is not None:
+                try:
+                    return decode(line)
+                except ProtocolViolation as exc:
+                    raise BotFault(FaultKind.BAD_OUTPUT, str(exc)) from None
+            if process.exited or reader.eof:
+                raise self._death(phase)
+            used = process.cpu_seconds() - cpu_start
+            if used > cpu_budget:
+                raise self._startup_timeout(used) if startup else self._cpu_timeout(phase, used)
+            now = time.monotonic()
+            if now >= wall_deadline:
+                raise BotFault(
+                    FaultKind.TIMEOUT,
+                    f"the bot did not answer {phase_text(phase)} before the wall-clock guard "
+                    f"(it used only {used:.2f} s of CPU: sleeping or blocked)",
+                )
+            # Wake in time to catch a multi-threaded bot burning its allowance on all cores.
+            wait = min(wall_deadline - now, max((cpu_budget - used) / self._cpus, 0.002), 0.25)
+            process.poll_events(wait)
+
+    # -- faults -------------------------------------------------------------------------
+
+    def _death(self, phase: str) -> BotFault:
+        """The fault for a bot process that has ended (or closed its end of the pipe)."""
+        process = self._process
+        assert process is not None
+        if not process.wait_exit(0.5):
+            # The reply pipe is closed but the bot lives on: it closed its channel.
+            return BotFault(
+                FaultKind.BAD_OUTPUT, f"the bot closed its protocol channel {phase_text(phase)}"
+            )
+        returncode = process.collect_exit()
+        line = None
+        with contextlib.suppress(ProtocolViolation):
+            line = process.reader.pop()
+        if line is not None:
+            try:
+                report = decode(line)
+            except ProtocolViolation:
+                report = {}
+            if report.get("t") == "fault":
+                return reported_fault(report, phase, self.limits, process.output.tail())
+        cgroup = self._cgroup
+        return exit_fault(
+            returncode,
+            phase,
+            oom_killed=cgroup is not None and cgroup.oom_kills() > 0,
+            cpu_used_s=process.cpu_seconds(),
+            limits=self.limits,
+            output_tail=process.output.tail(),
+        )
+
+    def _lost(self, phase: str, deadline: float) -> BotFault:
+        process = self._process
+        assert process is not None
+        if process.wait_exit(max(0.0, min(deadline - time.monotonic(), 0.5))):
+            return self._death(phase)
+        return BotFault(
+            FaultKind.TIMEOUT, f"the bot stopped reading its requests {phase_text(phase)}"
+        )
+
+    def _cpu_timeout(self, phase: str, used: float) -> BotFault:
+        limits = self.limits
+        return BotFault(
+            FaultKind.TIMEOUT,
+            f"the bot used {used:.2f} s of CPU {phase_text(phase)}, over its "
+            f"{limits.move_timeout_s:g} s limit with its {limits.time_bank_s:g} s time bank spent",
+        )
+
+    def _startup_timeout(self, used: float) -> BotFault:
+        return BotFault(
+            FaultKind.TIMEOUT,
+            f"the bot used over {self.limits.startup_timeout_s:g} s of CPU to load "
+            f"(import and on_match_start)",
+        )
+
+    def _fail(self, fault: BotFault) -> Any:
+        """Record ``fault``, stop the bot at once, raise the fault."""
+        if self._fault is None:
+            self._fault = fault
+        process = self._process
+        if process is not None:
+            process.kill()
+            process.collect_exit(1.0)
+            if not fault.private:
+                fault.private = process.output.tail()
+        raise self._fault
+
+    def _shutdown(self) -> None:
+        if self._finalizer is not None:
+            self._finalizer()
+        else:
+            _emergency_cleanup(self._process, self._cgroup, self._staged)
+
+
+def _emergency_cleanup(
+    process: BotProcess | None, cgroup: BotCgroup | None, staged: StagedBot | None
+) -> None:
+    """Kill, reap and remove everything of one player (also run if it is garbage-collected)."""
+    if process is not None:
+        process.close()
+    if cgroup is not None and not cgroup.remove():
+        log.warning("sandbox: could not remove cgroup %s", list(cgroup.dirs.values()))
+    if staged is not None:
+        staged.remove()

@@ -1,0 +1,8 @@
+"""Attack: an infinite loop while being imported."""
+
+while True:
+    pass
+
+
+def act(observation):
+    return {}

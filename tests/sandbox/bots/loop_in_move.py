@@ -1,0 +1,6 @@
+"""Attack: an infinite loop in a move."""
+
+
+def act(observation):
+    while True:
+        pass

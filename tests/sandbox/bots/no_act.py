@@ -1,0 +1,5 @@
+"""Defines everything but act()."""
+
+
+def on_match_start(info):
+    pass

@@ -1,0 +1,2 @@
+def double(n):
+    return 2 * n

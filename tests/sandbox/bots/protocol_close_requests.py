@@ -1,0 +1,15 @@
+"""Attack: close the request descriptor, answer once, then the next request cannot arrive."""
+
+import os
+
+
+def protocol_fds():
+    """The protocol descriptors, as an attacker finds them: the bootstrap's last two args."""
+    with open("/proc/self/cmdline", "rb") as handle:
+        args = [a for a in handle.read().split(b"\0") if a]
+    return int(args[-2]), int(args[-1])  # (requests in, replies out)
+
+def act(observation):
+    requests, _ = protocol_fds()
+    os.close(requests)
+    return {}

@@ -1,0 +1,52 @@
+"""How a bot's own failures are reported: kind, public detail, private traceback."""
+
+from __future__ import annotations
+
+from engine.players import FaultKind
+from tests.sandbox.conftest import expect_fault
+
+
+def test_exception_in_act_is_a_crash_with_a_private_traceback(sandbox):
+    player = sandbox("raises_in_act.py")
+    player.start({})
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.act({}))
+    assert fault.detail == "the bot raised ValueError in act()"
+    assert "PUBLIC-REPLAY-INJECTION" in fault.private
+    assert 'File "/bot/bot.py", line 6, in act' in fault.private
+    # The public detail never carries the bot's own text or output.
+    assert "INJECTION" not in fault.detail and "secret" not in fault.detail
+    assert "my secret strategy output" in player.output()
+
+
+def test_import_error_is_a_crash_at_start(sandbox):
+    player = sandbox("crash_at_import.py")
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.start({}))
+    assert fault.detail == "the bot raised ModuleNotFoundError while loading"
+    assert "this_module_does_not_exist" in fault.private
+
+
+def test_missing_act_is_a_crash_at_start(sandbox):
+    player = sandbox("no_act.py")
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.start({}))
+    assert fault.detail == "bot.py defines no act() function"
+
+
+def test_sys_exit_is_a_crash(sandbox):
+    player = sandbox("calls_exit.py")
+    player.start({})
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.act({}))
+    assert "exit()" in fault.detail
+
+
+def test_process_exiting_without_a_word_is_a_crash(sandbox):
+    player = sandbox("hard_exit.py")
+    player.start({})
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.act({}))
+    assert "exited unexpectedly (status 3)" in fault.detail
+
+
+def test_directory_without_bot_py_is_a_crash_at_start(sandbox, tmp_path):
+    (tmp_path / "main.py").write_text("def act(o):\n    return {}\n")
+    player = sandbox(tmp_path)
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.start({}))
+    assert "bot.py" in fault.detail
