@@ -1,3 +1,106 @@
-"""REST API routes (filled in by the arena issue)."""
+"""REST API routes, all under ``/api/`` (see docs/api.md)."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django.http import HttpRequest, JsonResponse
+from django.urls import path, re_path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from arena.api import auth, bots, ladder, matches, tournaments
+from arena.api.errors import error_body
+
+
+class IdConverter:
+    """A database id: 1 to 18 digits, so it always fits a 64-bit column.
+
+    Django's ``<api_id:...>`` takes any number of digits, and a lookup by a 30-digit id would
+    overflow the column and fail as a server error instead of missing as a 404.
+    """
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "api_id")
+
+
+def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Unknown paths under /api/ answer in the API's error shape, not with an HTML page."""
+    return JsonResponse(error_body("Not found.", "not_found"), status=404)
+
+
+urlpatterns = [
+    path("auth/token/", auth.TokenCreateApi.as_view(), name="api-token"),
+    path("bots/", bots.BotListCreateApi.as_view(), name="api-bots"),
+    path("bots/<api_id:bot_id>/", bots.BotDetailApi.as_view(), name="api-bot"),
+    path(
+        "bots/<api_id:bot_id>/deactivate/",
+        bots.BotDeactivateApi.as_view(),
+        name="api-bot-deactivate",
+    ),
+    path(
+        "bots/<api_id:bot_id>/versions/",
+        bots.BotVersionListUploadApi.as_view(),
+        name="api-bot-versions",
+    ),
+    path(
+        "bots/<api_id:bot_id>/versions/<api_id:number>/",
+        bots.BotVersionDetailApi.as_view(),
+        name="api-bot-version",
+    ),
+    path(
+        "bots/<api_id:bot_id>/versions/<api_id:number>/source/",
+        bots.BotVersionSourceApi.as_view(),
+        name="api-bot-version-source",
+    ),
+    path("ladder/<str:game>/", ladder.LadderApi.as_view(), name="api-ladder"),
+    path("matches/", matches.MatchListApi.as_view(), name="api-matches"),
+    path("matches/<api_id:match_id>/", matches.MatchDetailApi.as_view(), name="api-match"),
+    path(
+        "matches/<api_id:match_id>/replay/",
+        matches.MatchReplayApi.as_view(),
+        name="api-match-replay",
+    ),
+    path(
+        "matches/<api_id:match_id>/logs/",
+        matches.MatchLogListApi.as_view(),
+        name="api-match-logs",
+    ),
+    path("tournaments/", tournaments.TournamentListCreateApi.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<api_id:tournament_id>/",
+        tournaments.TournamentDetailApi.as_view(),
+        name="api-tournament",
+    ),
+    path(
+        "tournaments/<api_id:tournament_id>/start/",
+        tournaments.TournamentStartApi.as_view(),
+        name="api-tournament-start",
+    ),
+    path(
+        "tournaments/<api_id:tournament_id>/cancel/",
+        tournaments.TournamentCancelApi.as_view(),
+        name="api-tournament-cancel",
+    ),
+    path(
+        "tournaments/<api_id:tournament_id>/standings/",
+        tournaments.TournamentStandingsApi.as_view(),
+        name="api-tournament-standings",
+    ),
+    path("schedules/", tournaments.ScheduleListCreateApi.as_view(), name="api-schedules"),
+    path(
+        "schedules/<api_id:schedule_id>/",
+        tournaments.ScheduleDetailApi.as_view(),
+        name="api-schedule",
+    ),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # Last: anything else under /api/ (with its trailing slash; Django adds a missing one).
+    re_path(r"^(?P<rest>.*/)?$", not_found),
+]

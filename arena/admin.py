@@ -1,0 +1,277 @@
+"""The Django admin for every arena model: for staff to look into things and fix them.
+
+Uploaded code, results and replays are immutable records, so their fields are read-only
+here and new ones cannot be added by hand (uploads go through the checks in
+``arena.services.bots``; matches are played by the workers). Lists select what they show
+in one query, and the big tables skip the exact row count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from arena.models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchLog,
+    Rating,
+    RatingHistory,
+    Replay,
+    Tournament,
+    TournamentEntry,
+    TournamentSchedule,
+)
+from arena.services.errors import DomainError
+
+
+class _RecordAdmin(admin.ModelAdmin):
+    """Rows the platform writes: viewable and deletable, never added by hand."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = ("name", "owner", "game", "is_active", "is_builtin", "active_version", "created")
+    list_filter = ("game", "is_active", "is_builtin")
+    search_fields = ("name", "owner__username")
+    autocomplete_fields = ("owner",)
+    raw_id_fields = ("active_version",)
+    list_select_related = ("owner", "active_version__bot__owner")
+    readonly_fields = ("created",)
+    date_hierarchy = "created"
+
+
+@admin.register(BotVersion)
+class BotVersionAdmin(_RecordAdmin):
+    list_display = ("__str__", "status", "kind", "size", "created", "validated_at")
+    list_filter = ("status", "kind", "bot__game")
+    search_fields = ("bot__name", "bot__owner__username", "sha256", "filename")
+    raw_id_fields = ("bot",)
+    list_select_related = ("bot__owner",)
+    readonly_fields = (
+        "bot",
+        "number",
+        "file",
+        "filename",
+        "kind",
+        "sha256",
+        "size",
+        "created",
+        "validation_log",
+        "error_output",
+        "validated_at",
+    )
+
+
+class MatchLogInline(admin.TabularInline):
+    model = MatchLog
+    extra = 0
+    can_delete = False
+    fields = ("seat", "bot", "output", "traceback")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(_RecordAdmin):
+    list_display = (
+        "id",
+        "game",
+        "kind",
+        "status",
+        "bot_a",
+        "bot_b",
+        "outcome",
+        "reason",
+        "created",
+        "duration_s",
+    )
+    list_filter = ("status", "kind", "game", "outcome", "reason", "rated")
+    search_fields = ("=id", "bot_a__name", "bot_b__name")
+    raw_id_fields = ("tournament", "version_a", "version_b", "bot_a", "bot_b")
+    list_select_related = ("bot_a__owner", "bot_b__owner")
+    show_full_result_count = False  # COUNT(*) over every match, on every page: no
+    date_hierarchy = "created"
+    inlines = (MatchLogInline,)
+    readonly_fields = (
+        "game",
+        "kind",
+        "tournament",
+        "version_a",
+        "version_b",
+        "bot_a",
+        "bot_b",
+        "seed",
+        "attempts",
+        "claimed_by",
+        "created",
+        "started_at",
+        "finished_at",
+        "duration_s",
+        "outcome",
+        "reason",
+        "match_points_a",
+        "match_points_b",
+        "game_wins_a",
+        "game_wins_b",
+        "points_a",
+        "points_b",
+        "sweeps_a",
+        "sweeps_b",
+        "games_played",
+        "error_kind",
+        "error_seat",
+        "error_detail",
+        "rated",
+        "replay_link",
+    )
+
+    @admin.display(description="replay")
+    def replay_link(self, match: Match) -> str:
+        url = reverse("api-match-replay", args=[match.pk])
+        return format_html('<a href="{}">{}</a>', url, url)
+
+
+@admin.register(Replay)
+class ReplayAdmin(_RecordAdmin):
+    list_display = ("match", "size", "format")
+    list_filter = ("format",)
+    search_fields = ("=match__id",)
+    raw_id_fields = ("match",)
+    list_select_related = ("match",)
+    show_full_result_count = False
+    # ``data`` is kilobytes of gzip: shown as a link to the decoded document instead.
+    fields = ("match", "size", "format", "document")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Replay]:
+        return super().get_queryset(request).defer("data")
+
+    @admin.display(description="document")
+    def document(self, replay: Replay) -> str:
+        url = reverse("api-match-replay", args=[replay.match_id])
+        return format_html('<a href="{}">{}</a>', url, url)
+
+
+@admin.register(MatchLog)
+class MatchLogAdmin(_RecordAdmin):
+    list_display = ("match", "seat", "bot")
+    search_fields = ("=match__id", "bot__name")
+    raw_id_fields = ("match", "bot")
+    list_select_related = ("match", "bot__owner")
+    show_full_result_count = False
+    readonly_fields = ("match", "seat", "bot", "output", "traceback")
+
+
+@admin.register(Rating)
+class RatingAdmin(_RecordAdmin):
+    list_display = ("bot", "game", "score", "mu", "sigma", "matches", "wins", "draws", "losses")
+    list_filter = ("game",)
+    search_fields = ("bot__name", "bot__owner__username")
+    raw_id_fields = ("bot",)
+    list_select_related = ("bot__owner",)
+    ordering = ("game", "-score", "id")
+    readonly_fields = (
+        "bot",
+        "game",
+        "mu",
+        "sigma",
+        "score",
+        "matches",
+        "wins",
+        "draws",
+        "losses",
+        "updated",
+    )
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(_RecordAdmin):
+    list_display = ("bot", "game", "match", "score", "mu", "sigma", "created")
+    list_filter = ("game",)
+    search_fields = ("bot__name", "=match__id")
+    raw_id_fields = ("bot", "match")
+    list_select_related = ("bot__owner", "match")
+    show_full_result_count = False
+    readonly_fields = ("bot", "game", "match", "mu", "sigma", "score", "created")
+
+
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    can_delete = False
+    raw_id_fields = ("bot", "version")
+    readonly_fields = ("bot", "version")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # entries are frozen by tournament_start
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "status", "created_by", "created", "started_at", "finished_at")
+    list_filter = ("status", "game")
+    search_fields = ("name",)
+    raw_id_fields = ("schedule", "created_by")
+    list_select_related = ("created_by",)
+    readonly_fields = ("status", "created", "started_at", "finished_at", "standings")
+    inlines = (TournamentEntryInline,)
+    actions = ("start", "cancel")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        return super().get_queryset(request).defer("standings")
+
+    @admin.action(description="Start the selected pending tournaments")
+    def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        from arena.services.tournaments import tournament_start
+
+        self._each(request, queryset, tournament_start, "started")
+
+    @admin.action(description="Cancel the selected tournaments")
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        from arena.services.tournaments import tournament_cancel
+
+        self._each(request, queryset, tournament_cancel, "cancelled")
+
+    def _each(self, request: HttpRequest, queryset: QuerySet, action: Any, done: str) -> None:
+        """Run a service on each tournament; one refused does not stop the others."""
+        for tournament in queryset:
+            try:
+                action(tournament_id=tournament.pk)
+            except DomainError as exc:
+                self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{tournament}: {done}.", messages.SUCCESS)
+
+
+@admin.register(TournamentEntry)
+class TournamentEntryAdmin(_RecordAdmin):
+    list_display = ("tournament", "bot", "version")
+    list_filter = ("tournament__game",)
+    search_fields = ("tournament__name", "bot__name")
+    raw_id_fields = ("tournament", "bot", "version")
+    list_select_related = ("tournament", "bot__owner", "version__bot__owner")
+    readonly_fields = ("tournament", "bot", "version")
+
+
+@admin.register(TournamentSchedule)
+class TournamentScheduleAdmin(admin.ModelAdmin):
+    """Saving here keeps the beat PeriodicTask in step (arena.services.schedules signals)."""
+
+    list_display = ("name", "game", "crontab", "enabled", "created_by", "created")
+    list_filter = ("enabled", "game")
+    search_fields = ("name",)
+    raw_id_fields = ("created_by",)
+    list_select_related = ("created_by",)
+    readonly_fields = ("periodic_task", "created")

@@ -1,0 +1,28 @@
+"""``POST /api/auth/token/``: trade a username and password for an API token."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
+
+from arena.api.schema import errors
+from arena.api.throttles import TokenRateThrottle
+
+
+class TokenOutputSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+
+
+@extend_schema(
+    tags=["auth"],
+    summary="Get your API token",
+    description="The same token every time, until it is revoked in the admin.",
+    request=AuthTokenSerializer,
+    responses={200: TokenOutputSerializer, **errors(400, 429)},
+)
+class TokenCreateApi(ObtainAuthToken):
+    # No session here: a logged-in browser would otherwise need a CSRF token to ask.
+    authentication_classes = ()
+    throttle_classes = (TokenRateThrottle,)

@@ -1,0 +1,292 @@
+"""Bots and their versions: ``/api/bots/...``.
+
+Who sees what: bots are public. A version's number, status and dates are public; its file
+name, hash, logs and source are its owner's only (``null`` in the versions' JSON for
+everyone else, 403 for the source). Staff use the admin for the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
+
+from arena.api.negotiation import AnyAcceptNegotiation
+from arena.api.pagination import Pagination
+from arena.api.schema import errors
+from arena.api.throttles import UploadRateThrottle
+from arena.models import Bot, BotVersion
+from arena.models.bots import BOT_NAME
+from arena.models.games import GAME_CHOICES
+from arena.selectors.bots import (
+    bot_get,
+    bot_list,
+    bot_version_get,
+    bot_version_list,
+    version_source,
+)
+from arena.selectors.filters import BotFilter
+from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
+
+TAGS = ["bots"]
+
+
+class BotOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.CharField(source="owner.username")
+    game = serializers.CharField()
+    description = serializers.CharField()
+    is_active = serializers.BooleanField(help_text="False once deactivated: off the ladder.")
+    is_builtin = serializers.BooleanField()
+    active_version = serializers.IntegerField(
+        source="active_version.number",
+        allow_null=True,
+        help_text="Number of the version it plays with (the latest valid one).",
+    )
+    created = serializers.DateTimeField()
+
+
+class RatingOutputSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    score = serializers.FloatField(help_text="mu - 3 sigma: what the ladder sorts by.")
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
+class BotDetailOutputSerializer(BotOutputSerializer):
+    ratings = RatingOutputSerializer(many=True)
+
+
+class BotListCreateApi(ListAPIView):
+    """Bots, by name; filter by ``game``, ``owner`` (username), ``is_active``; ``search``."""
+
+    serializer_class = BotOutputSerializer
+    pagination_class = Pagination
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = BotFilter
+
+    class BotCreateSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=48, validators=[BOT_NAME])
+        game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
+        description = serializers.CharField(max_length=2000, allow_blank=True, default="")
+
+    def get_queryset(self) -> Any:
+        return bot_list()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="List bots",
+        responses={200: BotOutputSerializer(many=True), **errors(400, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create a bot",
+        request=BotCreateSerializer,
+        responses={201: BotDetailOutputSerializer, **errors(400, 401, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(self.BotCreateSerializer, request)
+        bot = bot_create(owner=request.user, **data)
+        return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data, status=201)
+
+
+class BotDetailApi(APIView):
+    class BotUpdateSerializer(serializers.Serializer):
+        description = serializers.CharField(max_length=2000, allow_blank=True)
+
+    @extend_schema(
+        tags=TAGS, summary="A bot", responses={200: BotDetailOutputSerializer, **errors(404)}
+    )
+    def get(self, request: Request, bot_id: int) -> Response:
+        return Response(BotDetailOutputSerializer(bot_get(bot_id=bot_id)).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Edit a bot's description (owner)",
+        request=BotUpdateSerializer,
+        responses={200: BotDetailOutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, bot_id: int) -> Response:
+        data = _valid(self.BotUpdateSerializer, request)
+        bot = bot_update(bot=bot_get(bot_id=bot_id), user=request.user, **data)
+        return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data)
+
+
+class BotDeactivateApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Deactivate a bot (owner)",
+        description="Takes the bot off the ladder for good; its versions and matches stay. "
+        "Idempotent.",
+        request=None,
+        responses={200: BotDetailOutputSerializer, **errors(401, 403, 404)},
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = bot_deactivate(bot=bot_get(bot_id=bot_id), user=request.user)
+        return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data)
+
+
+class VersionOutputSerializer(serializers.Serializer):
+    """A version; the owner-only fields are ``null`` for anyone but the bot's owner."""
+
+    PRIVATE = ("filename", "sha256")
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=BotVersion.Status.choices)
+    kind = serializers.ChoiceField(choices=BotVersion.Kind.choices)
+    size = serializers.IntegerField(help_text="Bytes, as uploaded.")
+    created = serializers.DateTimeField()
+    validated_at = serializers.DateTimeField(allow_null=True)
+    is_active = serializers.SerializerMethodField(help_text="Whether the bot plays with it.")
+    filename = serializers.CharField(allow_null=True, help_text="Owner only.")
+    sha256 = serializers.CharField(allow_null=True, help_text="Owner only.")
+
+    def get_is_active(self, version: BotVersion) -> bool:
+        return version.bot.active_version_id == version.pk
+
+    def to_representation(self, instance: BotVersion) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if not self.context.get("is_owner", False):  # private unless told otherwise
+            data.update(dict.fromkeys(self.PRIVATE))
+        return data
+
+
+class VersionDetailOutputSerializer(VersionOutputSerializer):
+    PRIVATE = (*VersionOutputSerializer.PRIVATE, "validation_log", "error_output")
+
+    validation_log = serializers.CharField(allow_null=True, help_text="Owner only.")
+    error_output = serializers.CharField(
+        allow_null=True, help_text="What the bot printed while validated. Owner only."
+    )
+
+
+class BotVersionListUploadApi(ListAPIView):
+    """The bot's versions, newest first; its owner uploads new ones here."""
+
+    serializer_class = VersionOutputSerializer
+    filter_backends = []  # not the settings' search and ordering: no such parameters here
+    pagination_class = Pagination
+    parser_classes = [MultiPartParser]
+
+    class VersionUploadSerializer(serializers.Serializer):
+        file = serializers.FileField(
+            allow_empty_file=True,  # an empty .py is refused by read_bot, with its reason
+            help_text="A .py file, or a .zip with bot.py at its root; at most "
+            "ARENA_UPLOAD_MAX_BYTES (1 MiB by default).",
+        )
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return [UploadRateThrottle()] if self.request.method == "POST" else []
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):  # drf-spectacular reading the view
+            return BotVersion.objects.none()
+        self.bot = bot_get(bot_id=self.kwargs["bot_id"])
+        return bot_version_list(bot=self.bot).select_related("bot")
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        bot = getattr(self, "bot", None)
+        is_owner = bot is not None and _is_owner(self.request, bot)
+        return {**super().get_serializer_context(), "is_owner": is_owner}
+
+    @extend_schema(
+        tags=TAGS,
+        summary="List a bot's versions",
+        responses={200: VersionOutputSerializer(many=True), **errors(404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Upload a new version (owner)",
+        description="Stores the file as the next version (1, 2, 3...) and queues its "
+        "validation; `status` is `pending` until a worker has run it. Rejections carry the "
+        "problem in `code`: `bad_type`, `bad_zip`, `unsafe_path`, `symlink`, `too_many_files`, "
+        "`zip_bomb`, `no_bot_py`, `not_utf8`, `syntax_error` (message names the line), "
+        "`no_entry_point` (400); `too_large` (413); `duplicate_version` (409: the same bytes "
+        "as the latest version).",
+        request={"multipart/form-data": VersionUploadSerializer},
+        responses={201: VersionDetailOutputSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        data = _valid(self.VersionUploadSerializer, request)
+        version = bot_version_upload(
+            bot=bot_get(bot_id=bot_id), user=request.user, upload=data["file"]
+        )
+        body = VersionDetailOutputSerializer(version, context={"is_owner": True}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class BotVersionDetailApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="A version, with its validation log for the owner",
+        responses={200: VersionDetailOutputSerializer, **errors(404)},
+    )
+    def get(self, request: Request, bot_id: int, number: int) -> Response:
+        version = bot_version_get(bot=bot_get(bot_id=bot_id), number=number)
+        context = {"is_owner": _is_owner(request, version.bot)}
+        return Response(VersionDetailOutputSerializer(version, context=context).data)
+
+
+_CONTENT_TYPES = {
+    BotVersion.Kind.PY: "text/x-python; charset=utf-8",
+    BotVersion.Kind.ZIP: "application/zip",
+}
+
+
+class BotVersionSourceApi(APIView):
+    permission_classes = [IsAuthenticated]
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Download a version's file (owner)",
+        responses={
+            (200, "text/x-python"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="A .py upload."
+            ),
+            (200, "application/zip"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="A .zip upload."
+            ),
+            **errors(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, bot_id: int, number: int) -> HttpResponse:
+        version = bot_version_get(bot=bot_get(bot_id=bot_id), number=number)
+        data = version_source(version=version, user=request.user)
+        response = HttpResponse(data, content_type=_CONTENT_TYPES[version.kind])
+        # Django quotes the name (or RFC 5987-encodes it), so no file name breaks the header.
+        response["Content-Disposition"] = content_disposition_header(True, version.filename)
+        return response
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _is_owner(request: Request, bot: Bot) -> bool:
+    return request.user.is_authenticated and bot.owner_id == request.user.pk

@@ -1,0 +1,290 @@
+"""Tournaments and organisers' schedules: ``/api/tournaments/...``, ``/api/schedules/...``.
+
+Anyone reads tournaments and standings; staff create, start and cancel them and manage the
+schedules (whose beat PeriodicTasks the services keep in step).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arena.api.pagination import Pagination
+from arena.api.permissions import IsStaff, IsStaffOrReadOnly
+from arena.api.schema import errors
+from arena.api.serializers import BotRefSerializer
+from arena.models import Tournament
+from arena.models.games import GAME_CHOICES
+from arena.selectors.filters import MAX_ID, TournamentFilter
+from arena.selectors.tournaments import (
+    schedule_get,
+    schedule_list,
+    tournament_get,
+    tournament_list,
+)
+from arena.services.schedules import schedule_create, schedule_delete, schedule_update
+from arena.services.tournaments import (
+    tournament_cancel,
+    tournament_create,
+    tournament_standings,
+    tournament_start,
+)
+
+TAGS = ["tournaments"]
+
+
+def _valid(serializer: serializers.Serializer) -> dict[str, Any]:
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class TournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    seed = serializers.IntegerField()
+    schedule = serializers.IntegerField(source="schedule_id", allow_null=True)
+    created_by = serializers.CharField(source="created_by.username", allow_null=True)
+    entries = serializers.IntegerField(source="entry_count", help_text="Participants.")
+    created = serializers.DateTimeField()
+    scheduled_for = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+def _tournament_response(tournament_id: int) -> Response:
+    return Response(TournamentOutputSerializer(tournament_get(tournament_id=tournament_id)).data)
+
+
+class TournamentListCreateApi(ListAPIView):
+    """Tournaments, newest first; filter by ``status`` and ``game``."""
+
+    serializer_class = TournamentOutputSerializer
+    pagination_class = Pagination
+    permission_classes = [IsStaffOrReadOnly]
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = TournamentFilter
+
+    class TournamentCreateSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=100)
+        game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
+        seed = serializers.IntegerField(
+            min_value=0,
+            max_value=MAX_ID,
+            required=False,
+            allow_null=True,
+            help_text="Fixes the pairings' seeds; random when left out.",
+        )
+
+    def get_queryset(self) -> Any:
+        return tournament_list()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="List tournaments",
+        responses={200: TournamentOutputSerializer(many=True), **errors(400, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create a tournament (staff)",
+        request=TournamentCreateSerializer,
+        responses={201: TournamentOutputSerializer, **errors(400, 401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(self.TournamentCreateSerializer(data=request.data))
+        tournament = tournament_create(created_by=request.user, **data)
+        body = TournamentOutputSerializer(tournament_get(tournament_id=tournament.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="A tournament",
+        responses={200: TournamentOutputSerializer, **errors(404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return _tournament_response(tournament_id)
+
+
+class TournamentStartApi(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Start a pending tournament (staff)",
+        description="Freezes the participants (each active bot's active valid version) and "
+        "queues the round robin. 409 when it is not pending or has fewer than 2 participants.",
+        request=None,
+        responses={200: TournamentOutputSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament_get(tournament_id=tournament_id)  # 404 before the service's own checks
+        tournament_start(tournament_id=tournament_id)
+        return _tournament_response(tournament_id)
+
+
+class TournamentCancelApi(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Cancel a tournament (staff)",
+        description="Stops a pending or running tournament; its queued matches are not "
+        "played. 409 when it is already finished or cancelled.",
+        request=None,
+        responses={200: TournamentOutputSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament_get(tournament_id=tournament_id)
+        tournament_cancel(tournament_id=tournament_id)
+        return _tournament_response(tournament_id)
+
+
+class _CellSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    status = serializers.CharField()
+    result = serializers.ChoiceField(choices=["win", "loss", "draw"], allow_null=True)
+    match_points = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2
+    )
+
+
+class _CrosstableSerializer(serializers.Serializer):
+    bots = serializers.ListField(child=serializers.IntegerField(), help_text="In rank order.")
+    cells = serializers.DictField(
+        child=_CellSerializer(), help_text='Keyed "<row bot id>-<column bot id>".'
+    )
+
+
+class _StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    bot = BotRefSerializer()
+    version = serializers.IntegerField()
+    played = serializers.IntegerField()
+    match_points = serializers.IntegerField()
+    match_wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    status = serializers.CharField()
+    matches_total = serializers.IntegerField()
+    matches_done = serializers.IntegerField()
+    rows = _StandingRowSerializer(many=True)
+    crosstable = _CrosstableSerializer()
+
+
+class TournamentStandingsApi(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="A tournament's standings and crosstable",
+        responses={200: StandingsSerializer, **errors(404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        return Response(tournament_standings(tournament=tournament))
+
+
+SCHEDULE_TAGS = ["schedules"]
+
+
+class ScheduleOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    crontab = serializers.CharField()
+    enabled = serializers.BooleanField()
+    created_by = serializers.CharField(source="created_by.username", allow_null=True)
+    created = serializers.DateTimeField()
+
+
+class ScheduleWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
+    crontab = serializers.CharField(
+        max_length=100,
+        help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (03:00 UTC).",
+    )
+    enabled = serializers.BooleanField(default=True)
+
+
+class ScheduleListCreateApi(ListAPIView):
+    """Recurring tournaments (staff only)."""
+
+    serializer_class = ScheduleOutputSerializer
+    pagination_class = Pagination
+    filter_backends = []  # not the settings' search and ordering: no such parameters here
+    permission_classes = [IsStaff]
+
+    def get_queryset(self) -> Any:
+        return schedule_list()
+
+    @extend_schema(
+        tags=SCHEDULE_TAGS,
+        summary="List schedules (staff)",
+        responses={200: ScheduleOutputSerializer(many=True), **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        tags=SCHEDULE_TAGS,
+        summary="Create a schedule (staff)",
+        request=ScheduleWriteSerializer,
+        responses={201: ScheduleOutputSerializer, **errors(400, 401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ScheduleWriteSerializer(data=request.data))
+        schedule = schedule_create(created_by=request.user, **data)
+        body = ScheduleOutputSerializer(schedule_get(schedule_id=schedule.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class ScheduleDetailApi(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        tags=SCHEDULE_TAGS,
+        summary="A schedule (staff)",
+        responses={200: ScheduleOutputSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request: Request, schedule_id: int) -> Response:
+        return Response(ScheduleOutputSerializer(schedule_get(schedule_id=schedule_id)).data)
+
+    @extend_schema(
+        tags=SCHEDULE_TAGS,
+        summary="Change a schedule (staff)",
+        request=ScheduleWriteSerializer(partial=True),
+        responses={200: ScheduleOutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, schedule_id: int) -> Response:
+        schedule = schedule_get(schedule_id=schedule_id)
+        data = _valid(ScheduleWriteSerializer(data=request.data, partial=True))
+        schedule_update(schedule=schedule, **data)
+        return Response(ScheduleOutputSerializer(schedule_get(schedule_id=schedule_id)).data)
+
+    @extend_schema(
+        tags=SCHEDULE_TAGS,
+        summary="Delete a schedule (staff)",
+        description="Its past tournaments stay.",
+        responses={204: None, **errors(401, 403, 404)},
+    )
+    def delete(self, request: Request, schedule_id: int) -> Response:
+        schedule_delete(schedule=schedule_get(schedule_id=schedule_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)

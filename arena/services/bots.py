@@ -1,0 +1,124 @@
+"""Bots and their versions: creating, describing, retiring, and uploading new code.
+
+An upload is checked by :func:`engine.botfiles.read_bot` (the same checks the local runner
+makes, so authors see the same messages), stored as a new immutable version, and queued for
+validation in the workers. Nothing is stored for a rejected upload.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import PurePosixPath
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.files import File
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+
+from arena.models import Bot, BotVersion
+from arena.services.dispatch import enqueue
+from arena.services.errors import Conflict, Forbidden, InvalidInput, TooLarge
+from engine.botfiles import BotFileError, UploadLimits, read_bot
+
+__all__ = ["bot_create", "bot_deactivate", "bot_update", "bot_version_upload"]
+
+User = AbstractBaseUser | AnonymousUser
+_FILENAME_MAX = BotVersion._meta.get_field("filename").max_length
+
+
+def bot_create(*, owner: AbstractBaseUser, name: str, game: str, description: str = "") -> Bot:
+    """A new bot of ``owner``; it joins the ladder once a version validates."""
+    if Bot.objects.filter(owner=owner, name=name).exists():
+        raise Conflict(f"You already have a bot named {name!r}.", code="name_taken")
+    bot = Bot(owner=owner, name=name, game=game, description=description)
+    bot.full_clean(validate_constraints=False)  # checked above, with a clearer message
+    try:
+        with transaction.atomic():
+            bot.save()
+    except IntegrityError:  # the same name created by a concurrent request
+        raise Conflict(f"You already have a bot named {name!r}.", code="name_taken") from None
+    return bot
+
+
+def bot_update(*, bot: Bot, user: User, description: str) -> Bot:
+    """Change the bot's description (the only thing an owner edits: code goes in versions)."""
+    _require_owner(bot, user)
+    bot.description = description
+    bot.full_clean(validate_constraints=False)
+    bot.save(update_fields=["description"])
+    return bot
+
+
+def bot_deactivate(*, bot: Bot, user: User) -> Bot:
+    """Take the bot off the ladder for good; its matches and versions stay. Idempotent."""
+    _require_owner(bot, user)
+    if bot.is_active:
+        bot.is_active = False
+        bot.save(update_fields=["is_active"])
+    return bot
+
+
+def bot_version_upload(*, bot: Bot, user: User, upload: File) -> BotVersion:
+    """Store ``upload`` as the bot's next version and queue its validation.
+
+    Raises TooLarge (413) or InvalidInput (400, with the BotFileError code) for a file the
+    arena cannot accept, Conflict (409) when it is byte-identical to the latest version.
+    """
+    _require_owner(bot, user)
+    limits = UploadLimits(max_bytes=settings.ARENA_UPLOAD_MAX_BYTES)
+    data = _read_capped(upload, limits.max_bytes)
+    try:
+        package = read_bot(upload.name or "", data, limits)
+    except BotFileError as exc:
+        error = TooLarge if exc.code == "too_large" else InvalidInput
+        raise error(exc.message, code=exc.code) from None
+    digest = hashlib.sha256(data).hexdigest()
+    with transaction.atomic():
+        # Locking the bot row numbers concurrent uploads of one bot one after the other.
+        Bot.objects.select_for_update().only("pk").get(pk=bot.pk)
+        latest = bot.versions.order_by("-number").values("number", "sha256").first()
+        if latest and latest["sha256"] == digest:
+            raise Conflict(
+                f"This file is identical to version {latest['number']}.", code="duplicate_version"
+            )
+        version = _store(bot, package.filename, data, digest, (latest or {}).get("number", 0) + 1)
+        enqueue("validate_version", version.pk)
+    return version
+
+
+def _require_owner(bot: Bot, user: User) -> None:
+    if not user.is_authenticated or bot.owner_id != user.pk:
+        raise Forbidden("Only the bot's owner may do this.")
+
+
+def _read_capped(upload: File, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes: enough for read_bot to see an oversize file.
+
+    A file whose declared size is over the limit is refused before any of it is read, so a
+    huge upload costs no memory (read_bot words the same message from the bytes).
+    """
+    if upload.size is not None and upload.size > limit:
+        name = PurePosixPath((upload.name or "upload").replace("\\", "/")).name
+        raise TooLarge(f"{name}: {upload.size:,} bytes is over the {limit:,}-byte limit")
+    upload.seek(0)
+    return upload.read(limit + 1)
+
+
+def _store(bot: Bot, filename: str, data: bytes, digest: str, number: int) -> BotVersion:
+    path = PurePosixPath(filename)
+    kind = BotVersion.Kind.ZIP if path.suffix.lower() == ".zip" else BotVersion.Kind.PY
+    if len(filename) > _FILENAME_MAX:
+        filename = path.stem[: _FILENAME_MAX - len(path.suffix)] + path.suffix
+    version = BotVersion(
+        bot=bot, number=number, filename=filename, kind=kind, sha256=digest, size=len(data)
+    )
+    version.file.save(filename, ContentFile(data), save=False)
+    try:
+        with transaction.atomic():
+            version.save()
+    except IntegrityError:
+        # Another upload took this number (SQLite ignores the row lock): keep no file.
+        version.file.delete(save=False)
+        raise Conflict("Another upload of this bot is in progress; try again.") from None
+    return version

@@ -1,0 +1,161 @@
+"""Who may call what: every endpoint and method, for each of the cast.
+
+One row per request; the four expected statuses are for anonymous, the owner (alice, who
+owns bot ``alpha``), another user (bob) and staff (olga). Every error comes in the one JSON
+shape, and every write without credentials is a 401.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.arena.factories import (
+    BotFactory,
+    BotVersionFactory,
+    MatchFactory,
+    MatchLogFactory,
+    RatingFactory,
+    ReplayFactory,
+    TournamentFactory,
+    TournamentScheduleFactory,
+    UserFactory,
+)
+from tests.arena.helpers import assert_error, client_for
+
+ROLES = ("anon", "owner", "other", "staff")
+
+
+@pytest.fixture
+def world(owner, other_user, staff) -> dict[str, Any]:
+    """alice's bot alpha against carol's bot gamma, rated, in a match with logs and replay."""
+    carol = UserFactory(username="carol")
+    alpha = BotVersionFactory(bot=BotFactory(owner=owner, name="alpha")).bot
+    gamma = BotVersionFactory(bot=BotFactory(owner=carol, name="gamma")).bot
+    for bot in (alpha, gamma):
+        RatingFactory(bot=bot)
+    match = MatchFactory(version_a=alpha.active_version, version_b=gamma.active_version)
+    ReplayFactory(match=match)
+    MatchLogFactory(match=match, seat=0)
+    MatchLogFactory(match=match, seat=1)
+    return {
+        "clients": {
+            "anon": client_for(None),
+            "owner": client_for(owner),
+            "other": client_for(other_user),
+            "staff": client_for(staff),
+        },
+        "ids": {
+            "bot": alpha.pk,
+            "match": match.pk,
+            "tournament": TournamentFactory(created_by=staff).pk,
+            "schedule": TournamentScheduleFactory(created_by=staff).pk,
+        },
+    }
+
+
+def upload_body() -> dict[str, Any]:
+    return {"file": SimpleUploadedFile("bot.py", b"def act(o):\n    return 1\n")}
+
+
+def write(anon: int = 401, owner: int = 403, other: int = 403, staff: int = 403) -> tuple:
+    return (anon, owner, other, staff)
+
+
+def everyone(status: int) -> tuple:
+    return (status,) * 4
+
+
+STAFF_ONLY = write(staff=200)
+TOKEN = {"username": "alice", "password": "alice-pass-123"}
+
+# (method, path, body, (anon, owner, other, staff))
+MATRIX = [
+    ("post", "/api/auth/token/", TOKEN, everyone(200)),
+    ("get", "/api/auth/token/", None, everyone(405)),
+    ("get", "/api/bots/", None, everyone(200)),
+    ("post", "/api/bots/", {"name": "newbot"}, write(owner=201, other=201, staff=201)),
+    ("put", "/api/bots/", {}, write(owner=405, other=405, staff=405)),
+    ("get", "/api/bots/{bot}/", None, everyone(200)),
+    ("patch", "/api/bots/{bot}/", {"description": "Now bluffing."}, write(owner=200)),
+    ("put", "/api/bots/{bot}/", {"description": "x"}, write(owner=405, other=405, staff=405)),
+    ("delete", "/api/bots/{bot}/", None, write(owner=405, other=405, staff=405)),
+    ("post", "/api/bots/{bot}/deactivate/", None, write(owner=200)),
+    ("get", "/api/bots/{bot}/deactivate/", None, everyone(405)),
+    ("get", "/api/bots/{bot}/versions/", None, everyone(200)),
+    ("post", "/api/bots/{bot}/versions/", upload_body, write(owner=201)),
+    ("get", "/api/bots/{bot}/versions/1/", None, everyone(200)),
+    ("delete", "/api/bots/{bot}/versions/1/", None, write(owner=405, other=405, staff=405)),
+    ("get", "/api/bots/{bot}/versions/1/source/", None, write(owner=200)),
+    ("get", "/api/ladder/lie21/", None, everyone(200)),
+    ("get", "/api/ladder/chess/", None, everyone(404)),
+    ("post", "/api/ladder/lie21/", {}, write(owner=405, other=405, staff=405)),
+    ("get", "/api/matches/", None, everyone(200)),
+    ("post", "/api/matches/", {}, write(owner=405, other=405, staff=405)),
+    ("get", "/api/matches/{match}/", None, everyone(200)),
+    ("delete", "/api/matches/{match}/", None, write(owner=405, other=405, staff=405)),
+    ("get", "/api/matches/{match}/replay/", None, everyone(200)),
+    ("get", "/api/matches/{match}/logs/", None, write(owner=200, staff=200)),
+    ("get", "/api/tournaments/", None, everyone(200)),
+    ("post", "/api/tournaments/", {"name": "Spring cup"}, write(staff=201)),
+    ("get", "/api/tournaments/{tournament}/", None, everyone(200)),
+    ("patch", "/api/tournaments/{tournament}/", {}, write(owner=405, other=405, staff=405)),
+    ("post", "/api/tournaments/{tournament}/start/", None, STAFF_ONLY),
+    ("post", "/api/tournaments/{tournament}/cancel/", None, STAFF_ONLY),
+    ("get", "/api/tournaments/{tournament}/standings/", None, everyone(200)),
+    ("get", "/api/schedules/", None, STAFF_ONLY),
+    ("post", "/api/schedules/", {"name": "Weekly", "crontab": "0 4 * * 1"}, write(staff=201)),
+    ("get", "/api/schedules/{schedule}/", None, STAFF_ONLY),
+    ("patch", "/api/schedules/{schedule}/", {"enabled": False}, STAFF_ONLY),
+    ("put", "/api/schedules/{schedule}/", {}, write(staff=405)),
+    ("delete", "/api/schedules/{schedule}/", None, write(staff=204)),
+    ("get", "/api/schema/", None, everyone(200)),
+    ("get", "/api/docs/", None, everyone(200)),
+    ("get", "/api/redoc/", None, everyone(200)),
+    ("get", "/api/nothing-here/", None, everyone(404)),
+]
+
+CASES = [
+    pytest.param(method, path, body, role, expected[index], id=f"{method} {path} {role}")
+    for method, path, body, expected in MATRIX
+    for index, role in enumerate(ROLES)
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "role", "status"), CASES)
+def test_it_answers_each_role_as_the_matrix_says(world, method, path, body, role, status):
+    client = world["clients"][role]
+    url = path.format(**world["ids"])
+    data = body() if callable(body) else body
+    fmt = "multipart" if callable(body) else "json"
+
+    response = getattr(client, method)(url, data, format=fmt)
+
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    if status >= 400:
+        assert_error(response, status)
+    if status == 401:
+        assert response.json()["code"] == "not_authenticated"
+        assert response["WWW-Authenticate"] == "Token"
+
+
+def test_the_matrix_covers_every_api_route():
+    """A new endpoint must be added to the matrix above."""
+    from django.urls import get_resolver
+
+    resolver = get_resolver()
+    api = next(p for p in resolver.url_patterns if str(p.pattern) == "api/")
+    routes = {str(p.pattern) for p in api.url_patterns if "(?P<rest>" not in str(p.pattern)}
+    covered = {path for _, path, _, _ in MATRIX}
+    normalized = {
+        route.replace("<api_id:bot_id>", "{bot}")
+        .replace("<api_id:number>", "1")
+        .replace("<api_id:match_id>", "{match}")
+        .replace("<api_id:tournament_id>", "{tournament}")
+        .replace("<api_id:schedule_id>", "{schedule}")
+        .replace("<str:game>", "lie21")
+        for route in routes
+    }
+    assert {f"/api/{route}" for route in normalized} <= covered

@@ -1,0 +1,33 @@
+"""Helpers the arena tests share: clients for the cast, the error shape, stored files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+
+def client_for(user=None) -> APIClient:
+    """An API client that authenticates with the user's token (anonymous without one)."""
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def stored_files(root: Path) -> list[Path]:
+    return [path for path in root.rglob("*") if path.is_file()]
+
+
+def assert_error(response, status: int, code: str | None = None) -> dict:
+    """The response is an API error of ``status`` in the one shape, and returns its body."""
+    assert response.status_code == status, (response.status_code, response.content[:500])
+    body = response.json()
+    assert isinstance(body.get("detail"), str) and body["detail"]
+    assert isinstance(body.get("code"), str) and body["code"]
+    assert set(body) <= {"detail", "code", "fields"}
+    if code is not None:
+        assert body["code"] == code, body
+    return body
