@@ -3,12 +3,55 @@
 Run with ``celery -A workers worker`` and ``celery -A workers beat``.
 """
 
+import logging
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import beat_init, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
 app = Celery("arena")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["workers"], related_name="tasks")
+
+log = logging.getLogger("arena.tasks")
+
+
+@app.on_after_configure.connect
+def _make_filesystem_queue(sender: Celery, **kwargs: Any) -> None:
+    """The filesystem broker (no REDIS_URL) needs its folders before anyone sends or reads."""
+    if not str(sender.conf.broker_url).startswith("filesystem://"):
+        return
+    options = sender.conf.broker_transport_options or {}
+    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+        if options.get(key):
+            os.makedirs(options[key], exist_ok=True)
+
+
+@beat_init.connect
+def _install_periodic_tasks(sender: Any = None, **kwargs: Any) -> None:
+    """Beat writes the arena's periodic jobs (ladder tick, sweeper) before it reads them."""
+    import django
+
+    django.setup()
+    from arena.services.schedules import periodic_tasks_install
+
+    periodic_tasks_install()
+
+
+@worker_init.connect
+def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
+    """Probe the sandbox once when the worker starts, before it forks its pool.
+
+    The pool processes inherit the probe's caches (interpreter runtime, seccomp programs),
+    so no match pays for them, and a host that cannot sandbox says so in one line at start
+    instead of failing its first match (which would then be retried, not lost).
+    """
+    from sandbox import SandboxConfig, SandboxError, check_available
+
+    try:
+        check_available(SandboxConfig.from_env())
+    except SandboxError as exc:
+        log.error("sandbox unavailable on this worker, matches will be retried: %s", exc)

@@ -8,306 +8,592 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('django_celery_beat', '0019_alter_periodictasks_options'),
+        ("django_celery_beat", "0019_alter_periodictasks_options"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('lie21', 'Lie 21')], default='lie21', max_length=32)),
-                ('kind', models.CharField(choices=[('ladder', 'Ladder'), ('tournament', 'Tournament')], default='ladder', max_length=10)),
-                ('seed', models.BigIntegerField()),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=8)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('claimed_by', models.CharField(blank=True, max_length=64)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('duration_s', models.FloatField(blank=True, null=True)),
-                ('outcome', models.CharField(blank=True, choices=[('a', 'A won'), ('b', 'B won'), ('draw', 'Draw')], max_length=4)),
-                ('reason', models.CharField(blank=True, max_length=16)),
-                ('match_points_a', models.PositiveSmallIntegerField(default=0)),
-                ('match_points_b', models.PositiveSmallIntegerField(default=0)),
-                ('game_wins_a', models.PositiveSmallIntegerField(default=0)),
-                ('game_wins_b', models.PositiveSmallIntegerField(default=0)),
-                ('points_a', models.PositiveIntegerField(default=0)),
-                ('points_b', models.PositiveIntegerField(default=0)),
-                ('sweeps_a', models.PositiveSmallIntegerField(default=0)),
-                ('sweeps_b', models.PositiveSmallIntegerField(default=0)),
-                ('games_played', models.PositiveSmallIntegerField(default=0)),
-                ('error_kind', models.CharField(blank=True, max_length=16)),
-                ('error_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('error_detail', models.CharField(blank=True, max_length=500)),
-                ('failure_reason', models.TextField(blank=True)),
-                ('rated', models.BooleanField(default=False)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(choices=[("lie21", "Lie 21")], default="lie21", max_length=32),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("ladder", "Ladder"), ("tournament", "Tournament")],
+                        default="ladder",
+                        max_length=10,
+                    ),
+                ),
+                ("seed", models.BigIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=8,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("claimed_by", models.CharField(blank=True, max_length=64)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("duration_s", models.FloatField(blank=True, null=True)),
+                (
+                    "outcome",
+                    models.CharField(
+                        blank=True,
+                        choices=[("a", "A won"), ("b", "B won"), ("draw", "Draw")],
+                        max_length=4,
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=16)),
+                ("match_points_a", models.PositiveSmallIntegerField(default=0)),
+                ("match_points_b", models.PositiveSmallIntegerField(default=0)),
+                ("game_wins_a", models.PositiveSmallIntegerField(default=0)),
+                ("game_wins_b", models.PositiveSmallIntegerField(default=0)),
+                ("points_a", models.PositiveIntegerField(default=0)),
+                ("points_b", models.PositiveIntegerField(default=0)),
+                ("sweeps_a", models.PositiveSmallIntegerField(default=0)),
+                ("sweeps_b", models.PositiveSmallIntegerField(default=0)),
+                ("games_played", models.PositiveSmallIntegerField(default=0)),
+                ("error_kind", models.CharField(blank=True, max_length=16)),
+                ("error_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("error_detail", models.CharField(blank=True, max_length=500)),
+                ("failure_reason", models.TextField(blank=True)),
+                ("rated", models.BooleanField(default=False)),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['-created', '-id'],
+                "verbose_name_plural": "matches",
+                "ordering": ["-created", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Bot',
+            name="Bot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=48, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$', "Bot names are 1-48 letters, digits, '_', '-' or '.', starting with a letter or digit.")])),
-                ('game', models.CharField(choices=[('lie21', 'Lie 21')], default='lie21', max_length=32)),
-                ('description', models.TextField(blank=True, max_length=2000)),
-                ('is_active', models.BooleanField(default=True, help_text='Inactive bots leave the ladder.')),
-                ('is_builtin', models.BooleanField(default=False)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bots', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        max_length=48,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$",
+                                "Bot names are 1-48 letters, digits, '_', '-' or '.', starting with a letter or digit.",
+                            )
+                        ],
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(choices=[("lie21", "Lie 21")], default="lie21", max_length=32),
+                ),
+                ("description", models.TextField(blank=True, max_length=2000)),
+                (
+                    "is_active",
+                    models.BooleanField(default=True, help_text="Inactive bots leave the ladder."),
+                ),
+                ("is_builtin", models.BooleanField(default=False)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="bots",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='BotVersion',
+            name="BotVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('file', models.FileField(max_length=200, upload_to=arena.models.bots.version_upload_to)),
-                ('filename', models.CharField(help_text='The name it was uploaded with.', max_length=200)),
-                ('kind', models.CharField(choices=[('py', 'Py'), ('zip', 'Zip')], max_length=3)),
-                ('sha256', models.CharField(max_length=64)),
-                ('size', models.PositiveIntegerField()),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('valid', 'Valid'), ('invalid', 'Invalid')], default='pending', max_length=8)),
-                ('validation_log', models.TextField(blank=True, help_text='Platform messages; owner only.')),
-                ('error_output', models.TextField(blank=True, help_text="The bot's own output; owner only.")),
-                ('validated_at', models.DateTimeField(blank=True, null=True)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='versions', to='arena.bot')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                (
+                    "file",
+                    models.FileField(max_length=200, upload_to=arena.models.bots.version_upload_to),
+                ),
+                (
+                    "filename",
+                    models.CharField(help_text="The name it was uploaded with.", max_length=200),
+                ),
+                ("kind", models.CharField(choices=[("py", "Py"), ("zip", "Zip")], max_length=3)),
+                ("sha256", models.CharField(max_length=64)),
+                ("size", models.PositiveIntegerField()),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("valid", "Valid"),
+                            ("invalid", "Invalid"),
+                        ],
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "validation_log",
+                    models.TextField(blank=True, help_text="Platform messages; owner only."),
+                ),
+                (
+                    "error_output",
+                    models.TextField(blank=True, help_text="The bot's own output; owner only."),
+                ),
+                ("validated_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="versions",
+                        to="arena.bot",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-number'],
+                "ordering": ["-number"],
             },
         ),
         migrations.AddField(
-            model_name='bot',
-            name='active_version',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='arena.botversion'),
+            model_name="bot",
+            name="active_version",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="arena.botversion",
+            ),
         ),
         migrations.CreateModel(
-            name='Replay',
+            name="Replay",
             fields=[
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, serialize=False, to='arena.match')),
-                ('data', models.BinaryField()),
-                ('size', models.PositiveIntegerField(help_text='Compressed size in bytes.')),
-                ('format', models.PositiveSmallIntegerField()),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        serialize=False,
+                        to="arena.match",
+                    ),
+                ),
+                ("data", models.BinaryField()),
+                ("size", models.PositiveIntegerField(help_text="Compressed size in bytes.")),
+                ("format", models.PositiveSmallIntegerField()),
             ],
         ),
         migrations.AddField(
-            model_name='match',
-            name='bot_a',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.bot'),
+            model_name="match",
+            name="bot_a",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="+", to="arena.bot"
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='bot_b',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.bot'),
+            model_name="match",
+            name="bot_b",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="+", to="arena.bot"
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='version_a',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.botversion'),
+            model_name="match",
+            name="version_a",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="+", to="arena.botversion"
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='version_b',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.botversion'),
+            model_name="match",
+            name="version_b",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="+", to="arena.botversion"
+            ),
         ),
         migrations.CreateModel(
-            name='MatchLog',
+            name="MatchLog",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('output', models.TextField(blank=True)),
-                ('traceback', models.TextField(blank=True)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='match_logs', to='arena.bot')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='logs', to='arena.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("output", models.TextField(blank=True)),
+                ("traceback", models.TextField(blank=True)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="match_logs",
+                        to="arena.bot",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="logs",
+                        to="arena.match",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('lie21', 'Lie 21')], default='lie21', max_length=32)),
-                ('mu', models.FloatField(default=25.0)),
-                ('sigma', models.FloatField(default=8.333333333333334)),
-                ('score', models.FloatField(default=0.0)),
-                ('matches', models.PositiveIntegerField(default=0)),
-                ('wins', models.PositiveIntegerField(default=0)),
-                ('draws', models.PositiveIntegerField(default=0)),
-                ('losses', models.PositiveIntegerField(default=0)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='arena.bot')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(choices=[("lie21", "Lie 21")], default="lie21", max_length=32),
+                ),
+                ("mu", models.FloatField(default=25.0)),
+                ("sigma", models.FloatField(default=8.333333333333334)),
+                ("score", models.FloatField(default=0.0)),
+                ("matches", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0)),
+                ("draws", models.PositiveIntegerField(default=0)),
+                ("losses", models.PositiveIntegerField(default=0)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="arena.bot",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-score', 'id'],
+                "ordering": ["-score", "id"],
             },
         ),
         migrations.CreateModel(
-            name='RatingHistory',
+            name="RatingHistory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('lie21', 'Lie 21')], default='lie21', max_length=32)),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('score', models.FloatField()),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_history', to='arena.bot')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='arena.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(choices=[("lie21", "Lie 21")], default="lie21", max_length=32),
+                ),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("score", models.FloatField()),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_history",
+                        to="arena.bot",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="arena.match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'rating history',
-                'ordering': ['created', 'id'],
+                "verbose_name_plural": "rating history",
+                "ordering": ["created", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('game', models.CharField(choices=[('lie21', 'Lie 21')], default='lie21', max_length=32)),
-                ('format', models.CharField(choices=[('round_robin_bo7', 'Round robin, best of 7')], default='round_robin_bo7', max_length=20)),
-                ('seed', models.BigIntegerField()),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('running', 'Running'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], default='pending', max_length=10)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('scheduled_for', models.DateTimeField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('standings', models.JSONField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "game",
+                    models.CharField(choices=[("lie21", "Lie 21")], default="lie21", max_length=32),
+                ),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[("round_robin_bo7", "Round robin, best of 7")],
+                        default="round_robin_bo7",
+                        max_length=20,
+                    ),
+                ),
+                ("seed", models.BigIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("scheduled_for", models.DateTimeField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("standings", models.JSONField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created', '-id'],
+                "ordering": ["-created", "-id"],
             },
         ),
         migrations.AddField(
-            model_name='match',
-            name='tournament',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='arena.tournament'),
+            model_name="match",
+            name="tournament",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="matches",
+                to="arena.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='TournamentEntry',
+            name="TournamentEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.bot')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='arena.tournament')),
-                ('version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.botversion')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="arena.bot",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="arena.tournament",
+                    ),
+                ),
+                (
+                    "version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="arena.botversion",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='TournamentSchedule',
+            name="TournamentSchedule",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('game', models.CharField(choices=[('lie21', 'Lie 21')], default='lie21', max_length=32)),
-                ('crontab', models.CharField(default='0 3 * * *', help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (nightly)", max_length=100)),
-                ('enabled', models.BooleanField(default=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('periodic_task', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='django_celery_beat.periodictask')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "game",
+                    models.CharField(choices=[("lie21", "Lie 21")], default="lie21", max_length=32),
+                ),
+                (
+                    "crontab",
+                    models.CharField(
+                        default="0 3 * * *",
+                        help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (nightly)",
+                        max_length=100,
+                    ),
+                ),
+                ("enabled", models.BooleanField(default=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "periodic_task",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="django_celery_beat.periodictask",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='schedule',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tournaments', to='arena.tournamentschedule'),
+            model_name="tournament",
+            name="schedule",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="tournaments",
+                to="arena.tournamentschedule",
+            ),
         ),
         migrations.AddIndex(
-            model_name='botversion',
-            index=models.Index(fields=['bot', '-created'], name='version_bot_created'),
+            model_name="botversion",
+            index=models.Index(fields=["bot", "-created"], name="version_bot_created"),
         ),
         migrations.AddIndex(
-            model_name='botversion',
-            index=models.Index(fields=['status'], name='version_status'),
+            model_name="botversion",
+            index=models.Index(fields=["status"], name="version_status"),
         ),
         migrations.AddIndex(
-            model_name='botversion',
-            index=models.Index(fields=['bot', 'sha256'], name='version_bot_sha'),
+            model_name="botversion",
+            index=models.Index(fields=["bot", "sha256"], name="version_bot_sha"),
         ),
         migrations.AddConstraint(
-            model_name='botversion',
-            constraint=models.UniqueConstraint(fields=('bot', 'number'), name='version_number_per_bot'),
+            model_name="botversion",
+            constraint=models.UniqueConstraint(
+                fields=("bot", "number"), name="version_number_per_bot"
+            ),
         ),
         migrations.AddIndex(
-            model_name='bot',
-            index=models.Index(fields=['game', 'is_active'], name='bot_game_active'),
+            model_name="bot",
+            index=models.Index(fields=["game", "is_active"], name="bot_game_active"),
         ),
         migrations.AddIndex(
-            model_name='bot',
-            index=models.Index(fields=['name'], name='bot_name'),
+            model_name="bot",
+            index=models.Index(fields=["name"], name="bot_name"),
         ),
         migrations.AddConstraint(
-            model_name='bot',
-            constraint=models.UniqueConstraint(fields=('owner', 'name'), name='bot_name_per_owner'),
+            model_name="bot",
+            constraint=models.UniqueConstraint(fields=("owner", "name"), name="bot_name_per_owner"),
         ),
         migrations.AddConstraint(
-            model_name='matchlog',
-            constraint=models.UniqueConstraint(fields=('match', 'seat'), name='log_per_seat'),
+            model_name="matchlog",
+            constraint=models.UniqueConstraint(fields=("match", "seat"), name="log_per_seat"),
         ),
         migrations.AddIndex(
-            model_name='rating',
-            index=models.Index(fields=['game', '-score', 'id'], name='rating_ladder'),
+            model_name="rating",
+            index=models.Index(fields=["game", "-score", "id"], name="rating_ladder"),
         ),
         migrations.AddConstraint(
-            model_name='rating',
-            constraint=models.UniqueConstraint(fields=('bot', 'game'), name='rating_per_bot_game'),
+            model_name="rating",
+            constraint=models.UniqueConstraint(fields=("bot", "game"), name="rating_per_bot_game"),
         ),
         migrations.AddIndex(
-            model_name='ratinghistory',
-            index=models.Index(fields=['bot', 'created'], name='rating_history_bot'),
+            model_name="ratinghistory",
+            index=models.Index(fields=["bot", "created"], name="rating_history_bot"),
         ),
         migrations.AddConstraint(
-            model_name='ratinghistory',
-            constraint=models.UniqueConstraint(fields=('match', 'bot'), name='rating_once_per_match'),
+            model_name="ratinghistory",
+            constraint=models.UniqueConstraint(
+                fields=("match", "bot"), name="rating_once_per_match"
+            ),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', 'created'], name='match_status_created'),
+            model_name="match",
+            index=models.Index(fields=["status", "created"], name="match_status_created"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['-created', '-id'], name='match_recent'),
+            model_name="match",
+            index=models.Index(fields=["-created", "-id"], name="match_recent"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['tournament', 'status'], name='match_tournament_status'),
+            model_name="match",
+            index=models.Index(fields=["tournament", "status"], name="match_tournament_status"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['bot_a', '-created'], name='match_bot_a_recent'),
+            model_name="match",
+            index=models.Index(fields=["bot_a", "-created"], name="match_bot_a_recent"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['bot_b', '-created'], name='match_bot_b_recent'),
+            model_name="match",
+            index=models.Index(fields=["bot_b", "-created"], name="match_bot_b_recent"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['game', 'kind', '-created'], name='match_game_kind_recent'),
+            model_name="match",
+            index=models.Index(fields=["game", "kind", "-created"], name="match_game_kind_recent"),
         ),
         migrations.AddConstraint(
-            model_name='tournamententry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'bot'), name='one_entry_per_bot'),
+            model_name="tournamententry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "bot"), name="one_entry_per_bot"
+            ),
         ),
         migrations.AddIndex(
-            model_name='tournament',
-            index=models.Index(fields=['status', '-created'], name='tournament_status'),
+            model_name="tournament",
+            index=models.Index(fields=["status", "-created"], name="tournament_status"),
         ),
         migrations.AddIndex(
-            model_name='tournament',
-            index=models.Index(fields=['game', '-created'], name='tournament_game'),
+            model_name="tournament",
+            index=models.Index(fields=["game", "-created"], name="tournament_game"),
         ),
     ]

@@ -17,7 +17,9 @@ BOT_NAME = RegexValidator(
 class Bot(models.Model):
     """A bot an author maintains; it plays with its active (latest valid) version."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
     name = models.CharField(max_length=48, validators=[BOT_NAME])
     game = models.CharField(max_length=32, choices=GAME_CHOICES, default="lie21")
     description = models.TextField(blank=True, max_length=2000)

@@ -39,6 +39,12 @@ class Match(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_by = models.CharField(max_length=64, blank=True)
+    # Fencing token of the attempt that holds the claim: only that attempt may record the
+    # result, so a superseded attempt (presumed dead, but only slow) cannot record twice.
+    claim_token = models.CharField(max_length=32, blank=True)
+    # Last sign of life of the current attempt (refreshed while it plays), or when the row
+    # was last queued again. A running row whose heartbeat is stale was left by a dead worker.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

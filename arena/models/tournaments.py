@@ -20,9 +20,7 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32, choices=GAME_CHOICES, default="lie21")
-    format = models.CharField(
-        max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN_BO7
-    )
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN_BO7)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     schedule = models.ForeignKey(

@@ -1,0 +1,110 @@
+"""``manage.py run_tournament --game lie21 [--name N] [--seed S] [--wait]``.
+
+Creates a round-robin tournament of every active bot of the game and starts it now. With
+``--wait`` it follows the matches in the database (so it works with any broker, the
+filesystem one included, as long as a worker runs) and prints the standings at the end.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from arena.models import Match, Tournament
+from arena.services.errors import DomainError
+from arena.services.tournaments import tournament_create, tournament_standings, tournament_start
+from engine.registry import GAMES
+
+OVER = (Match.Status.DONE, Match.Status.FAILED)
+
+
+class Command(BaseCommand):
+    help = "Create and start a round-robin tournament of every active bot of a game."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", default="lie21", choices=sorted(GAMES))
+        parser.add_argument("--name", help="tournament name (default: the game and the time)")
+        parser.add_argument("--seed", type=int, help="tournament seed (default: random)")
+        parser.add_argument(
+            "--wait", action="store_true", help="follow the matches and print the standings"
+        )
+        parser.add_argument(
+            "--timeout", type=float, default=None, help="with --wait: give up after N seconds"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        name = options["name"] or f"{GAMES[options['game']].title} {timezone.now():%Y-%m-%d %H:%M}"
+        try:
+            tournament = tournament_create(
+                name=name, game=options["game"], created_by=None, seed=options["seed"]
+            )
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+        try:
+            tournament = tournament_start(tournament_id=tournament.pk)
+        except DomainError as exc:
+            tournament.delete()  # never started: leave no empty pending tournament behind
+            raise CommandError(exc.message) from None
+        total = tournament.matches.count()
+        self.stdout.write(
+            f"Tournament {tournament.pk} ({tournament.name!r}) started: "
+            f"{tournament.entries.count()} bots, {total} matches."
+        )
+        if options["wait"]:
+            console = Console(file=self.stdout, width=100)
+            tournament = self._wait(tournament, total, console, options["timeout"])
+            self._print_standings(tournament, console)
+
+    def _wait(
+        self, tournament: Tournament, total: int, console: Console, timeout: float | None
+    ) -> Tournament:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        columns = (
+            TextColumn("matches"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, console=console, transient=False) as progress:
+            bar = progress.add_task("matches", total=total)
+            while True:
+                done = tournament.matches.filter(status__in=OVER).count()
+                progress.update(bar, completed=done)
+                tournament.refresh_from_db()
+                if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+                    return tournament
+                if deadline is not None and time.monotonic() > deadline:
+                    raise CommandError(
+                        f"gave up waiting: {done} of {total} matches over, tournament "
+                        f"{tournament.pk} is {tournament.status} (is a worker running?)"
+                    )
+                time.sleep(0.5)
+
+    def _print_standings(self, tournament: Tournament, console: Console) -> None:
+        standings = tournament_standings(tournament=tournament)
+        table = Table(title=f"{tournament.name}: {standings['status']}")
+        for column in ("#", "bot", "owner", "v", "played", "MP", "W", "D", "L", "points"):
+            table.add_column(column, justify="left" if column in {"bot", "owner"} else "right")
+        for row in standings["rows"]:
+            table.add_row(
+                str(row["rank"]),
+                row["bot"]["name"],
+                row["bot"]["owner"],
+                str(row["version"]),
+                str(row["played"]),
+                str(row["match_points"]),
+                str(row["match_wins"]),
+                str(row["draws"]),
+                str(row["losses"]),
+                str(row["points"]),
+            )
+        console.print(table)
+        failed = standings["matches_total"] - tournament.matches.filter(status="done").count()
+        if failed:
+            console.print(f"{failed} match(es) failed on the platform and count for nobody.")

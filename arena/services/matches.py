@@ -1,0 +1,465 @@
+"""Creating matches and playing them exactly once, however often their task is delivered.
+
+A ``play_match`` task may arrive twice (a redelivered message, the sweeper, a retry) or die
+half-way (a killed worker). Playing is therefore a claim, a game and a guarded record:
+
+1. **Claim** with one conditional ``UPDATE``: ``queued`` (or ``running`` with a stale
+   heartbeat, i.e. left by a dead attempt) becomes ``running`` with ``attempts + 1`` and a
+   fresh ``claim_token``. Only the caller whose update changed exactly one row plays.
+2. **Play** in the sandbox while a heartbeat thread refreshes ``heartbeat_at``, so a living
+   attempt is never taken over, and a dead one is after ``ARENA_MATCH_STALE_S``.
+3. **Record** in one transaction that starts with ``UPDATE ... WHERE claim_token = mine AND
+   status = running``: the result, the replay and the bots' logs are written only if that
+   update changed one row. A superseded attempt (its token replaced by a later claim) finds
+   nothing to update and throws its result away, so a match is never recorded twice.
+
+A bot's fault is a result (the engine turns it into a lost match). Anything else that stops
+a match is the platform's fault: the claim is released and :class:`PlatformError` asks the
+task to retry with backoff; the third failed attempt marks the match ``failed``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import tempfile
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import timedelta
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import connections, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+import engine
+from arena.config import env_float
+from arena.models import BotVersion, Match, MatchLog, Replay
+from arena.services.dispatch import enqueue
+from arena.services.errors import InvalidInput
+from engine import replay as replay_io
+
+if TYPE_CHECKING:
+    from sandbox import Limits
+
+__all__ = [
+    "MAX_ATTEMPTS",
+    "MatchBusy",
+    "PlatformError",
+    "match_create",
+    "match_limits",
+    "match_play",
+    "match_sweep_stuck",
+    "version_materialize",
+]
+
+log = logging.getLogger(__name__)
+
+#: A match whose third attempt fails for a platform reason is marked failed.
+MAX_ATTEMPTS = 3
+#: Matches not yet finished: what a tournament waits for and the ladder counts.
+OPEN_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+class PlatformError(Exception):
+    """The platform (sandbox, storage, database) failed: retry later, blame no bot."""
+
+
+class MatchBusy(Exception):
+    """Another attempt holds the match and looks alive; ask again in ``retry_in_s``."""
+
+    def __init__(self, match_id: int, retry_in_s: float) -> None:
+        super().__init__(f"match {match_id} is being played by another attempt")
+        self.retry_in_s = retry_in_s
+
+
+def _seconds(name: str, default: float) -> float:
+    """A duration from settings, else from the environment (workers read it from either)."""
+    value = getattr(settings, name, None)
+    return float(value) if value is not None else env_float(name, default)
+
+
+def heartbeat_interval_s() -> float:
+    return _seconds("ARENA_MATCH_HEARTBEAT_S", 10.0)
+
+
+def stale_after_s() -> float:
+    """How long a running attempt may stay silent before it is presumed dead."""
+    return _seconds("ARENA_MATCH_STALE_S", 60.0)
+
+
+def match_limits() -> Limits:
+    """The sandbox limits of a match, from ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``."""
+    from sandbox import Limits
+
+    return Limits(
+        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S, time_bank_s=settings.ARENA_TIME_BANK_S
+    )
+
+
+def new_seed() -> int:
+    """A fresh match seed, exact as a JSON number (53 bits, like engine.derive_seed)."""
+    return secrets.randbits(53)
+
+
+# --- creating -----------------------------------------------------------------------------
+
+
+def match_create(
+    *,
+    version_a: BotVersion,
+    version_b: BotVersion,
+    kind: str,
+    tournament: Any = None,
+    seed: int | None = None,
+) -> Match:
+    """Create a queued match between two valid versions and queue it once committed."""
+    if version_a.bot_id == version_b.bot_id:
+        raise InvalidInput("a bot cannot play against itself", code="same_bot")
+    game = version_a.bot.game
+    if version_b.bot.game != game:
+        raise InvalidInput("both bots must play the same game", code="game_mismatch")
+    if not version_a.status == version_b.status == BotVersion.Status.VALID:
+        raise InvalidInput("both versions must be valid to play", code="version_not_valid")
+    if kind not in Match.Kind.values:
+        raise InvalidInput(f"unknown match kind {kind!r}", code="bad_kind")
+    match = Match.objects.create(
+        game=game,
+        kind=kind,
+        tournament=tournament,
+        version_a=version_a,
+        version_b=version_b,
+        bot_a_id=version_a.bot_id,
+        bot_b_id=version_b.bot_id,
+        seed=new_seed() if seed is None else seed,
+    )
+    enqueue("play_match", match.pk)
+    return match
+
+
+# --- claiming -----------------------------------------------------------------------------
+
+
+def _claim(match_id: int, worker: str) -> str | None:
+    """Take the match for one attempt; the claim token, or None if someone else holds it."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=stale_after_s())
+    dead_attempt = Q(status=Match.Status.RUNNING) & (
+        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True)
+    )
+    token = uuid.uuid4().hex
+    changed = Match.objects.filter(
+        Q(status=Match.Status.QUEUED) | dead_attempt, pk=match_id, attempts__lt=MAX_ATTEMPTS
+    ).update(
+        status=Match.Status.RUNNING,
+        attempts=F("attempts") + 1,
+        claim_token=token,
+        claimed_by=worker[:64],
+        started_at=now,
+        heartbeat_at=now,
+    )
+    return token if changed == 1 else None
+
+
+def _not_claimed(match_id: int) -> Match | None:
+    """Why the claim failed: finished (None), busy (MatchBusy), or dead too often (failed)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.RUNNING:
+        return None  # done, failed, or deleted: a redelivered task has nothing to do
+    age = (timezone.now() - match.heartbeat_at).total_seconds() if match.heartbeat_at else 1e9
+    if age < stale_after_s():
+        raise MatchBusy(match_id, retry_in_s=stale_after_s() - age + 1)
+    # The last allowed attempt died with its worker: give up on the match.
+    return _fail(match, match.claim_token, f"the worker playing it was lost {match.attempts} times")
+
+
+@contextmanager
+def _heartbeat(match_id: int, token: str) -> Iterator[None]:
+    """Refresh ``heartbeat_at`` from a thread while the match plays."""
+    stop = threading.Event()
+    interval = heartbeat_interval_s()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(interval):
+                try:
+                    Match.objects.filter(
+                        pk=match_id, claim_token=token, status=Match.Status.RUNNING
+                    ).update(heartbeat_at=timezone.now())
+                except Exception:  # a missed beat is survivable; the next one may work
+                    log.warning("match=%s heartbeat failed", match_id, exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    thread = threading.Thread(target=beat, name=f"heartbeat-{match_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=interval + 5)
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+def version_materialize(version: BotVersion, directory: Path) -> Path:
+    """Write a stored version's files into ``directory``; returns the directory.
+
+    The stored bytes are checked against the version's checksum: a file that changed in
+    storage is a platform problem, not something to run.
+    """
+    try:
+        with version.file.open("rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise PlatformError(f"cannot read the file of version {version.pk}: {exc}") from None
+    if hashlib.sha256(data).hexdigest() != version.sha256:
+        raise PlatformError(f"the stored file of version {version.pk} does not match its sha256")
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if version.kind == BotVersion.Kind.PY:
+        # Checked at upload and validation; the checksum says it is the same file.
+        (directory / "bot.py").write_bytes(data)
+        return directory
+    try:
+        package = engine.read_bot(version.filename or "bot.zip", data)
+    except engine.BotFileError as exc:
+        raise PlatformError(f"version {version.pk} cannot be unpacked: {exc}") from None
+    package.write_to(directory)
+    return directory
+
+
+def _play(match: Match) -> tuple[engine.MatchResult, list[str]]:
+    """Play the match in the sandbox; the result and each seat's captured output."""
+    from sandbox import SandboxConfig, SandboxedPlayer, SandboxError, check_available
+
+    limits = match_limits()
+    try:
+        config = SandboxConfig.from_env()
+        check_available(config)
+    except SandboxError as exc:
+        raise PlatformError(f"sandbox unavailable: {exc}") from None
+    versions = (match.version_a, match.version_b)
+    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-") as tmp:
+        players = [
+            SandboxedPlayer(
+                str(version.bot),
+                version_materialize(version, Path(tmp) / f"seat{seat}"),
+                limits=limits,
+                config=config,
+            )
+            for seat, version in enumerate(versions)
+        ]
+        try:
+            result = engine.play_match(
+                match.game,
+                players,
+                seed=match.seed,
+                limits={"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
+            )
+            outputs = [player.output() for player in players]
+        finally:
+            for player in players:
+                player.close()  # play_match closes them too; close() is idempotent
+    return result, outputs
+
+
+def match_play(*, match_id: int, worker: str) -> Match | None:
+    """Claim, play and record one match; None when there was nothing to do.
+
+    Raises :class:`MatchBusy` when a living attempt holds the match (ask again later) and
+    :class:`PlatformError` when this attempt failed for a platform reason and the match went
+    back to the queue (retry with backoff). A match that exhausted its attempts is returned
+    with status ``failed``.
+    """
+    token = _claim(match_id, worker)
+    if token is None:
+        return _not_claimed(match_id)
+    match = Match.objects.select_related("version_a__bot__owner", "version_b__bot__owner").get(
+        pk=match_id
+    )
+    try:
+        with _heartbeat(match_id, token):
+            result, outputs = _play(match)
+    except Exception as exc:  # whatever it was, it was not a bot's fault
+        reason = str(exc) if isinstance(exc, PlatformError) else f"{type(exc).__name__}: {exc}"
+        if not isinstance(exc, PlatformError):
+            log.exception("match=%s attempt=%s failed on the platform", match_id, match.attempts)
+        return _attempt_failed(match, token, reason[:1000])
+    return _record(match, token, result, outputs)
+
+
+# --- recording ----------------------------------------------------------------------------
+
+
+def _result_fields(result: engine.MatchResult) -> dict[str, Any]:
+    error = result.error
+    return {
+        "outcome": {0: Match.Outcome.A, 1: Match.Outcome.B}.get(result.winner, Match.Outcome.DRAW),
+        "reason": result.reason[:16],
+        "match_points_a": result.match_points[0],
+        "match_points_b": result.match_points[1],
+        "game_wins_a": result.game_wins[0],
+        "game_wins_b": result.game_wins[1],
+        "points_a": result.points[0],
+        "points_b": result.points[1],
+        "sweeps_a": result.sweeps[0],
+        "sweeps_b": result.sweeps[1],
+        "games_played": result.games_played,
+        "error_kind": error.kind[:16] if error else "",
+        "error_seat": error.seat if error else None,
+        "error_detail": error.detail[:500] if error else "",
+        "duration_s": round(result.duration_s, 3),
+    }
+
+
+def _record(
+    match: Match, token: str, result: engine.MatchResult, outputs: Sequence[str]
+) -> Match | None:
+    """Write the result, replay and logs once: only while this attempt holds the claim."""
+    data = replay_io.dumps(result.replay)
+    fields = {
+        "status": Match.Status.DONE,
+        "claim_token": "",
+        "finished_at": timezone.now(),
+        "failure_reason": "",
+        **_result_fields(result),
+    }
+    with transaction.atomic():
+        changed = Match.objects.filter(
+            pk=match.pk, status=Match.Status.RUNNING, claim_token=token
+        ).update(**fields)
+        if changed != 1:
+            # A later attempt took the match over while this one was presumed dead.
+            log.warning("match=%s attempt superseded; result discarded", match.pk)
+            return None
+        Replay.objects.create(
+            match_id=match.pk, data=data, size=len(data), format=replay_io.REPLAY_FORMAT
+        )
+        error = result.error
+        MatchLog.objects.bulk_create(
+            MatchLog(
+                match_id=match.pk,
+                seat=seat,
+                bot_id=bot_id,
+                output=outputs[seat],
+                traceback=error.private if error and error.seat == seat else "",
+            )
+            for seat, bot_id in enumerate((match.bot_a_id, match.bot_b_id))
+        )
+        enqueue("rate_match", match.pk)
+        if match.tournament_id:
+            transaction.on_commit(partial(tournament_check_finished, match.tournament_id))
+    for name, value in fields.items():  # what the row now holds, without reading it back
+        setattr(match, name, value)
+    return match
+
+
+def _attempt_failed(match: Match, token: str, reason: str) -> Match:
+    """Release the claim after a platform failure; fail the match on its last attempt."""
+    if match.attempts >= MAX_ATTEMPTS:
+        failed = _fail(match, token, f"failed {match.attempts} times; last: {reason}")
+        if failed is not None:
+            return failed
+        match.refresh_from_db()
+        return match
+    Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, claim_token=token).update(
+        status=Match.Status.QUEUED,
+        claim_token="",
+        heartbeat_at=timezone.now(),
+        failure_reason=f"attempt {match.attempts}: {reason}",
+    )
+    raise PlatformError(reason)
+
+
+def _fail(match: Match, token: str, reason: str) -> Match | None:
+    """Mark a running match failed (if ``token`` still holds it); it will not be played."""
+    with transaction.atomic():
+        changed = Match.objects.filter(
+            pk=match.pk, status=Match.Status.RUNNING, claim_token=token
+        ).update(
+            status=Match.Status.FAILED,
+            claim_token="",
+            finished_at=timezone.now(),
+            failure_reason=reason[:2000],
+        )
+        if changed != 1:
+            return None
+        if match.tournament_id:
+            transaction.on_commit(partial(tournament_check_finished, match.tournament_id))
+    log.error("match=%s status=failed reason=%r", match.pk, reason)
+    match.refresh_from_db()
+    return match
+
+
+def tournament_check_finished(tournament_id: int) -> bool:
+    """Queue ``finish_tournament`` when no match of the tournament is open any more.
+
+    Runs after the recording transaction commits: of two matches recorded at once, the one
+    that commits last is sure to see the other done, so the last match is never missed.
+    """
+    from arena.models import Tournament
+
+    over = Tournament.objects.filter(pk=tournament_id, status="running").exclude(
+        matches__status__in=OPEN_STATUSES
+    )
+    if not over.exists():
+        return False
+    enqueue("finish_tournament", tournament_id)
+    return True
+
+
+# --- the sweeper --------------------------------------------------------------------------
+
+
+def _queued_grace_s() -> float:
+    return _seconds("ARENA_SWEEP_QUEUED_AFTER_S", 600.0)
+
+
+def match_sweep_stuck(*, limit: int = 200) -> dict[str, int]:
+    """Queue again what a lost message or a dead worker left behind; counts per kind.
+
+    * ``running`` rows with a stale heartbeat (a dead attempt) go back to ``queued``
+      (or ``failed`` after their last attempt) and are queued again;
+    * ``queued`` rows untouched for ``ARENA_SWEEP_QUEUED_AFTER_S`` are queued again. The
+      row is touched when re-sent, so a long but healthy queue gets at most one duplicate
+      message per grace period (a harmless one: the claim lets only one through).
+    * running tournaments whose matches are all over get ``finish_tournament`` again.
+    """
+    from arena.models import Tournament
+
+    now = timezone.now()
+    counts = {"reclaimed": 0, "failed": 0, "requeued": 0, "tournaments": 0}
+    stale = now - timedelta(seconds=stale_after_s())
+    dead = Match.objects.filter(
+        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True), status=Match.Status.RUNNING
+    )
+    for match in dead.order_by("id")[:limit]:
+        if match.attempts >= MAX_ATTEMPTS:
+            reason = f"the worker playing it was lost {match.attempts} times"
+            counts["failed"] += _fail(match, match.claim_token, reason) is not None
+            continue
+        released = Match.objects.filter(
+            pk=match.pk, status=Match.Status.RUNNING, claim_token=match.claim_token
+        ).update(status=Match.Status.QUEUED, claim_token="", heartbeat_at=now)
+        if released:
+            enqueue("play_match", match.pk)
+            counts["reclaimed"] += 1
+    cutoff = now - timedelta(seconds=_queued_grace_s())
+    untouched = Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, created__lt=cutoff)
+    lost = Match.objects.filter(untouched, status=Match.Status.QUEUED).order_by("id")[:limit]
+    for match_id in list(lost.values_list("id", flat=True)):
+        if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(heartbeat_at=now):
+            enqueue("play_match", match_id)
+            counts["requeued"] += 1
+    running = Tournament.objects.filter(status="running").exclude(matches__status__in=OPEN_STATUSES)
+    for tournament_id in running.values_list("id", flat=True)[:limit]:
+        enqueue("finish_tournament", tournament_id)
+        counts["tournaments"] += 1
+    return counts

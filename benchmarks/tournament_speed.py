@@ -1,0 +1,318 @@
+"""How fast the worker pipeline plays a tournament, against playing it in one process.
+
+An 8-bot round robin (28 best-of-7 matches) of sandboxed built-in bots (copies of random,
+greedy and heuristic) is played twice:
+
+* **pipeline**: ``tournament_start`` fans the matches out through a real Redis to two
+  Celery worker processes, which claim, play, record and rate each one; timed from the
+  start until the tournament is finished and every match rated;
+* **sequential**: the same 28 matches (same versions, same seeds) played one after the
+  other in this process by ``engine.play_match`` with ``sandbox.SandboxedPlayer``.
+
+Everything runs against scratch state: a SQLite file in a temporary directory (or, with
+``--database-url postgres://...``, a scratch database created and dropped on that server)
+and Redis database 14 (``--redis-url``), which is flushed. Prints exactly::
+
+    pipeline: N matches/min
+    sequential: N matches/min
+    pipeline_vs_sequential: N x
+
+Usage: ``python benchmarks/tournament_speed.py [--workers 2] [--redis-url URL]
+[--database-url URL]``. The target on a 2-core machine is a ratio of at least 1.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BOTS = ["random", "greedy", "heuristic", "random", "greedy", "heuristic", "random", "greedy"]
+TOURNAMENT_SEED = 2024
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--separate",
+        action="store_true",
+        help="one Celery worker per process instead of one worker with a pool of them",
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL server URL to create a scratch database on (default: SQLite)",
+    )
+    parser.add_argument("--timeout", type=float, default=300, help="give up after N seconds")
+    return parser.parse_args()
+
+
+def scratch_postgres(url: str) -> tuple[str, str, str]:
+    """Create a scratch database on ``url``'s server: (its URL, maintenance URL, name)."""
+    import psycopg
+
+    parts = urlsplit(url)
+    name = f"arena_bench_{os.getpid()}"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(parts._replace(path=f"/{name}")), admin, name
+
+
+def drop_postgres(admin: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dict[str, str]:
+    """The environment of this process and of the workers: everything points at scratch."""
+    env = {
+        "DJANGO_SETTINGS_MODULE": "arena.settings",
+        "SECRET_KEY": "benchmark-only",
+        "DEBUG": "0",
+        "ARENA_DATA_DIR": str(scratch),
+        "REDIS_URL": args.redis_url,
+        "ARENA_DEMO_TOURNAMENT": "0",
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+        "PYTHONPATH": str(ROOT),
+    }
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("DATABASE_URL", None)
+    os.environ.update(env)
+    return {**os.environ, **env}
+
+
+def setup_database() -> list:
+    """Migrate the scratch database and add 8 bots with a valid version each."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from django.contrib.auth import get_user_model
+    from django.core.files.base import ContentFile
+
+    from arena.models import Bot, BotVersion
+    from arena.services.ratings import rating_get_or_create
+    from engine import builtin_bot
+
+    owner = get_user_model().objects.create_user("bench")
+    bots = []
+    for number, name in enumerate(BOTS, start=1):
+        path = builtin_bot("lie21", name)
+        data = path.read_bytes()
+        bot = Bot.objects.create(owner=owner, name=f"{name}-{number}")
+        version = BotVersion(
+            bot=bot,
+            number=1,
+            filename=path.name,
+            kind="py",
+            sha256=__import__("hashlib").sha256(data).hexdigest(),
+            size=len(data),
+            status="valid",
+        )
+        version.file.save(path.name, ContentFile(data), save=False)
+        version.save()
+        Bot.objects.filter(pk=bot.pk).update(active_version=version)
+        rating_get_or_create(bot_id=bot.pk, game="lie21")
+        bots.append(bot)
+    return bots
+
+
+def pairings() -> list[tuple[object, object, int]]:
+    """The tournament's 28 pairings and seeds, as tournament_start will create them."""
+    from itertools import combinations
+
+    from arena.models import Bot
+    from engine import derive_seed
+
+    bots = list(Bot.objects.select_related("active_version").order_by("id"))
+    return [
+        (a.active_version, b.active_version, derive_seed(TOURNAMENT_SEED, "match", a.pk, b.pk))
+        for a, b in combinations(bots, 2)
+    ]
+
+
+def sequential(scratch: Path) -> float:
+    """Seconds to play the 28 matches one by one in this process, sandboxed."""
+    from arena.services.matches import match_limits, version_materialize
+    from engine import play_match
+    from sandbox import SandboxConfig, SandboxedPlayer, check_available
+
+    config = SandboxConfig.from_env()
+    check_available(config)
+    limits = match_limits()
+    files = scratch / "sequential"
+    games = []
+    for index, (version_a, version_b, seed) in enumerate(pairings()):
+        paths = [
+            version_materialize(version, files / f"{index}-{seat}")
+            for seat, version in enumerate((version_a, version_b))
+        ]
+        games.append((paths, seed))
+    started = time.perf_counter()
+    for paths, seed in games:
+        players = [
+            SandboxedPlayer(f"seat{seat}", path, limits=limits, config=config)
+            for seat, path in enumerate(paths)
+        ]
+        play_match("lie21", players, seed=seed)
+    return time.perf_counter() - started
+
+
+def start_workers(
+    count: int, env: dict[str, str], scratch: Path, *, separate: bool
+) -> list[subprocess.Popen]:
+    """``count`` worker processes: one Celery worker with a pool of ``count`` processes (as
+    ``manage.py arena_up -c N`` runs it), or with ``separate`` one Celery worker each."""
+    workers = []
+    pool = 1 if separate else count
+    for number in range(1, (count if separate else 1) + 1):
+        log = (scratch / f"worker{number}.log").open("wb")
+        argv = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "workers",
+            "worker",
+            "--loglevel=INFO",
+            f"--concurrency={pool}",
+            "--pool=prefork",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"bench{number}@%h",
+        ]
+        workers.append(
+            subprocess.Popen(
+                argv,
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        )
+    deadline = time.monotonic() + 60
+    for number, worker in enumerate(workers, start=1):
+        log_path = scratch / f"worker{number}.log"
+        while " ready." not in log_path.read_text(errors="replace"):
+            if worker.poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"worker {number} did not start:\n{log_path.read_text()}")
+            time.sleep(0.1)
+    return workers
+
+
+def stop_workers(workers: list[subprocess.Popen]) -> None:
+    for worker in workers:
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGTERM)
+    for worker in workers:
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+
+
+def pipeline(timeout: float) -> float:
+    """Seconds from tournament_start until finished and every match rated, via workers.
+
+    The end is read from the rows' own timestamps (``finished_at``, the last rating), so
+    this process can poll lazily and leave the two cores to the workers.
+    """
+    from django.db.models import Max
+    from django.utils import timezone
+
+    from arena.models import Match, RatingHistory, Tournament
+    from arena.services.tournaments import tournament_create, tournament_start
+
+    tournament = tournament_create(
+        name="Benchmark", game="lie21", created_by=None, seed=TOURNAMENT_SEED
+    )
+    started = timezone.now()
+    tournament_start(tournament_id=tournament.pk)
+    deadline = time.monotonic() + timeout
+    matches = Match.objects.filter(tournament=tournament)
+    while not (
+        Tournament.objects.filter(pk=tournament.pk, status="finished").exists()
+        and not matches.filter(rated=False).exists()
+    ):
+        if time.monotonic() > deadline:
+            sys.exit("the pipeline did not finish in time (see the worker logs)")
+        time.sleep(0.25)
+    if matches.exclude(status="done").exists() or matches.count() != 28:
+        statuses = ", ".join(matches.values_list("status", flat=True))
+        sys.exit(f"some matches did not play: {statuses}")
+    tournament.refresh_from_db()
+    rated = RatingHistory.objects.filter(match__tournament=tournament).aggregate(Max("created"))
+    ended = max(tournament.finished_at, rated["created__max"])
+    return (ended - started).total_seconds()
+
+
+def main() -> None:
+    args = parse_args()
+    import redis
+
+    broker = redis.Redis.from_url(args.redis_url)
+    try:
+        broker.ping()
+    except redis.RedisError as exc:
+        sys.exit(f"needs Redis at {args.redis_url}: {exc}")
+    broker.flushdb()
+    scratch = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+    os.chmod(scratch, 0o755)
+    pg = None
+    database_url = ""
+    if args.database_url:
+        database_url, *pg = scratch_postgres(args.database_url)
+    workers: list[subprocess.Popen] = []
+    try:
+        env = configure(scratch, args, database_url)
+        setup_database()
+        total = len(pairings())
+        sequential_s = sequential(scratch)
+        workers = start_workers(args.workers, env, scratch, separate=args.separate)
+        from django.db import connections
+
+        connections.close_all()
+        pipeline_s = pipeline(args.timeout)
+    finally:
+        stop_workers(workers)
+        broker.flushdb()
+        if pg:
+            from django.db import connections
+
+            connections.close_all()
+            drop_postgres(*pg)
+        if os.environ.get("BENCH_KEEP"):
+            print(f"kept {scratch}", file=sys.stderr)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+    pipeline_rate = total / pipeline_s * 60
+    sequential_rate = total / sequential_s * 60
+    print(f"pipeline: {pipeline_rate:.1f} matches/min")
+    print(f"sequential: {sequential_rate:.1f} matches/min")
+    print(f"pipeline_vs_sequential: {pipeline_rate / sequential_rate:.2f} x")
+
+
+if __name__ == "__main__":
+    main()

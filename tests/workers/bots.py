@@ -1,0 +1,77 @@
+"""Bot sources the worker tests upload, as strings.
+
+They are not files of their own because ``--doctest-modules`` imports every ``.py`` file
+under ``tests/``, and some of these are meant to fail at import.
+"""
+
+#: A well-behaved bot: the first three cards, never challenges.
+GOOD = """
+def act(observation):
+    cards = observation["hand"][:3]
+    if observation["role"] == "liar":
+        return {"cards": cards, "face_up": 0}
+    return {"cards": cards, "challenge": False}
+"""
+
+#: Prints something (private output) and otherwise plays like GOOD.
+CHATTY = (
+    """
+import sys
+
+print("hello from the chatty bot")
+print("chatty stderr", file=sys.stderr)
+"""
+    + GOOD
+)
+
+#: Raises while being imported.
+CRASH_AT_IMPORT = """
+value = 1 / 0
+
+def act(observation):
+    return {}
+"""
+
+#: Imports fine, raises on its first move.
+CRASH_IN_ACT = """
+def act(observation):
+    raise RuntimeError("the secret strategy blew up")
+"""
+
+#: Defines ``act``, but not as a function (the upload check only sees the name).
+ACT_NOT_CALLABLE = """
+act = None
+"""
+
+#: No ``act`` at all: refused before anything runs.
+NO_ACT = """
+def play(observation):
+    return {}
+"""
+
+#: Plays cards it does not hold.
+ILLEGAL = """
+def act(observation):
+    if observation["role"] == "liar":
+        return {"cards": ["ZZ", "ZZ", "ZZ"], "face_up": 0}
+    return {"cards": ["ZZ", "ZZ", "ZZ"], "challenge": False}
+"""
+
+#: Never answers: an endless loop that burns CPU.
+SLOW = """
+def act(observation):
+    while True:
+        pass
+"""
+
+#: Legal but deliberately slow: sleeps 0.4 s a move (no CPU): its matches last 3 s or more.
+SLEEPY = """
+import time
+
+def act(observation):
+    time.sleep(0.4)
+    cards = observation["hand"][:3]
+    if observation["role"] == "liar":
+        return {"cards": cards, "face_up": 0}
+    return {"cards": cards, "challenge": False}
+"""

@@ -1,0 +1,166 @@
+"""Real Celery workers and a real Redis broker for the tests that need them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from workers.celery import app
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def redis_url() -> str:
+    """The tests' Redis: ARENA_TEST_REDIS_URL, else REDIS_URL, else database 15 on localhost.
+
+    The tests flush it, so it must be a database of its own.
+    """
+    return (
+        os.environ.get("ARENA_TEST_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    )
+
+
+def require_redis(url: str) -> Any:
+    """A client for ``url``; skips the test without Redis, or fails it when CI=true."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=5)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        message = f"needs a Redis server at {url} ({exc}); set REDIS_URL or start redis-server"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true: {message}")
+        pytest.skip(message)
+    return client
+
+
+def _reset_pools() -> None:
+    """Forget every broker connection, so the next send connects to the current URL.
+
+    kombu keeps pools in module-level groups keyed by connection: closing only the app's
+    pool would leave a closed pool there for the next test to find.
+    """
+    from kombu import pools
+
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@contextmanager
+def use_broker(url: str, transport_options: dict[str, Any] | None = None) -> Iterator[None]:
+    """Send tasks from this process to ``url`` instead of running them eagerly."""
+    names = ("broker_url", "broker_transport_options", "task_always_eager")
+    saved = {name: app.conf[name] for name in names}
+    app.conf.update(
+        broker_url=url,
+        broker_transport_options=transport_options or {"visibility_timeout": 900},
+        task_always_eager=False,
+    )
+    _reset_pools()
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+        _reset_pools()
+
+
+def wait_for(
+    condition: Callable[[], Any], *, timeout: float, interval: float = 0.2, what: str = ""
+) -> Any:
+    """Poll ``condition`` until it returns something truthy; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what or condition}")
+        time.sleep(interval)
+
+
+class CeleryWorker:
+    """``celery -A workers worker`` in its own process group, logging to a file."""
+
+    def __init__(self, name: str, env: dict[str, str], *, log_path: Path, cwd: Path) -> None:
+        self.name = name
+        self.env = env
+        self.log_path = log_path
+        self.cwd = cwd
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, *, concurrency: int = 2, ready_timeout: float = 60) -> None:
+        argv = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "workers",
+            "worker",
+            "--loglevel=INFO",
+            f"--concurrency={concurrency}",
+            "--pool=prefork",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{self.name}@%h",
+        ]
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        wait_for(self._ready, timeout=ready_timeout, what=f"worker {self.name} to be ready")
+
+    def _ready(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            pytest.fail(f"worker {self.name} exited ({self.process.returncode}):\n{self.log()}")
+        return " ready." in self.log()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def pids(self) -> list[int]:
+        """The main process and its pool processes."""
+        assert self.process is not None
+        found = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
+        )
+        return [self.process.pid, *map(int, found.stdout.split())]
+
+    def kill(self) -> None:
+        """SIGKILL the whole worker (main and pool processes) at once, like a lost machine."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self, timeout: float = 15) -> None:
+        """Warm shutdown (finish the current task), then SIGKILL if it hangs."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        # Pool processes that outlived their parent belong to the group too.
+        with suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)

@@ -1,0 +1,225 @@
+"""Playing matches: the claim, exactly-once recording, bot faults, platform retries, sweeping."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from celery.exceptions import Retry
+from django.utils import timezone
+
+from arena.models import Match, MatchLog, RatingHistory, Replay
+from arena.services import matches as match_services
+from arena.services.matches import (
+    MAX_ATTEMPTS,
+    MatchBusy,
+    PlatformError,
+    match_create,
+    match_play,
+    match_sweep_stuck,
+)
+from engine import replay as replay_io
+from tests.workers import bots
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match(make_bot) -> Match:
+    a, b = make_bot("alpha", bots.CHATTY), make_bot("beta")
+    return match_create(version_a=a.active_version, version_b=b.active_version, kind="ladder")
+
+
+def stale(match: Match, *, attempts: int = 1) -> None:
+    """Leave ``match`` as a worker that died mid-match would: running, silent for long."""
+    long_ago = timezone.now() - timedelta(hours=1)
+    Match.objects.filter(pk=match.pk).update(
+        status="running", attempts=attempts, claim_token="dead", heartbeat_at=long_ago
+    )
+
+
+def test_it_plays_and_records_a_match(match, run_on_commit):
+    with run_on_commit():
+        played = match_play(match_id=match.pk, worker="w1")
+    assert played.status == "done"
+    assert played.attempts == 1
+    assert played.claimed_by == "w1"
+    assert played.claim_token == ""
+    assert played.outcome in {"a", "b", "draw"}
+    assert played.games_played >= 1
+    assert played.match_points_a + played.match_points_b > 0
+    replay = replay_io.loads(bytes(Replay.objects.get(match=played).data))
+    assert replay["seed"] == played.seed
+    assert replay["players"] == ["alice/alpha", "alice/beta"]
+    assert replay["result"]["match_points"] == [played.match_points_a, played.match_points_b]
+    logs = {log.seat: log for log in MatchLog.objects.filter(match=played)}
+    assert "hello from the chatty bot" in logs[0].output
+    assert logs[1].output == ""
+    played.refresh_from_db()
+    assert played.rated  # rate_match ran once the record committed
+    assert RatingHistory.objects.filter(match=played).count() == 2
+
+
+def test_a_bots_fault_is_a_result_not_a_failure(make_bot):
+    crasher, other = make_bot("crasher", bots.CRASH_IN_ACT, valid=True), make_bot("other")
+    created = match_create(
+        version_a=other.active_version, version_b=crasher.active_version, kind="ladder"
+    )
+    played = match_play(match_id=created.pk, worker="w1")
+    assert played.status == "done"
+    assert played.outcome == "a"
+    assert played.reason == "error"
+    assert (played.error_kind, played.error_seat) == ("crash", 1)
+    assert played.error_detail == "the bot raised RuntimeError in act()"
+    log = MatchLog.objects.get(match=played, seat=1)
+    assert "the secret strategy blew up" in log.traceback  # the owner's eyes only
+    assert "secret" not in played.error_detail
+
+
+def test_a_second_claim_of_a_running_match_does_nothing(match):
+    assert match_services._claim(match.pk, "w1") is not None
+    with pytest.raises(MatchBusy) as busy:
+        match_play(match_id=match.pk, worker="w2")
+    assert 0 < busy.value.retry_in_s <= match_services.stale_after_s() + 1
+    match.refresh_from_db()
+    assert (match.status, match.attempts, match.claimed_by) == ("running", 1, "w1")
+    assert not Replay.objects.exists()
+
+
+def test_a_recorded_match_is_never_played_or_recorded_again(match):
+    first = match_play(match_id=match.pk, worker="w1")
+    assert match_play(match_id=match.pk, worker="w2") is None
+    match.refresh_from_db()
+    assert match.attempts == 1
+    assert match.finished_at == first.finished_at
+    assert Replay.objects.count() == 1
+    assert MatchLog.objects.count() == 2
+
+
+def test_a_redelivered_task_replays_a_match_whose_worker_died(match):
+    stale(match)
+    played = match_play(match_id=match.pk, worker="w2")
+    assert played.status == "done"
+    assert played.attempts == 2
+    assert played.claimed_by == "w2"
+    assert Replay.objects.count() == 1
+
+
+def test_a_superseded_attempt_cannot_record(match):
+    """The first attempt was only slow, not dead: its late result is thrown away."""
+    slow_token = match_services._claim(match.pk, "slow")
+    result, outputs = match_services._play(Match.objects.get(pk=match.pk))
+    Match.objects.filter(pk=match.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+    assert match_play(match_id=match.pk, worker="fast").status == "done"
+    late = match_services._record(Match.objects.get(pk=match.pk), slow_token, result, outputs)
+    assert late is None
+    match.refresh_from_db()
+    assert (match.attempts, match.claimed_by) == (2, "fast")
+    assert Replay.objects.count() == 1
+    assert MatchLog.objects.count() == 2
+
+
+def test_a_dead_last_attempt_marks_the_match_failed(match):
+    stale(match, attempts=MAX_ATTEMPTS)
+    failed = match_play(match_id=match.pk, worker="w2")
+    assert failed.status == "failed"
+    assert failed.failure_reason == "the worker playing it was lost 3 times"
+
+
+def test_platform_errors_are_retried_then_the_match_fails(match, monkeypatch):
+    def broken(match):
+        raise PlatformError("storage on fire")
+
+    monkeypatch.setattr(match_services, "_play", broken)
+    for attempt in (1, 2):
+        with pytest.raises(PlatformError):
+            match_play(match_id=match.pk, worker="w1")
+        match.refresh_from_db()
+        assert (match.status, match.attempts) == ("queued", attempt)
+        assert match.failure_reason == f"attempt {attempt}: storage on fire"
+    failed = match_play(match_id=match.pk, worker="w1")
+    assert failed.status == "failed"
+    assert failed.attempts == 3
+    assert failed.failure_reason == "failed 3 times; last: storage on fire"
+    assert not failed.rated
+    assert not Replay.objects.exists()
+
+
+def test_the_task_retries_platform_errors_with_backoff_then_gives_up(match, monkeypatch):
+    from workers.tasks import play_match
+
+    calls = []
+
+    def broken(match):
+        calls.append(match.attempts)
+        raise RuntimeError("the disk vanished")
+
+    monkeypatch.setattr(match_services, "_play", broken)
+    retries = []
+    for _ in range(MAX_ATTEMPTS):
+        try:  # eager mode hands each retry back to the caller instead of sleeping
+            play_match.delay(match.pk)
+        except Retry as retry:
+            retries.append(retry)
+    match.refresh_from_db()
+    assert calls == [1, 2, 3]
+    assert len(retries) == 2
+    assert all(isinstance(retry.exc, PlatformError) for retry in retries)
+    assert match.status == "failed"
+    assert "RuntimeError: the disk vanished" in match.failure_reason
+
+
+def test_an_unavailable_sandbox_is_a_platform_error(match, monkeypatch):
+    monkeypatch.setenv("ARENA_SANDBOX_BWRAP", "/nonexistent/bwrap")
+    with pytest.raises(PlatformError, match="sandbox unavailable"):
+        match_play(match_id=match.pk, worker="w1")
+    match.refresh_from_db()
+    assert (match.status, match.attempts) == ("queued", 1)
+
+
+def test_a_changed_file_in_storage_is_a_platform_error(match):
+    version = match.version_a
+    with version.file.open("wb") as handle:
+        handle.write(b"def act(o):\n    return {}\n")
+    with pytest.raises(PlatformError, match="does not match its sha256"):
+        match_play(match_id=match.pk, worker="w1")
+
+
+def test_match_create_refuses_a_bot_against_itself(make_bot):
+    from arena.services.errors import InvalidInput
+
+    bot = make_bot("solo")
+    with pytest.raises(InvalidInput):
+        match_create(version_a=bot.active_version, version_b=bot.active_version, kind="ladder")
+
+
+class TestSweeper:
+    def test_it_requeues_a_match_left_running_by_a_dead_worker(self, match, run_on_commit):
+        stale(match)
+        with run_on_commit() as sent:
+            counts = match_sweep_stuck()
+        assert counts["reclaimed"] == 1
+        assert sent[0].args[:2] == ("play_match", (match.pk,))  # run eagerly here
+        match.refresh_from_db()
+        assert (match.status, match.attempts) == ("done", 2)
+
+    def test_it_leaves_a_match_with_a_fresh_heartbeat_alone(self, match):
+        match_services._claim(match.pk, "alive")
+        assert match_sweep_stuck()["reclaimed"] == 0
+        match.refresh_from_db()
+        assert match.status == "running"
+
+    def test_it_fails_a_match_whose_last_attempt_died(self, match):
+        stale(match, attempts=MAX_ATTEMPTS)
+        assert match_sweep_stuck()["failed"] == 1
+        match.refresh_from_db()
+        assert match.status == "failed"
+
+    def test_it_resends_a_long_queued_match_once_per_grace_period(self, match, settings):
+        settings.ARENA_SWEEP_QUEUED_AFTER_S = 600
+        Match.objects.filter(pk=match.pk).update(created=timezone.now() - timedelta(hours=1))
+        assert match_sweep_stuck()["requeued"] == 1
+        assert match_sweep_stuck()["requeued"] == 0  # touched: not again for 10 minutes
+
+    def test_it_does_not_resend_a_fresh_queued_match(self, match):
+        assert match_sweep_stuck()["requeued"] == 0

@@ -1,0 +1,68 @@
+"""``manage.py run_tournament``: start now, follow the matches, print the standings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from arena.models import Tournament
+from tests.workers.conftest import REPO
+
+
+def test_it_runs_a_tournament_and_prints_the_standings(transactional_db, make_bot):
+    for name in ("anna", "bert", "cleo"):
+        make_bot(name)
+    out = StringIO()
+    # Eager tasks: the whole tournament plays while the command starts it.
+    call_command("run_tournament", "--game", "lie21", "--name", "Friday cup", "--wait", stdout=out)
+    text = out.getvalue()
+    tournament = Tournament.objects.get()
+    assert tournament.name == "Friday cup"
+    assert tournament.status == "finished"
+    assert f"Tournament {tournament.pk} ('Friday cup') started: 3 bots, 3 matches." in text
+    assert "3/3" in text  # the progress bar, complete
+    assert "Friday cup: finished" in text
+    for name in ("anna", "bert", "cleo"):
+        assert name in text
+
+
+def test_it_refuses_too_few_bots_and_leaves_nothing_behind(db, make_bot):
+    make_bot("alone")
+    with pytest.raises(CommandError, match="at least 2 bots"):
+        call_command("run_tournament", "--game", "lie21", stdout=StringIO())
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.slow
+def test_it_waits_for_a_real_worker_on_the_filesystem_broker(
+    transactional_db, make_bot, start_worker, worker_env, tmp_path
+):
+    """No Redis at all: the command and a worker share the filesystem queue."""
+    for name in ("anna", "bert", "cleo"):
+        make_bot(name)
+    data_dir = str(tmp_path / "data")  # the filesystem queue lives under it
+    start_worker("fs", concurrency=1, unset=("REDIS_URL",), ARENA_DATA_DIR=data_dir)
+    env = {**worker_env, "ARENA_DATA_DIR": data_dir}
+    env.pop("REDIS_URL", None)
+    command = [
+        sys.executable,
+        "manage.py",
+        "run_tournament",
+        "--game",
+        "lie21",
+        "--wait",
+        "--timeout",
+        "90",
+    ]
+    done = subprocess.run(
+        command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "finished" in done.stdout
+    tournament = Tournament.objects.get()
+    assert tournament.status == "finished"
+    assert set(tournament.matches.values_list("status", flat=True)) == {"done"}
