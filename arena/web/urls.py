@@ -1,7 +1,44 @@
-"""Pages (filled in by the web pages issue)."""
+"""The pages, mounted at "/" (arena/urls.py). docs/web.md lists them."""
 
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from arena.web import views
+from arena.web.views import accounts, bots, docs, home, ladder, matches, tournaments
 
-urlpatterns = [path("", views.home, name="home")]
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("ladder/", ladder.ladder_index, name="ladder-index"),
+    path("ladder/<str:game>/", ladder.ladder, name="ladder"),
+    path("bots/", bots.bot_index, name="bots"),
+    path("bots/new/", bots.bot_new, name="bot-new"),
+    path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),
+    path("bots/<int:bot_id>/edit/", bots.bot_edit, name="bot-edit"),
+    path("bots/<int:bot_id>/deactivate/", bots.bot_deactivate_view, name="bot-deactivate"),
+    path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
+    path("bots/<int:bot_id>/versions/<int:number>/", bots.version_detail, name="bot-version"),
+    path(
+        "bots/<int:bot_id>/versions/<int:number>/status/",
+        bots.version_status_json,
+        name="bot-version-status",
+    ),
+    path(
+        "bots/<int:bot_id>/versions/<int:number>/source/",
+        bots.version_source_download,
+        name="bot-version-source",
+    ),
+    path("matches/", matches.match_index, name="matches"),
+    path("matches/<int:match_id>/", matches.match_detail, name="match"),
+    path("tournaments/", tournaments.tournament_index, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/token/", accounts.token, name="token"),
+    path("docs/<slug:slug>/", docs.doc, name="doc"),
+]

@@ -1,0 +1,94 @@
+"""Project documents (``docs/*.md``) rendered as pages: Markdown, sanitized, cached.
+
+The Markdown is ours, but sanitizing costs nothing and keeps a careless edit (raw HTML in a
+doc) from becoming script on the site. Rendering happens once per file version: the cache
+key holds the file's modification time and size, so an edited doc shows up at once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import markdown
+import nh3
+from django.conf import settings
+from django.core.cache import cache
+from django.urls import reverse
+
+__all__ = ["DOCS", "DOC_LABELS", "RenderedDoc", "doc_render"]
+
+#: Documents served under /docs/<slug>/: slug -> file name in docs/.
+DOCS = {
+    "bot-api": "bot-api.md",
+    "rules": "rules.md",
+    "replay-format": "replay-format.md",
+    "api": "api.md",
+    "sandbox": "sandbox.md",
+    "web": "web.md",
+}
+#: How the documentation pages link to each other.
+DOC_LABELS = {
+    "bot-api": "Write your first bot",
+    "rules": "The rules",
+    "replay-format": "Replay format",
+    "api": "REST API",
+    "sandbox": "The sandbox",
+    "web": "The web pages",
+}
+_EXTENSIONS = ["fenced_code", "tables", "toc", "sane_lists"]
+_ATTRIBUTES = {
+    **{f"h{level}": {"id"} for level in range(1, 7)},
+    "a": {"href", "title"},
+    "code": {"class"},
+    "th": {"align", "style"},
+    "td": {"align", "style"},
+    "img": {"alt", "src", "title"},
+}
+_LINK = re.compile(r'href="(?:\./|\.\./docs/)?([a-z-]+)\.md(#[^"]*)?"')
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedDoc:
+    title: str
+    html: str
+
+
+def doc_render(slug: str) -> RenderedDoc | None:
+    """The document's title and safe HTML, or None when there is no such document."""
+    name = DOCS.get(slug)
+    path = Path(settings.BASE_DIR) / "docs" / name if name else None
+    if path is None or not path.is_file():
+        return None
+    stat = path.stat()
+    key = f"arena:doc:{slug}:{stat.st_mtime_ns}:{stat.st_size}"
+    rendered = cache.get(key)
+    if rendered is None:
+        rendered = _render(path.read_text(encoding="utf-8"))
+        cache.set(key, rendered, timeout=None)
+    return rendered
+
+
+def _render(text: str) -> RenderedDoc:
+    html = markdown.markdown(text, extensions=_EXTENSIONS, output_format="html")
+    html = _LINK.sub(_rewrite_link, html)
+    safe = nh3.clean(
+        html,
+        attributes=_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto"},
+        filter_style_properties={"text-align"},
+    )
+    title = next(
+        (line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("# ")),
+        "Documentation",
+    )
+    return RenderedDoc(title=title, html=safe)
+
+
+def _rewrite_link(found: re.Match[str]) -> str:
+    """Links between the docs point at their pages here; others keep the GitHub-style path."""
+    slug, anchor = found.group(1), found.group(2) or ""
+    if slug not in DOCS:
+        return found.group(0)
+    return f'href="{reverse("doc", args=[slug])}{anchor}"'

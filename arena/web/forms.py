@@ -1,0 +1,59 @@
+"""The pages' forms. They check shape only; the services decide what is allowed."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+
+from arena.models import Bot
+from arena.models.bots import BOT_NAME
+from arena.models.games import GAME_CHOICES
+
+__all__ = ["BotCreateForm", "BotDescriptionForm", "SignupForm", "UploadForm"]
+
+_DESCRIPTION_MAX = Bot._meta.get_field("description").max_length
+_ACCEPT = ".py,.zip,text/x-python,application/zip"
+
+
+def _file_field(*, required: bool) -> forms.FileField:
+    limit_kib = settings.ARENA_UPLOAD_MAX_BYTES // 1024
+    return forms.FileField(
+        label="Bot file",
+        required=required,
+        help_text=f"One .py file, or a .zip with bot.py at its root; at most {limit_kib:,} KiB.",
+        widget=forms.ClearableFileInput(attrs={"accept": _ACCEPT}),
+    )
+
+
+class SignupForm(UserCreationForm):
+    """Django's own sign-up form (username and a password typed twice, with its checks)."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+
+class BotCreateForm(forms.Form):
+    name = forms.CharField(
+        max_length=48,
+        validators=[BOT_NAME],
+        help_text="1-48 letters, digits, '_', '-' or '.', starting with a letter or digit.",
+    )
+    game = forms.ChoiceField(choices=GAME_CHOICES, initial="lie21")
+    description = forms.CharField(
+        required=False,
+        max_length=_DESCRIPTION_MAX,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Optional: how it plays. Shown on its public page.",
+    )
+    file = _file_field(required=False)
+
+
+class BotDescriptionForm(forms.Form):
+    description = forms.CharField(
+        required=False, max_length=_DESCRIPTION_MAX, widget=forms.Textarea(attrs={"rows": 5})
+    )
+
+
+class UploadForm(forms.Form):
+    file = _file_field(required=True)

@@ -1,8 +1,0 @@
-"""Server-rendered pages."""
-
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "arena/home.html")

@@ -1,0 +1,1 @@
+"""Server-rendered pages, one module per area. Views stay thin: selectors read, services write."""

@@ -1,0 +1,213 @@
+"""Bot pages: the list, a bot's page, creating a bot, uploading a version, owner actions.
+
+Who sees what is decided here once and tested in tests/web/test_access.py: everybody sees a
+bot, its versions' numbers and statuses, its matches and ratings; only its owner sees the
+versions' file names, validation logs and error output, and downloads the source.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from arena.models import Bot, BotVersion
+from arena.selectors.bots import bot_get, bot_list, bot_version_get, version_source
+from arena.selectors.pages import (
+    bot_head_to_head,
+    bot_rating_history,
+    bot_recent_matches,
+    bot_versions_for_page,
+    version_status,
+)
+from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
+from arena.services.errors import DomainError
+from arena.web.errors import domain_errors
+from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
+
+__all__ = [
+    "bot_deactivate_view",
+    "bot_detail",
+    "bot_edit",
+    "bot_index",
+    "bot_new",
+    "bot_upload",
+    "version_detail",
+    "version_source_download",
+    "version_status_json",
+]
+
+PAGE_SIZE = 50
+VERSIONS_SHOWN = 20
+_BOT_FILTERS = ("owner", "search", "game")
+
+
+def _is_owner(request: HttpRequest, bot: Bot) -> bool:
+    return request.user.is_authenticated and request.user.pk == bot.owner_id
+
+
+def bot_index(request: HttpRequest) -> HttpResponse:
+    """Every bot by name; ``?owner=`` is how a user finds their own ("My bots")."""
+    filters = {name: request.GET[name] for name in _BOT_FILTERS if request.GET.get(name)}
+    try:
+        bots = bot_list(filters=filters)
+    except ValidationError:
+        # A hand-edited query string (an unknown game): say so instead of listing everything.
+        bots, filters["invalid"] = Bot.objects.none(), "1"
+    page = Paginator(bots, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "arena/bots/list.html", {"page": page, "filters": filters})
+
+
+@login_required
+def bot_new(request: HttpRequest) -> HttpResponse:
+    """Create a bot, and upload its first version in the same step when a file is given.
+
+    Both happen in one transaction: a rejected file leaves no bot behind, so the author can
+    fix the file and submit the same name again.
+    """
+    form = BotCreateForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        field = "name"
+        try:
+            with transaction.atomic():
+                bot = bot_create(
+                    owner=request.user,
+                    name=data["name"],
+                    game=data["game"],
+                    description=data["description"],
+                )
+                version = None
+                if data["file"]:
+                    field = "file"
+                    version = bot_version_upload(bot=bot, user=request.user, upload=data["file"])
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        except DomainError as exc:
+            form.add_error(field, exc.message)
+        else:
+            messages.success(request, f"Bot {bot.name} created.")
+            if version is None:
+                return redirect("bot", bot_id=bot.pk)
+            return redirect("bot-version", bot_id=bot.pk, number=version.number)
+    # Errors re-render the form with a 200, as Django's form views do: the page is fine,
+    # the input is not (a 4xx would also log a console error in every browser).
+    return render(request, "arena/bots/new.html", {"form": form})
+
+
+@domain_errors
+def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The bot's public page; its owner also gets the actions and the versions' logs."""
+    bot = bot_get(bot_id=bot_id)
+    is_owner = _is_owner(request, bot)
+    versions = bot_versions_for_page(bot=bot, user=request.user)
+    return render(
+        request,
+        "arena/bots/detail.html",
+        {
+            "bot": bot,
+            "is_owner": is_owner,
+            "ratings": list(bot.ratings.all()),
+            "versions": list(versions[:VERSIONS_SHOWN]),
+            "history": bot_rating_history(bot=bot),
+            "matches": bot_recent_matches(bot=bot, limit=20),
+            "head_to_head": bot_head_to_head(bot=bot),
+            "description_form": (
+                BotDescriptionForm(initial={"description": bot.description}) if is_owner else None
+            ),
+        },
+    )
+
+
+@login_required
+@require_POST
+@domain_errors
+def bot_edit(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Save the description (the service refuses anyone but the owner: a 403 here)."""
+    bot = bot_get(bot_id=bot_id)
+    form = BotDescriptionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("description", ["Invalid description."])))
+        return redirect("bot", bot_id=bot.pk)
+    bot_update(bot=bot, user=request.user, description=form.cleaned_data["description"])
+    messages.success(request, "Description saved.")
+    return redirect("bot", bot_id=bot.pk)
+
+
+@login_required
+@require_POST
+@domain_errors
+def bot_deactivate_view(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Take the bot off the ladder for good (owner only, by the service)."""
+    bot = bot_deactivate(bot=bot_get(bot_id=bot_id), user=request.user)
+    messages.success(request, f"{bot.name} is deactivated: it has left the ladder.")
+    return redirect("bot", bot_id=bot.pk)
+
+
+@login_required
+@domain_errors
+def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The upload form; a rejected file is explained on the page and nothing is stored."""
+    bot = bot_get(bot_id=bot_id)
+    if not _is_owner(request, bot):
+        raise PermissionDenied("Only the bot's owner may upload versions.")
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = bot_version_upload(
+                bot=bot, user=request.user, upload=form.cleaned_data["file"]
+            )
+        except DomainError as exc:
+            form.add_error("file", exc.message)
+        else:
+            return redirect("bot-version", bot_id=bot.pk, number=version.number)
+    return render(request, "arena/bots/upload.html", {"bot": bot, "form": form})
+
+
+@domain_errors
+def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
+    """A version's validation: progress while pending, then the verdict (logs: owner only)."""
+    bot = bot_get(bot_id=bot_id)
+    version = bot_version_get(bot=bot, number=number)
+    return render(
+        request,
+        "arena/bots/version.html",
+        {
+            "bot": bot,
+            "version": version,
+            "is_owner": _is_owner(request, bot),
+            "status_url": reverse("bot-version-status", args=[bot.pk, version.number]),
+        },
+    )
+
+
+@require_GET
+@never_cache
+@domain_errors
+def version_status_json(request: HttpRequest, bot_id: int, number: int) -> JsonResponse:
+    """What the validation page polls: the status only (public, like the API's)."""
+    return JsonResponse(version_status(bot_id=bot_id, number=number))
+
+
+@login_required
+@never_cache
+@domain_errors
+def version_source_download(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
+    """The uploaded file as an attachment; the selector refuses anyone but the owner."""
+    bot = bot_get(bot_id=bot_id)
+    version = bot_version_get(bot=bot, number=number)
+    data = version_source(version=version, user=request.user)  # owner only, else Forbidden
+    kind = "application/zip" if version.kind == BotVersion.Kind.ZIP else "text/x-python"
+    response = HttpResponse(data, content_type=kind)
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=version.filename or f"bot-v{version.number}.{version.kind}"
+    )
+    return response

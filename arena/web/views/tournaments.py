@@ -1,0 +1,64 @@
+"""Tournament pages: the list with the schedules, and one tournament's standings."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from arena.models import Tournament
+from arena.selectors.pages import next_scheduled_tournaments, tournament_crosstable
+from arena.selectors.tournaments import tournament_get, tournament_list
+from arena.services.tournaments import tournament_standings
+from arena.web.errors import domain_errors
+
+__all__ = ["tournament_detail", "tournament_index"]
+
+PAGE_SIZE = 30
+#: Seconds between reloads of a running tournament's page.
+REFRESH_S = 10
+
+
+def tournament_index(request: HttpRequest) -> HttpResponse:
+    """Every tournament (``?status=``), and the schedules with their next run."""
+    status = request.GET.get("status") or None
+    try:
+        tournaments = tournament_list(filters={"status": status} if status else None)
+    except ValidationError:
+        tournaments, status = tournament_list(), None
+    page = Paginator(tournaments, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "arena/tournaments/list.html",
+        {
+            "page": page,
+            "status": status,
+            "statuses": Tournament.Status.choices,
+            "schedules": next_scheduled_tournaments(limit=10),
+        },
+    )
+
+
+@domain_errors
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Standings and crosstable: stored once finished, computed live while running."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    standings = tournament_standings(tournament=tournament)
+    total, done = standings.get("matches_total", 0), standings.get("matches_done", 0)
+    running = tournament.status == Tournament.Status.RUNNING
+    return render(
+        request,
+        "arena/tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "standings": standings,
+            "crosstable": tournament_crosstable(standings),
+            "progress": {
+                "done": done,
+                "total": total,
+                "percent": round(100 * done / total) if total else 0,
+            },
+            "refresh_s": REFRESH_S if running else None,
+        },
+    )

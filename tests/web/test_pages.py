@@ -1,0 +1,442 @@
+"""What the pages show, with Django's test client: ladder, home, bots, matches, tournaments,
+uploads, accounts and docs."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django_celery_beat.models import CrontabSchedule, PeriodicTask
+from rest_framework.authtoken.models import Token
+
+from arena.models import Bot, BotVersion, Match, Rating, Tournament
+from arena.selectors.pages import bot_head_to_head, next_scheduled_tournaments
+from arena.services.tournaments import tournament_finish
+from tests.arena.factories import (
+    RatingFactory,
+    TournamentEntryFactory,
+    TournamentFactory,
+    TournamentScheduleFactory,
+)
+from tests.web.data import (
+    PASSWORD,
+    SYNTAX_ERROR_BOT,
+    VALID_BOT,
+    bot_make,
+    match_record,
+    rate,
+    user_make,
+)
+
+CRASH_BOT = Path(__file__).parent / "bots" / "crash_in_hand_three.py"
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _html(path: str, user=None) -> str:
+    response = _client(user).get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    return response.content.decode()
+
+
+def _ladder_names(html: str) -> list[str]:
+    body = html.split('id="ladder"', 1)[1]
+    return re.findall(
+        r'<tr data-bot="\d+">\s*<td class="num">\d+</td>\s*<td><a [^>]*>([^<]+)</a>', body
+    )
+
+
+# --- the ladder ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ladder(db) -> list[Rating]:
+    ratings = []
+    for i, (mu, sigma, matches, wins) in enumerate(
+        [(30, 1, 10, 9), (40, 5, 4, 1), (28, 0.5, 20, 10), (25, 8.3, 0, 0)]
+    ):
+        bot = bot_make(name=f"bot{i}")
+        ratings.append(
+            RatingFactory(
+                bot=bot, mu=mu, sigma=sigma, score=mu - 3 * sigma, matches=matches, wins=wins
+            )
+        )
+    return ratings
+
+
+def test_the_ladder_ranks_by_conservative_score(ladder) -> None:
+    html = _html("/ladder/lie21/")
+    # Scores (mu - 3 sigma): 27, 25, 26.5, 0.1.
+    assert _ladder_names(html) == ["bot0", "bot2", "bot1", "bot3"]
+    assert 'aria-sort="descending"' in html
+
+
+@pytest.mark.parametrize(
+    ("sort", "expected"),
+    [
+        ("-mu", ["bot1", "bot0", "bot2", "bot3"]),
+        ("sigma", ["bot2", "bot0", "bot1", "bot3"]),
+        ("-matches", ["bot2", "bot0", "bot1", "bot3"]),
+        ("-win_rate", ["bot0", "bot2", "bot1", "bot3"]),  # no matches: last
+        ("win_rate", ["bot1", "bot2", "bot0", "bot3"]),
+        ("id); DROP TABLE arena_rating;--", ["bot0", "bot2", "bot1", "bot3"]),  # ignored
+    ],
+)
+def test_the_ladder_sorts_by_a_whitelisted_column(ladder, sort, expected) -> None:
+    html = _html(f"/ladder/lie21/?sort={sort}")
+    assert _ladder_names(html) == expected
+    # The rank column stays the rank by score, whatever the order shown.
+    assert re.search(rf'data-bot="{ladder[0].bot_id}">\s*<td class="num">1<', html)
+
+
+def test_the_ladder_paginates_and_leaves_inactive_bots_out(ladder) -> None:
+    for i in range(50):
+        RatingFactory(bot=bot_make(name=f"extra{i:02d}"), mu=10, sigma=3)
+    Bot.objects.filter(pk=ladder[1].bot_id).update(is_active=False)
+    first = _html("/ladder/lie21/")
+    second = _html("/ladder/lie21/?page=2&sort=-score")
+    assert len(_ladder_names(first)) == 50
+    assert len(_ladder_names(second)) == 3
+    assert "bot1" not in _ladder_names(first) + _ladder_names(second)
+    assert "Page 2 of 2" in second
+    assert _html("/ladder/lie21/?page=banana")  # a bad page number is page 1
+
+
+def test_the_ladder_draws_a_sparkline_from_the_rating_history(db) -> None:
+    a, b = bot_make(name="up"), bot_make(name="down")
+    for seed, scores in enumerate([(10, 9), (12, 8), (15, 6)], start=1):
+        rate(match_record(a, b, seed=seed), scores)
+    html = _html("/ladder/lie21/")
+    assert html.count('class="sparkline up"') == 1
+    assert html.count('class="sparkline down"') == 1
+    assert "Score trend over 3 matches: 10.0 to 15.0" in html
+
+
+# --- home ------------------------------------------------------------------------------------
+
+
+def test_home_shows_the_ladder_top_the_next_tournament_and_recent_matches(ladder) -> None:
+    crontab = CrontabSchedule.objects.create(minute="30", hour="4", timezone="UTC")
+    task = PeriodicTask.objects.create(name="nightly", task="x", crontab=crontab)
+    TournamentScheduleFactory(name="Nightly cup", crontab="30 4 * * *", periodic_task=task)
+    TournamentScheduleFactory(name="Switched off", enabled=False)
+    match = match_record(ladder[0].bot, ladder[1].bot, seed=9)
+    html = _html("/")
+    assert 'id="home-ladder-lie21"' in html
+    assert "Nightly cup" in html
+    assert "Switched off" not in html
+    assert "30 4 * * *" in html
+    assert f'href="/matches/{match.pk}/"' in html
+
+
+def test_the_next_run_comes_from_the_beat_crontab(db) -> None:
+    crontab = CrontabSchedule.objects.create(minute="0", hour="3", timezone="UTC")
+    task = PeriodicTask.objects.create(name="nightly", task="x", crontab=crontab)
+    TournamentScheduleFactory(name="Nightly", crontab="0 3 * * *", periodic_task=task)
+    TournamentScheduleFactory(name="Hourly", crontab="15 * * * *")  # no task yet: its text
+    now = datetime(2030, 1, 1, 22, 40, tzinfo=UTC)
+    found = next_scheduled_tournaments(now=now)
+    assert [(item.schedule.name, item.next_run) for item in found] == [
+        ("Hourly", datetime(2030, 1, 1, 23, 15, tzinfo=UTC)),
+        ("Nightly", datetime(2030, 1, 2, 3, 0, tzinfo=UTC)),
+    ]
+
+
+# --- bot page --------------------------------------------------------------------------------
+
+
+def test_head_to_head_is_counted_per_opponent(db) -> None:
+    me, rival, other = bot_make(name="me"), bot_make(name="rival"), bot_make(name="other")
+    matches = [
+        match_record(me, rival, seed=1),
+        match_record(rival, me, seed=2),
+        match_record(me, other, seed=3),
+        match_record(me, rival, status=Match.Status.QUEUED),  # not finished: not counted
+    ]
+    rows = {row.opponent.name: row for row in bot_head_to_head(bot=me)}
+    assert set(rows) == {"rival", "other"}
+    for name, row in rows.items():
+        played = [m for m in matches if m.status == "done" and name in (m.bot_a.name, m.bot_b.name)]
+        mine = ["a" if m.bot_a_id == me.pk else "b" for m in played]
+        wins = sum(m.outcome == seat for m, seat in zip(played, mine, strict=True))
+        draws = sum(m.outcome == "draw" for m in played)
+        points_for = sum(
+            m.match_points_a if seat == "a" else m.match_points_b
+            for m, seat in zip(played, mine, strict=True)
+        )
+        assert (row.played, row.wins, row.draws, row.losses) == (
+            len(played),
+            wins,
+            draws,
+            len(played) - wins - draws,
+        )
+        assert row.match_points_for == points_for
+
+
+def test_the_bot_page_shows_versions_rating_chart_matches_and_head_to_head(owner) -> None:
+    bot = bot_make(owner, name="alpha", description="Line one\nLine two")
+    rival = bot_make(name="rival")
+    for seed in (1, 2, 3):
+        rate(match_record(bot, rival, seed=seed), (10 + seed, 5))
+    html = _html(f"/bots/{bot.pk}/")
+    assert "Line one<br>Line two" in html
+    assert 'class="rating-chart"' in html
+    assert html.count('data-match="') == 3
+    assert f'data-opponent="{rival.pk}"' in html
+    assert 'data-version="1"' in html
+    assert "Upload a new version" not in html  # not the owner
+    assert "Upload a new version" in _html(f"/bots/{bot.pk}/", owner)
+
+
+# --- match page ------------------------------------------------------------------------------
+
+
+def test_a_finished_match_embeds_its_replay_for_the_viewer(db) -> None:
+    match = match_record(bot_make(name="a1"), bot_make(name="b1"), seed=4)
+    html = _html(f"/matches/{match.pk}/")
+    assert '<script id="replay-data" type="application/json">' in html
+    assert 'src="/static/arena/replay.js"' in html
+    assert f'href="/api/matches/{match.pk}/replay/"' in html
+    assert 'http-equiv="refresh"' not in html
+    assert "Keyboard shortcuts" in html
+
+
+def test_a_fault_says_who_erred_where_and_why_without_private_detail(owner, other_user) -> None:
+    crasher = bot_make(other_user, name="crasher")
+    match = match_record(
+        bot_make(owner, name="steady"),
+        crasher,
+        seed=3,
+        bots=("heuristic", CRASH_BOT),
+        logs=[("", ""), ("about to fail", "RuntimeError: PRIVATE-CRASH-DETAIL")],
+    )
+    html = _html(f"/matches/{match.pk}/")
+    fault = html.split('id="match-error"', 1)[1].split("</section>", 1)[0]
+    assert "crasher" in fault
+    assert "crashed in game 1, hand 3 (answering as The Judge)" in fault
+    assert "the bot raised RuntimeError in act" in fault
+    assert "PRIVATE-CRASH-DETAIL" not in html
+    assert "PRIVATE-CRASH-DETAIL" in _html(f"/matches/{match.pk}/", other_user)
+    assert "PRIVATE-CRASH-DETAIL" not in _html(f"/matches/{match.pk}/", owner)
+
+
+@pytest.mark.parametrize("status", [Match.Status.QUEUED, Match.Status.RUNNING])
+def test_an_open_match_shows_its_status_and_refreshes(db, status) -> None:
+    match = match_record(bot_make(), bot_make(), status=status)
+    html = _html(f"/matches/{match.pk}/")
+    assert f'data-status="{status}"' in html
+    assert '<meta http-equiv="refresh" content="5">' in html
+    assert "replay-data" not in html
+
+
+def test_a_failed_match_tells_the_public_nothing_internal(staff) -> None:
+    match = match_record(
+        bot_make(), bot_make(), status=Match.Status.FAILED, failure_reason="/srv/secret/path"
+    )
+    assert "/srv/secret/path" not in _html(f"/matches/{match.pk}/")
+    assert "The platform could not play this match" in _html(f"/matches/{match.pk}/")
+    assert "/srv/secret/path" in _html(f"/matches/{match.pk}/", staff)
+
+
+def test_the_match_list_filters_by_bot(db) -> None:
+    a, b, c = bot_make(name="aa"), bot_make(name="bb"), bot_make(name="cc")
+    mine = match_record(a, b, seed=1)
+    theirs = match_record(b, c, seed=2)
+    html = _html(f"/matches/?bot={a.pk}")
+    assert f'data-match="{mine.pk}"' in html
+    assert f'data-match="{theirs.pk}"' not in html
+    assert "That filter is not valid" in _html("/matches/?status=sideways")
+
+
+# --- tournaments -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cup(db) -> Tournament:
+    bots = [bot_make(name=name) for name in ("north", "south", "east")]
+    tournament = TournamentFactory(name="Winter cup", status=Tournament.Status.RUNNING)
+    for bot in bots:
+        TournamentEntryFactory(tournament=tournament, bot=bot, version=bot.active_version)
+    for (a, b), seed in zip([(0, 1), (0, 2), (1, 2)], (1, 2, 3), strict=True):
+        match_record(bots[a], bots[b], seed=seed, tournament=tournament, kind="tournament")
+    return tournament
+
+
+def test_a_finished_tournament_shows_standings_and_a_crosstable(cup) -> None:
+    tournament_finish(tournament_id=cup.pk)
+    html = _html(f"/tournaments/{cup.pk}/")
+    assert html.count('<tr data-bot="') == 3
+    cells = re.findall(
+        r'<td class="(win|loss|draw)" data-result="\1"><a href="/matches/\d+/"', html
+    )
+    assert sorted(cells).count("win") == sorted(cells).count("loss")
+    assert len(cells) == 6
+    assert 'http-equiv="refresh"' not in html
+    assert 'data-done="3" data-total="3"' in html
+
+
+def test_a_running_tournament_shows_progress_and_refreshes(cup) -> None:
+    last = Match.objects.filter(tournament=cup).order_by("-id").first()
+    Match.objects.filter(pk=last.pk).update(status=Match.Status.QUEUED, outcome="")
+    html = _html(f"/tournaments/{cup.pk}/")
+    assert 'data-done="2" data-total="3"' in html
+    assert '<meta http-equiv="refresh" content="10">' in html
+    assert html.count('data-result="pending"') == 2
+    listing = _html("/tournaments/?status=running")
+    assert "Winter cup" in listing
+    assert "Winter cup" not in _html("/tournaments/?status=finished")
+
+
+# --- uploads ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def enqueued(monkeypatch) -> list[tuple]:
+    """The validation tasks queued (not run: the browser test runs the real one)."""
+    calls: list[tuple] = []
+    monkeypatch.setattr("arena.services.bots.enqueue", lambda *args: calls.append(args))
+    return calls
+
+
+def _upload(client: Client, bot: Bot, name: str, data: bytes):
+    return client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile(name, data)})
+
+
+def test_an_upload_goes_to_the_version_page_which_polls_its_status(owner, enqueued) -> None:
+    bot = Bot.objects.create(owner=owner, name="fresh")
+    response = _upload(_client(owner), bot, "bot.py", VALID_BOT.encode())
+    assert response.status_code == 302
+    assert response["Location"] == f"/bots/{bot.pk}/versions/1/"
+    assert enqueued == [("validate_version", BotVersion.objects.get(bot=bot).pk)]
+    html = _html(response["Location"], owner)
+    assert 'data-status="pending"' in html
+    assert f'data-status-url="/bots/{bot.pk}/versions/1/status/"' in html
+    assert 'src="/static/arena/upload.js"' in html
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("bot.txt", b"def act(o): pass\n", ".py"),
+        ("bot.py", SYNTAX_ERROR_BOT.encode(), "syntax error on line 2"),
+        ("bot.py", b"x = 1\n", "act"),
+        ("bot.py", b"# " + b"x" * 2000 + b"\n", "over the 1,000-byte limit"),
+    ],
+)
+def test_a_rejected_upload_is_explained_and_stores_nothing(
+    owner, settings, media_root, enqueued, name, data, message
+) -> None:
+    settings.ARENA_UPLOAD_MAX_BYTES = 1000
+    bot = Bot.objects.create(owner=owner, name="picky")
+    response = _upload(_client(owner), bot, name, data)
+    assert response.status_code == 200
+    error = re.search(
+        r'<p class="error" role="alert" id="upload-error">([^<]+)</p>', response.content.decode()
+    )
+    assert error and message in error.group(1), error and error.group(1)
+    assert not BotVersion.objects.filter(bot=bot).exists()
+    assert not [path for path in media_root.rglob("*") if path.is_file()]
+    assert enqueued == []
+
+
+def test_a_duplicate_upload_is_refused(owner, enqueued) -> None:
+    bot = Bot.objects.create(owner=owner, name="twice")
+    client = _client(owner)
+    _upload(client, bot, "bot.py", VALID_BOT.encode())
+    response = _upload(client, bot, "bot.py", VALID_BOT.encode())
+    assert "identical to version 1" in response.content.decode()
+    assert BotVersion.objects.filter(bot=bot).count() == 1
+
+
+def test_creating_a_bot_with_a_taken_name_says_so(owner) -> None:
+    Bot.objects.create(owner=owner, name="taken")
+    response = _client(owner).post("/bots/new/", {"name": "taken", "game": "lie21"})
+    assert "You already have a bot named" in response.content.decode()
+    assert Bot.objects.filter(owner=owner, name="taken").count() == 1
+
+
+def test_creating_a_bot_without_a_file_goes_to_its_page(owner) -> None:
+    response = _client(owner).post(
+        "/bots/new/", {"name": "later", "game": "lie21", "description": "Soon."}
+    )
+    bot = Bot.objects.get(owner=owner, name="later")
+    assert response["Location"] == f"/bots/{bot.pk}/"
+    assert bot.description == "Soon."
+
+
+# --- accounts --------------------------------------------------------------------------------
+
+
+def test_signing_up_logs_in_and_follows_a_safe_next(db) -> None:
+    client = Client()
+    form = {"username": "dora", "password1": PASSWORD, "password2": PASSWORD}
+    response = client.post("/accounts/signup/", {**form, "next": "/bots/new/"})
+    assert response["Location"] == "/bots/new/"
+    assert client.get("/bots/new/").status_code == 200
+
+    response = Client().post(
+        "/accounts/signup/", {**form, "username": "eve", "next": "https://evil.example/"}
+    )
+    assert response["Location"] == "/"
+
+
+def test_a_weak_password_is_refused_on_the_page(db) -> None:
+    response = Client().post(
+        "/accounts/signup/", {"username": "fred", "password1": "123", "password2": "123"}
+    )
+    assert response.status_code == 200
+    assert "too short" in response.content.decode()
+
+
+def test_the_token_page_creates_and_regenerates_the_token(owner) -> None:
+    client = _client(owner)
+    assert "You have no token yet" in client.get("/accounts/token/").content.decode()
+    client.post("/accounts/token/")
+    first = Token.objects.get(user=owner).key
+    page = client.get("/accounts/token/")
+    assert first in page.content.decode()
+    assert "no-store" in page["Cache-Control"]
+    client.post("/accounts/token/")
+    second = Token.objects.get(user=owner).key
+    assert second != first
+    assert Token.objects.filter(user=owner).count() == 1
+    other = user_make("gina")
+    assert second not in _html("/accounts/token/", other)
+
+
+# --- docs ------------------------------------------------------------------------------------
+
+
+def test_the_bot_api_doc_is_rendered_with_working_links(db) -> None:
+    html = _html("/docs/bot-api/")
+    assert "<h1" in html and "Write your first Lie 21 bot" in html
+    assert '<pre><code class="language-python">' in html
+    assert 'href="/docs/rules/"' in html
+    assert "<table>" in html
+
+
+def test_docs_are_sanitized_and_cached(db, settings, tmp_path, monkeypatch) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bot-api.md").write_text(
+        "# Title\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) "
+        '<a href="#" onclick="alert(1)">y</a>\n'
+    )
+    settings.BASE_DIR = tmp_path
+    html = _html("/docs/bot-api/")
+    article = html.split('<article class="prose"', 1)[1].split("</article>", 1)[0]
+    assert "<script" not in article and "javascript:" not in article and "onclick" not in article
+
+    from arena.web import docs as doc_module
+
+    monkeypatch.setattr(doc_module, "_render", lambda text: pytest.fail("not cached"))
+    assert _html("/docs/bot-api/")
