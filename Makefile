@@ -9,8 +9,8 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
 # Debian packages each command needs, installed with apt when missing (root or passwordless sudo).
-RUN_PACKAGES  := bubblewrap python3-seccomp
-TEST_PACKAGES := bubblewrap python3-seccomp chromium chromium-driver docker-compose
+RUN_PACKAGES  := bubblewrap python3.11 python3-seccomp
+TEST_PACKAGES := bubblewrap python3.11 python3-seccomp chromium chromium-driver docker-compose
 
 # $(call apt_ensure,pkgs): install the Debian packages of the list that are not installed yet.
 define apt_ensure

@@ -87,7 +87,9 @@ def database_config(url: str | None, *, default_sqlite: Path) -> dict[str, Any]:
     try:
         config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
     except Exception as exc:  # dj-database-url raises several types for bad URLs
-        raise ConfigError(f"DATABASE_URL is not usable ({exc}); expected postgres://user@host/db")
+        raise ConfigError(
+            f"DATABASE_URL is not usable ({exc}); expected postgres://user@host/db"
+        ) from None
     if not config.get("ENGINE"):
         raise ConfigError(f"DATABASE_URL scheme {scheme!r} is not supported; use postgres://")
     if config["ENGINE"] != "django.db.backends.sqlite3" and not config.get("NAME"):

@@ -165,17 +165,13 @@ X_FRAME_OPTIONS = "DENY"
 # --- REST API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "arena.api.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.SearchFilter",
-        "rest_framework.filters.OrderingFilter",
-    ],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "uploads": _env["RATE_UPLOADS"],
@@ -189,7 +185,32 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "VersionStatusEnum": "arena.models.BotVersion.Status",
+        "VersionKindEnum": "arena.models.BotVersion.Kind",
+        "MatchStatusEnum": "arena.models.Match.Status",
+        "MatchKindEnum": "arena.models.Match.Kind",
+        "TournamentStatusEnum": "arena.models.Tournament.Status",
+    },
 }
+
+# Throttles and cached counts must be shared by every web process: Redis when there is one,
+# else files under the data directory (a laptop's single machine).
+if _env["BROKER_URL"].startswith(("redis://", "rediss://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _env["BROKER_URL"],
+            "KEY_PREFIX": "arena",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+        }
+    }
 
 # --- Celery (workers/celery.py reads every CELERY_* name) ------------------------------
 CELERY_BROKER_URL = _env["BROKER_URL"]
@@ -199,6 +220,7 @@ if CELERY_BROKER_URL == "filesystem://":
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),
         "processed_folder": str(_queue_dir / "processed"),
+        "control_folder": str(_queue_dir / "control"),  # else kombu writes ./control
         "store_processed": False,
     }
 else:

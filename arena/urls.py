@@ -11,3 +11,5 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("arena.web.urls")),
 ]
+
+handler500 = "arena.api.errors.server_error"

@@ -5,7 +5,7 @@ import os
 # Tests never need a real secret; production refuses to start without one.
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
 
-from arena.settings import *  # noqa: E402, F403
+from arena.settings import *  # noqa: F403
 
 # Hashing passwords slowly protects nothing here and costs seconds across the suite.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -16,3 +16,13 @@ REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"uploads": None, 
 # ARENA_TEST_EAGER=0 for themselves and switch the app to the broker).
 CELERY_TASK_ALWAYS_EAGER = os.environ.get("ARENA_TEST_EAGER", "1") == "1"
 CELERY_TASK_EAGER_PROPAGATES = True
+
+# Pages render {% static %} without a collectstatic run (the manifest storage needs one).
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Each test process keeps its own cache: counts cached by the API must not leak between tests.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405 - whitenoise warns without it

@@ -25,7 +25,7 @@ def _make_filesystem_queue(sender: Celery, **kwargs: Any) -> None:
     if not str(sender.conf.broker_url).startswith("filesystem://"):
         return
     options = sender.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if options.get(key):
             os.makedirs(options[key], exist_ok=True)
 

@@ -11,11 +11,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args, env, timeout=60):
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL",
-                                                              "SECRET_KEY", "DEBUG"}}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"}
+    }
     clean["DJANGO_SETTINGS_MODULE"] = "arena.settings"
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, env={**clean, **env}, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**clean, **env},
+        timeout=timeout,
+    )
 
 
 def one_line(result):
@@ -39,22 +48,28 @@ def test_debug_off_without_secret_key_refuses_to_start(tmp_path):
     ],
 )
 def test_a_bad_database_url_is_one_line(tmp_path, url, message):
-    result = manage("check", env={"DEBUG": "1", "DATABASE_URL": url,
-                                  "ARENA_DATA_DIR": str(tmp_path)})
+    result = manage(
+        "check", env={"DEBUG": "1", "DATABASE_URL": url, "ARENA_DATA_DIR": str(tmp_path)}
+    )
     assert result.returncode != 0
     assert message in one_line(result)
 
 
 def test_a_bad_redis_url_is_one_line(tmp_path):
-    result = manage("check", env={"DEBUG": "1", "REDIS_URL": "http://x",
-                                  "ARENA_DATA_DIR": str(tmp_path)})
+    result = manage(
+        "check", env={"DEBUG": "1", "REDIS_URL": "http://x", "ARENA_DATA_DIR": str(tmp_path)}
+    )
     assert result.returncode != 0
     assert "REDIS_URL='http://x' must start with redis://" in one_line(result)
 
 
 def test_an_unreachable_redis_in_production_mode_is_one_line(tmp_path):
-    env = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "REDIS_URL": "redis://127.0.0.1:1/0",
-           "ARENA_DATA_DIR": str(tmp_path)}
+    env = {
+        "DEBUG": "0",
+        "SECRET_KEY": "x" * 50,
+        "REDIS_URL": "redis://127.0.0.1:1/0",
+        "ARENA_DATA_DIR": str(tmp_path),
+    }
     manage("migrate", "-v0", env=env)
     result = manage("arena_check", env=env)
     assert result.returncode != 0
@@ -62,8 +77,10 @@ def test_an_unreachable_redis_in_production_mode_is_one_line(tmp_path):
 
 
 def test_a_bad_number_is_one_line(tmp_path):
-    result = manage("check", env={"DEBUG": "1", "ARENA_UPLOAD_MAX_BYTES": "lots",
-                                  "ARENA_DATA_DIR": str(tmp_path)})
+    result = manage(
+        "check",
+        env={"DEBUG": "1", "ARENA_UPLOAD_MAX_BYTES": "lots", "ARENA_DATA_DIR": str(tmp_path)},
+    )
     assert "ARENA_UPLOAD_MAX_BYTES='lots' is not an integer" in one_line(result)
 
 

@@ -55,6 +55,8 @@ def test_docker_compose_config_accepts_the_file():
         pytest.skip("no docker compose here")
     result = subprocess.run(
         [*command, "-f", str(DOCKER / "compose.yml"), "config", "--quiet"],
-        capture_output=True, text=True, env={**os.environ, "SECRET_KEY": "for-config"},
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SECRET_KEY": "for-config"},
     )
     assert result.returncode == 0, result.stderr

@@ -38,13 +38,24 @@ def processes_with(marker):
 def test_arena_up_serves_pages_and_ctrl_c_stops_everything(tmp_path):
     port = free_port()
     marker = f"ARENA_TEST_MARKER={uuid.uuid4()}"
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"}}
-    env.update(DEBUG="1", ARENA_DATA_DIR=str(tmp_path), ARENA_DEMO_TOURNAMENT="0",
-               ARENA_TEST_MARKER=marker.split("=", 1)[1])
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        DEBUG="1",
+        ARENA_DATA_DIR=str(tmp_path),
+        ARENA_DEMO_TOURNAMENT="0",
+        ARENA_TEST_MARKER=marker.split("=", 1)[1],
+    )
     arena = subprocess.Popen(
         [sys.executable, "manage.py", "arena_up", "--port", str(port), "--concurrency", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     output = []
     try:

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand
 
 from arena.services.accounts import demo_admin_ensure
 from arena.services.builtins import builtin_bots_install
-from arena.services.ladder import periodic_tasks_install
+from arena.services.schedules import periodic_tasks_install
 from arena.services.tournaments import demo_tournament_start
 
 

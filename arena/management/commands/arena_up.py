@@ -53,7 +53,9 @@ class Command(BaseCommand):
         url = f"http://{options['host']}:{options['port']}/"
         processes = _Processes()
         processes.start("web", _web_command(options))
-        processes.start("worker", _celery("worker", "-l", "info", "-c", str(options["concurrency"])))
+        processes.start(
+            "worker", _celery("worker", "-l", "info", "-c", str(options["concurrency"]))
+        )
         processes.start("beat", _celery("beat", "-l", "info"))
         signal.signal(signal.SIGINT, processes.request_stop)
         signal.signal(signal.SIGTERM, processes.request_stop)

@@ -168,6 +168,13 @@ def _trump_counts(cards: Sequence[str], trump_suit: str | None) -> list[int]:
     ]
 
 
+def _shown(value: object) -> str:
+    """A bot-supplied value as quoted in a public error: short, so a bot cannot write essays
+    into everyone's replay through its mistakes."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "...'"
+
+
 def _explain_bad_cards(action: Any, hand: Sequence[str]) -> tuple[str, str, str]:
     """Say precisely what is wrong with an action's cards (or accept a tuple of them)."""
     if not isinstance(action, Mapping):
@@ -179,11 +186,11 @@ def _explain_bad_cards(action: Any, hand: Sequence[str]) -> tuple[str, str, str]
         raise IllegalMove(f"a move is exactly {MOVE_SIZE} cards, not {len(cards)}")
     for card in cards:
         if not isinstance(card, str) or card not in ORDER:
-            raise IllegalMove(f"{card!r} is not a card code (like 'AS', '7H', 'XR')")
+            raise IllegalMove(f"{_shown(card)} is not a card code (like 'AS', '7H', 'XR')")
         if card not in hand:
             raise IllegalMove(f"{card} is not in your hand")
     if len(set(cards)) != MOVE_SIZE:
-        raise IllegalMove(f"a card is repeated in {list(cards)}")
+        raise IllegalMove(f"a card is repeated in {_shown(list(cards))}")
     return cards[0], cards[1], cards[2]
 
 
@@ -297,7 +304,7 @@ class Lie21State:
             if type(face_up) is not int:  # bool is an int subclass, and not an index
                 raise IllegalMove("The Liar's action needs 'face_up': the index 0, 1 or 2")
             if not 0 <= face_up < MOVE_SIZE:
-                raise IllegalMove(f"face_up index {face_up} is out of range (0, 1 or 2)")
+                raise IllegalMove(f"face_up index {_shown(face_up)} is out of range (0, 1 or 2)")
             return _new(Lie, (cards, face_up))
         challenge = action.get("challenge")
         if type(challenge) is not bool:
