@@ -43,6 +43,7 @@ from arena.config import env_float
 from arena.models import BotVersion, Match, MatchLog, Replay
 from arena.services.dispatch import enqueue
 from arena.services.errors import InvalidInput
+from arena.services.ratings import match_rate
 from engine import replay as replay_io
 
 if TYPE_CHECKING:
@@ -292,7 +293,23 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
         if not isinstance(exc, PlatformError):
             log.exception("match=%s attempt=%s failed on the platform", match_id, match.attempts)
         return _attempt_failed(match, token, reason[:1000])
-    return _record(match, token, result, outputs)
+    recorded = _record(match, token, result, outputs)
+    if recorded is not None:
+        _rate_now_or_later(match_id)
+    return recorded
+
+
+def _rate_now_or_later(match_id: int) -> None:
+    """Rate the match in this worker right away; queue ``rate_match`` if that fails.
+
+    Rating here saves a task round trip per match. Should this worker die between the
+    record and the rating, the sweeper finds the match recorded but unrated and queues it.
+    """
+    try:
+        match_rate(match_id=match_id)
+    except Exception:
+        log.warning("match=%s rating failed here; queued for later", match_id, exc_info=True)
+        enqueue("rate_match", match_id)
 
 
 # --- recording ----------------------------------------------------------------------------
@@ -353,7 +370,6 @@ def _record(
             )
             for seat, bot_id in enumerate((match.bot_a_id, match.bot_b_id))
         )
-        enqueue("rate_match", match.pk)
         if match.tournament_id:
             transaction.on_commit(partial(tournament_check_finished, match.tournament_id))
     for name, value in fields.items():  # what the row now holds, without reading it back
@@ -430,12 +446,13 @@ def match_sweep_stuck(*, limit: int = 200) -> dict[str, int]:
     * ``queued`` rows untouched for ``ARENA_SWEEP_QUEUED_AFTER_S`` are queued again. The
       row is touched when re-sent, so a long but healthy queue gets at most one duplicate
       message per grace period (a harmless one: the claim lets only one through).
+    * ``done`` rows left unrated (a worker died between recording and rating) are rated;
     * running tournaments whose matches are all over get ``finish_tournament`` again.
     """
     from arena.models import Tournament
 
     now = timezone.now()
-    counts = {"reclaimed": 0, "failed": 0, "requeued": 0, "tournaments": 0}
+    counts = {"reclaimed": 0, "failed": 0, "requeued": 0, "unrated": 0, "tournaments": 0}
     stale = now - timedelta(seconds=stale_after_s())
     dead = Match.objects.filter(
         Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True), status=Match.Status.RUNNING
@@ -458,6 +475,13 @@ def match_sweep_stuck(*, limit: int = 200) -> dict[str, int]:
         if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(heartbeat_at=now):
             enqueue("play_match", match_id)
             counts["requeued"] += 1
+    # Recorded but not rated: the worker died between the two (it rates right after).
+    unrated = Match.objects.filter(
+        status=Match.Status.DONE, rated=False, finished_at__lt=now - timedelta(seconds=60)
+    )
+    for match_id in list(unrated.order_by("id").values_list("id", flat=True)[:limit]):
+        enqueue("rate_match", match_id)
+        counts["unrated"] += 1
     running = Tournament.objects.filter(status="running").exclude(matches__status__in=OPEN_STATUSES)
     for tournament_id in running.values_list("id", flat=True)[:limit]:
         enqueue("finish_tournament", tournament_id)
