@@ -55,3 +55,16 @@ def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
         check_available(SandboxConfig.from_env())
     except SandboxError as exc:
         log.error("sandbox unavailable on this worker, matches will be retried: %s", exc)
+    _sweep_workdirs()
+
+
+def _sweep_workdirs() -> None:
+    """Remove match directories that a killed worker on this host left behind."""
+    import django
+
+    django.setup()
+    from arena.services.matches import match_workdirs_sweep
+
+    removed = match_workdirs_sweep(older_than_s=float(app.conf.task_time_limit or 3600) + 60)
+    if removed:
+        log.info("removed %d match directories left by a killed worker", removed)

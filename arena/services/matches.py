@@ -23,8 +23,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import shutil
 import tempfile
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -57,6 +59,7 @@ __all__ = [
     "match_limits",
     "match_play",
     "match_sweep_stuck",
+    "match_workdirs_sweep",
     "version_materialize",
 ]
 
@@ -64,6 +67,8 @@ log = logging.getLogger(__name__)
 
 #: A match whose third attempt fails for a platform reason is marked failed.
 MAX_ATTEMPTS = 3
+#: Bot files of a match in play are copied under a temporary directory named like this.
+WORKDIR_PREFIX = "arena-match-"
 #: Matches not yet finished: what a tournament waits for and the ladder counts.
 OPEN_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
 
@@ -247,7 +252,7 @@ def _play(match: Match) -> tuple[engine.MatchResult, list[str]]:
     except SandboxError as exc:
         raise PlatformError(f"sandbox unavailable: {exc}") from None
     versions = (match.version_a, match.version_b)
-    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
         players = [
             SandboxedPlayer(
                 str(version.bot),
@@ -487,3 +492,22 @@ def match_sweep_stuck(*, limit: int = 200) -> dict[str, int]:
         enqueue("finish_tournament", tournament_id)
         counts["tournaments"] += 1
     return counts
+
+
+def match_workdirs_sweep(*, older_than_s: float) -> int:
+    """Remove match directories a killed worker left in the temp dir; how many were removed.
+
+    A worker removes its directory when a match ends, unless it was killed (SIGKILL, power
+    loss). Nothing runs longer than the task's hard time limit, so a directory older than
+    that belongs to no live match. Called when a worker starts.
+    """
+    cutoff = time.time() - older_than_s
+    removed = 0
+    for path in Path(tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*"):
+        try:
+            if path.is_dir() and path.stat().st_mtime < cutoff:
+                shutil.rmtree(path)
+                removed += 1
+        except OSError:
+            continue  # another worker got there first, or it is not ours
+    return removed

@@ -223,3 +223,38 @@ class TestSweeper:
 
     def test_it_does_not_resend_a_fresh_queued_match(self, match):
         assert match_sweep_stuck()["requeued"] == 0
+
+    def test_it_rates_a_match_recorded_by_a_worker_that_died_before_rating(
+        self, match, run_on_commit, monkeypatch
+    ):
+        # The worker records the match, then dies before it rates it.
+        monkeypatch.setattr(match_services, "_rate_now_or_later", lambda match_id: None)
+        with run_on_commit():
+            played = match_play(match_id=match.pk, worker="w1")
+        assert not Match.objects.get(pk=played.pk).rated
+        assert match_sweep_stuck()["unrated"] == 0  # recorded just now: give it a minute
+        Match.objects.filter(pk=played.pk).update(finished_at=timezone.now() - timedelta(minutes=5))
+        with run_on_commit():
+            assert match_sweep_stuck()["unrated"] == 1
+        assert Match.objects.get(pk=played.pk).rated
+        assert RatingHistory.objects.filter(match=played).count() == 2
+
+
+def test_it_removes_match_directories_left_by_a_killed_worker(tmp_path, monkeypatch):
+    import os
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    old = tmp_path / "arena-match-7-abc"
+    (old / "seat0").mkdir(parents=True)
+    (old / "seat0" / "bot.py").write_text("def act(o): pass\n")
+    os.utime(old, (0, 0))
+    fresh = tmp_path / "arena-match-8-def"
+    fresh.mkdir()
+    other = tmp_path / "someone-else"
+    other.mkdir()
+    os.utime(other, (0, 0))
+    assert match_services.match_workdirs_sweep(older_than_s=3600) == 1
+    assert not old.exists()
+    assert fresh.exists()
+    assert other.exists()
