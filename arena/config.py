@@ -107,7 +107,7 @@ def database_config(url: str | None, *, default_sqlite: Path) -> dict[str, Any]:
 def broker_url(url: str | None) -> str:
     """The Celery broker: Redis when ``REDIS_URL`` is set, else a server-less filesystem queue."""
     if not url:
-        return "filesystem://"
+        return "filesystem://localhost//"  # kombu warns about a missing host otherwise
     scheme = urlsplit(url).scheme
     if scheme not in {"redis", "rediss", "filesystem", "memory"}:
         raise ConfigError(f"REDIS_URL={url!r} must start with redis:// or rediss://")

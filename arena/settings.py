@@ -214,7 +214,7 @@ else:
 
 # --- Celery (workers/celery.py reads every CELERY_* name) ------------------------------
 CELERY_BROKER_URL = _env["BROKER_URL"]
-if CELERY_BROKER_URL == "filesystem://":
+if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = DATA_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),

@@ -143,9 +143,11 @@ class _Processes:
         return 1 if failed else 0
 
     def stop_all(self) -> None:
+        # Each leader stops its own children (gunicorn workers, Celery's pool) on SIGTERM;
+        # signalling the whole group would kill those children under their parent's feet.
         for child in self.children.values():
             if child.poll() is None:
-                os.killpg(child.pid, signal.SIGTERM)
+                os.kill(child.pid, signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_S
         for child in self.children.values():
             try:
