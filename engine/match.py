@@ -9,7 +9,7 @@ the reason recorded in the replay. It never lets a bot's failure escape as an ex
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +18,11 @@ from engine.players import BotFault, FaultKind, Player
 from engine.registry import get_game
 from engine.replay import REPLAY_FORMAT
 
-__all__ = ["MatchError", "MatchResult", "play_match"]
+__all__ = ["REPLAY_CHECKS", "MatchError", "MatchResult", "play_match"]
+
+#: Functions called with every replay this process produces. Empty in production; the test
+#: suite adds a JSON Schema validator, so every replay any test produces is checked.
+REPLAY_CHECKS: list[Callable[[dict[str, Any]], None]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +204,8 @@ def play_match(
         "games": records,
         "result": result_json,
     }
+    for check in REPLAY_CHECKS:
+        check(replay)
     return MatchResult(
         players=tuple(player.name for player in players),
         seed=seed,

@@ -28,9 +28,11 @@ class Limits:
     #: CPU seconds for interpreter start, ``import bot`` and ``on_match_start`` together.
     startup_timeout_s: float = 5.0
     #: Wall-clock guard: a call may take ``factor * its CPU allowance + extra`` seconds of
-    #: real time before it is a timeout even if it used no CPU (sleeping, blocked).
-    wall_guard_factor: float = 2.0
-    wall_guard_extra_s: float = 1.0
+    #: real time before it is a timeout even if it used no CPU (sleeping, blocked). Generous
+    #: on purpose: on a loaded machine a busy bot gets a fraction of a core, and it must run
+    #: out of CPU time, not of wall time, before it loses.
+    wall_guard_factor: float = 3.0
+    wall_guard_extra_s: float = 5.0
     #: Hard CPU ceiling for the bot process over the whole match (``RLIMIT_CPU``): a backstop
     #: that holds even if the host stopped watching.
     cpu_total_s: float = 300.0

@@ -425,7 +425,8 @@ class SandboxedPlayer:
                 raise BotFault(
                     FaultKind.TIMEOUT,
                     f"the bot did not answer {phase_text(phase)} before the wall-clock guard "
-                    f"(it used only {used:.2f} s of CPU: sleeping or blocked)",
+                    f"(it used {used:.2f} s of CPU of its {cpu_budget:.2f} s: it was sleeping, "
+                    "blocked, or starved of CPU)",
                 )
             # Wake in time to catch a multi-threaded bot burning its allowance on all cores.
             wait = min(wall_deadline - now, max((cpu_budget - used) / self._cpus, 0.002), 0.25)

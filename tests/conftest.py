@@ -21,3 +21,19 @@ def staff(db):
     return get_user_model().objects.create_user(
         "olga", "olga@example.com", "olga-pass-123", is_staff=True
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _every_replay_matches_the_schema():
+    """Validate every replay produced in this process against engine/replay.schema.json."""
+    import json
+
+    import jsonschema
+
+    from engine import replay as replay_io
+    from engine.match import REPLAY_CHECKS
+
+    validator = jsonschema.Draft202012Validator(json.loads(replay_io.SCHEMA_PATH.read_text()))
+    REPLAY_CHECKS.append(validator.validate)
+    yield
+    REPLAY_CHECKS.remove(validator.validate)
