@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 
 __all__ = [
     "DECK",
+    "HANDS_PER_GAME",
+    "HAND_SIZE",
     "JOKERS",
     "ORDER",
     "RANKS",
@@ -36,6 +38,9 @@ __all__ = [
 RANKS = "A234567JQK"
 SUITS = "SHDC"
 JOKERS = ("XR", "XB")
+#: Six cards a player holds; every hand uses three from each side, so 42 cards last 7 hands.
+HAND_SIZE = 6
+HANDS_PER_GAME = 7
 #: The canonical order: by suit (spades, hearts, diamonds, clubs), Ace to King, then Jokers.
 DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS) + JOKERS
 #: Position of each card in the canonical order; hands are kept sorted by it.

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.games.lie21.cards import DECK, HANDS_PER_GAME
+
 if TYPE_CHECKING:
     from engine.games.lie21.rules import HandRecord, Lie21State
+
+DECK_SIZE = len(DECK)
 
 __all__ = ["game_reveal", "hand_view", "observation"]
 
@@ -39,25 +43,34 @@ def hand_view(record: HandRecord, seat: int) -> dict[str, Any]:
 
 
 def observation(state: Lie21State, seat: int) -> dict[str, Any]:
-    """The game part of a bot's observation (the runner adds the match part)."""
+    """The game part of a bot's observation (the runner adds the match part).
+
+    Built on every decision, thousands of times a second, so it reads the state's fields
+    directly rather than through its properties.
+    """
     pending = state.pending
-    over = state.is_over
-    role = None if over else ("liar" if seat == state.liar else "judge")
+    number = state.hand_number
+    if number > HANDS_PER_GAME:  # the game is over: nobody's turn
+        number, liar, role = HANDS_PER_GAME, None, None
+    else:
+        liar = state.liar
+        role = "liar" if seat == liar else "judge"
+    captured = state.captured
     return {
         "game": "lie21",
         "seat": seat,
-        "hand_number": min(state.hand_number, 7),
+        "hand_number": number,
         "dealer": state.dealer,
-        "liar": None if over else state.liar,
+        "liar": liar,
         "role": role,
-        "hand": list(state.hands[seat]),
+        "hand": state.hands[seat][:],
         "trump_card": state.trump_card,
         "trump_suit": state.trump_suit,
-        "deck_count": state.deck_count,
+        "deck_count": DECK_SIZE - state._pos,
         "opponent_hand_count": len(state.hands[1 - seat]),
-        "face_up": pending.up_card if pending is not None else None,
-        "captured": [len(state.captured[0]), len(state.captured[1])],
-        "history": list(state.views[seat]),
+        "face_up": pending.cards[pending.face_up] if pending is not None else None,
+        "captured": [len(captured[0]), len(captured[1])],
+        "history": state.views[seat][:],
     }
 
 

@@ -19,6 +19,8 @@ from typing import Any, NamedTuple
 
 from engine.games.lie21.cards import (
     DECK,
+    HAND_SIZE,
+    HANDS_PER_GAME,
     ORDER,
     SCORE,
     counts,
@@ -41,9 +43,7 @@ __all__ = [
     "judge_hand",
 ]
 
-HAND_SIZE = 6
 MOVE_SIZE = 3
-HANDS_PER_GAME = 7
 
 
 _DECK_SET = frozenset(DECK)
@@ -263,7 +263,7 @@ class Lie21State:
 
     def to_act(self) -> int | None:
         """The seat that must move now, or None when the game is over."""
-        if self.is_over:
+        if self.hand_number > HANDS_PER_GAME:
             return None
         return self.liar if self.pending is None else 1 - self.liar
 
@@ -330,7 +330,9 @@ class Lie21State:
             self.pending = move  # type: ignore[assignment]  # verify gave a Lie
             return []
         self._finish_hand(move)  # type: ignore[arg-type]  # verify gave an Answer
-        return ["on_hand_end", "on_game_end"] if self.is_over else ["on_hand_end"]
+        if self.hand_number > HANDS_PER_GAME:
+            return ["on_hand_end", "on_game_end"]
+        return ["on_hand_end"]
 
     def legal_actions(self, seat: int) -> Iterator[dict[str, Any]]:
         """Every legal action for ``seat`` in a fixed order (for search bots and tests)."""
