@@ -173,7 +173,7 @@ def _probe_writable(parent: Path) -> None:
 def _sweep_stale(parent: Path) -> None:
     for child in parent.iterdir():
         owner = child.name.split("-", 1)[0]
-        if not child.is_dir() or not owner.isdigit() or _alive(int(owner)):
+        if not child.is_dir() or not owner.isdigit() or pid_alive(int(owner)):
             continue
         try:
             _kill_listed(child)
@@ -182,7 +182,8 @@ def _sweep_stale(parent: Path) -> None:
             pass  # still busy or not ours to remove: try again next time
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists: how leftovers of a dead worker are recognised."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.players import BotFault, FaultKind
+from sandbox.cgroups import pid_alive
 
 __all__ = ["MAX_BOT_BYTES", "MAX_BOT_FILES", "StagedBot", "stage_bot"]
 
@@ -92,18 +93,8 @@ def _sweep_stale(parent: str) -> None:
         return
     for entry in entries:
         owner = entry.name[len(_PREFIX) :].split("-", 1)[0]
-        if entry.name.startswith(_PREFIX) and owner.isdigit() and not _alive(int(owner)):
+        if entry.name.startswith(_PREFIX) and owner.isdigit() and not pid_alive(int(owner)):
             shutil.rmtree(entry.path, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _copy_file(source: Path, target: Path) -> int:

@@ -49,7 +49,7 @@ from arena.services.ratings import match_rate
 from engine import replay as replay_io
 
 if TYPE_CHECKING:
-    from sandbox import Limits
+    from sandbox import Limits, SandboxConfig
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -60,6 +60,8 @@ __all__ = [
     "match_play",
     "match_sweep_stuck",
     "match_workdirs_sweep",
+    "sandbox_config",
+    "version_bytes",
     "version_materialize",
 ]
 
@@ -67,8 +69,10 @@ log = logging.getLogger(__name__)
 
 #: A match whose third attempt fails for a platform reason is marked failed.
 MAX_ATTEMPTS = 3
-#: Bot files of a match in play are copied under a temporary directory named like this.
+#: Bot files of a match in play (or a version in validation) are copied under a temporary
+#: directory named like this.
 WORKDIR_PREFIX = "arena-match-"
+WORKDIR_PREFIXES = (WORKDIR_PREFIX, "arena-version-")
 #: Matches not yet finished: what a tournament waits for and the ladder counts.
 OPEN_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
 
@@ -215,11 +219,23 @@ def _heartbeat(match_id: int, token: str) -> Iterator[None]:
 # --- playing ------------------------------------------------------------------------------
 
 
-def version_materialize(version: BotVersion, directory: Path) -> Path:
-    """Write a stored version's files into ``directory``; returns the directory.
+def sandbox_config() -> SandboxConfig:
+    """This host's sandbox settings, checked: a host that cannot sandbox is a platform error
+    (the task is retried, maybe on another worker), never the bot's fault."""
+    from sandbox import SandboxConfig, SandboxError, check_available
 
-    The stored bytes are checked against the version's checksum: a file that changed in
-    storage is a platform problem, not something to run.
+    try:
+        config = SandboxConfig.from_env()
+        check_available(config)
+    except SandboxError as exc:
+        raise PlatformError(f"sandbox unavailable: {exc}") from None
+    return config
+
+
+def version_bytes(version: BotVersion) -> bytes:
+    """The stored file of a version, checked against its sha256.
+
+    A file that changed in storage is a platform problem, not something to run.
     """
     try:
         with version.file.open("rb") as handle:
@@ -228,6 +244,12 @@ def version_materialize(version: BotVersion, directory: Path) -> Path:
         raise PlatformError(f"cannot read the file of version {version.pk}: {exc}") from None
     if hashlib.sha256(data).hexdigest() != version.sha256:
         raise PlatformError(f"the stored file of version {version.pk} does not match its sha256")
+    return data
+
+
+def version_materialize(version: BotVersion, directory: Path) -> Path:
+    """Write a stored version's files into ``directory``; returns the directory."""
+    data = version_bytes(version)
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     if version.kind == BotVersion.Kind.PY:
         # Checked at upload and validation; the checksum says it is the same file.
@@ -243,14 +265,10 @@ def version_materialize(version: BotVersion, directory: Path) -> Path:
 
 def _play(match: Match) -> tuple[engine.MatchResult, list[str]]:
     """Play the match in the sandbox; the result and each seat's captured output."""
-    from sandbox import SandboxConfig, SandboxedPlayer, SandboxError, check_available
+    from sandbox import SandboxedPlayer
 
     limits = match_limits()
-    try:
-        config = SandboxConfig.from_env()
-        check_available(config)
-    except SandboxError as exc:
-        raise PlatformError(f"sandbox unavailable: {exc}") from None
+    config = sandbox_config()
     versions = (match.version_a, match.version_b)
     with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
         players = [
@@ -503,7 +521,9 @@ def match_workdirs_sweep(*, older_than_s: float) -> int:
     """
     cutoff = time.time() - older_than_s
     removed = 0
-    for path in Path(tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*"):
+    for path in Path(tempfile.gettempdir()).glob("arena-*"):
+        if not path.name.startswith(WORKDIR_PREFIXES):
+            continue
         try:
             if path.is_dir() and path.stat().st_mtime < cutoff:
                 shutil.rmtree(path)

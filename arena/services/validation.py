@@ -25,7 +25,7 @@ from django.utils import timezone
 import engine
 from arena.models import Bot, BotVersion
 from arena.services.dispatch import enqueue
-from arena.services.matches import PlatformError
+from arena.services.matches import PlatformError, sandbox_config, version_bytes
 from arena.services.ratings import rating_get_or_create
 
 if TYPE_CHECKING:
@@ -80,27 +80,15 @@ def _where(error: engine.MatchError) -> str:
     return where + (f" ({phase} phase)" if phase else "")
 
 
-def _read(version: BotVersion) -> bytes:
-    try:
-        with version.file.open("rb") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise PlatformError(f"cannot read the file of version {version.pk}: {exc}") from None
-
-
 def _smoke_test(version: BotVersion) -> _Verdict:
-    from sandbox import SandboxConfig, SandboxedPlayer, SandboxError, check_available
+    from sandbox import SandboxedPlayer, SandboxError
 
     try:
-        package = engine.read_bot(version.filename or f"bot.{version.kind}", _read(version))
+        package = engine.read_bot(version.filename or f"bot.{version.kind}", version_bytes(version))
     except engine.BotFileError as exc:
         return _Verdict(False, f"invalid: the file was rejected: {exc.message}")
     limits = _limits()
-    try:
-        config = SandboxConfig.from_env()
-        check_available(config)
-    except SandboxError as exc:
-        raise PlatformError(f"sandbox unavailable: {exc}") from None
+    config = sandbox_config()
     seed = engine.derive_seed(int(version.sha256[:12] or "0", 16), "smoke")
     with tempfile.TemporaryDirectory(prefix=f"arena-version-{version.pk}-") as tmp:
         package.write_to(tmp)
