@@ -68,6 +68,11 @@ class SandboxConfig:
     #: Directory for each bot's private copy of its files ("" = the system temp dir). It
     #: must be traversable by ``bot_uid``.
     work_dir: str = ""
+    #: Microseconds the host busy-reads for a reply before it sleeps. Spinning saves the
+    #: wake-up latency of a sleeping host (most of a fast round trip), at the price of a
+    #: core. Worth it for one match at a time; a worker running as many matches as it has
+    #: cores does better without (the arena's workers use 0 unless this is set).
+    spin_us: int = 200
 
     def __post_init__(self) -> None:
         if not self.python:
@@ -81,6 +86,8 @@ class SandboxConfig:
             raise ValueError(
                 f"sandbox cgroup mode must be one of {', '.join(CGROUP_MODES)}, not {self.cgroup!r}"
             )
+        if self.spin_us < 0:
+            raise ValueError(f"spin_us must be 0 or more, not {self.spin_us}")
         for path in self.extra_python_paths:
             if not os.path.isabs(path):
                 raise ValueError(f"extra python path must be absolute: {path!r}")
@@ -110,13 +117,18 @@ class SandboxConfig:
             value = env.get(var, "").strip()
             if value:
                 kwargs[field] = value.lower() if field in {"mode", "cgroup"} else value
-        for var, field in {"ARENA_SANDBOX_UID": "bot_uid", "ARENA_SANDBOX_GID": "bot_gid"}.items():
+        numeric = {
+            "ARENA_SANDBOX_UID": "bot_uid",
+            "ARENA_SANDBOX_GID": "bot_gid",
+            "ARENA_SANDBOX_SPIN_US": "spin_us",
+        }
+        for var, field in numeric.items():
             value = env.get(var, "").strip()
             if value:
                 try:
                     kwargs[field] = int(value)
                 except ValueError:
-                    raise SandboxUnavailable(f"{var}={value!r} is not a numeric id") from None
+                    raise SandboxUnavailable(f"{var}={value!r} is not a whole number") from None
         paths = env.get("ARENA_SANDBOX_EXTRA_PYTHON_PATHS", "").strip()
         if paths:
             kwargs["extra_python_paths"] = tuple(p for p in paths.split(os.pathsep) if p)

@@ -42,7 +42,6 @@ log = logging.getLogger("sandbox")
 #: Wall time allowed for bwrap + interpreter + bootstrap to get ready to load the bot.
 _SPAWN_GRACE_S = 5.0
 #: How long the host busy-waits for a reply before it sleeps in poll().
-_SPIN_S = 0.0002
 _warned: set[str] = set()
 
 
@@ -352,7 +351,8 @@ class SandboxedPlayer:
             process.thaw()
             self._fail(self._lost(phase, wall_deadline))
         process.thaw()
-        process.spin(_SPIN_S)
+        if self.config.spin_us:
+            process.spin(self.config.spin_us / 1e6)
         try:
             reply = self._receive(
                 cpu_start=cpu_start,

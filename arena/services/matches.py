@@ -20,8 +20,10 @@ task to retry with backoff; the third failed attempt marks the match ``failed``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
+import os
 import secrets
 import shutil
 import tempfile
@@ -45,7 +47,7 @@ from arena.config import env_float
 from arena.models import BotVersion, Match, MatchLog, Replay
 from arena.services.dispatch import enqueue
 from arena.services.errors import InvalidInput
-from arena.services.ratings import match_rate
+from arena.services.ratings import match_rate_locked
 from engine import replay as replay_io
 
 if TYPE_CHECKING:
@@ -226,6 +228,10 @@ def sandbox_config() -> SandboxConfig:
 
     try:
         config = SandboxConfig.from_env()
+        if "ARENA_SANDBOX_SPIN_US" not in os.environ:
+            # A worker runs a match per core: a host spinning for replies would take CPU
+            # from the bots of the other matches.
+            config = dataclasses.replace(config, spin_us=0)
         check_available(config)
     except SandboxError as exc:
         raise PlatformError(f"sandbox unavailable: {exc}") from None
@@ -316,23 +322,23 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
         if not isinstance(exc, PlatformError):
             log.exception("match=%s attempt=%s failed on the platform", match_id, match.attempts)
         return _attempt_failed(match, token, reason[:1000])
-    recorded = _record(match, token, result, outputs)
-    if recorded is not None:
-        _rate_now_or_later(match_id)
-    return recorded
+    return _record(match, token, result, outputs)
 
 
-def _rate_now_or_later(match_id: int) -> None:
-    """Rate the match in this worker right away; queue ``rate_match`` if that fails.
+def _rate_now_or_later(match: Match) -> None:
+    """Rate the match inside the recording transaction; queue ``rate_match`` if that fails.
 
-    Rating here saves a task round trip per match. Should this worker die between the
-    record and the rating, the sweeper finds the match recorded but unrated and queues it.
+    Rating in the same commit saves a task, a transaction and two queries per match. A
+    failure here (a lock timeout, say) is kept to its savepoint: the result still commits,
+    and the match is rated later by the ``rate_match`` task (or the sweeper, should the
+    message be lost).
     """
     try:
-        match_rate(match_id=match_id)
+        with transaction.atomic():
+            match_rate_locked(match=match)
     except Exception:
-        log.warning("match=%s rating failed here; queued for later", match_id, exc_info=True)
-        enqueue("rate_match", match_id)
+        log.warning("match=%s rating failed here; queued for later", match.pk, exc_info=True)
+        enqueue("rate_match", match.pk)
 
 
 # --- recording ----------------------------------------------------------------------------
@@ -393,10 +399,11 @@ def _record(
             )
             for seat, bot_id in enumerate((match.bot_a_id, match.bot_b_id))
         )
+        for name, value in fields.items():  # what the row now holds, without reading it back
+            setattr(match, name, value)
+        _rate_now_or_later(match)
         if match.tournament_id:
             transaction.on_commit(partial(tournament_check_finished, match.tournament_id))
-    for name, value in fields.items():  # what the row now holds, without reading it back
-        setattr(match, name, value)
     return match
 
 

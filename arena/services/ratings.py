@@ -17,7 +17,7 @@ from django.db import transaction
 
 from arena.models import Match, Rating, RatingHistory
 
-__all__ = ["match_rate", "rating_apply", "rating_get_or_create"]
+__all__ = ["match_rate", "match_rate_locked", "rating_apply", "rating_get_or_create"]
 
 log = logging.getLogger(__name__)
 
@@ -80,32 +80,44 @@ def match_rate(*, match_id: int) -> None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.rated or match.status != Match.Status.DONE:
             return
-        if match.outcome not in Match.Outcome.values:
-            return
-        by_bot = _lock_ratings(match)
-        ra, rb = by_bot[match.bot_a_id], by_bot[match.bot_b_id]
-        new_a, new_b = rating_apply((ra.mu, ra.sigma), (rb.mu, rb.sigma), match.outcome)
-        history = []
-        for rating, (mu, sigma), seat in ((ra, new_a, "a"), (rb, new_b, "b")):
-            rating.mu, rating.sigma = mu, sigma
-            rating.score = mu - 3 * sigma
-            _count(rating, match.outcome, seat)
-            rating.save()
-            history.append(
-                RatingHistory(
-                    bot_id=rating.bot_id,
-                    game=match.game,
-                    match=match,
-                    mu=mu,
-                    sigma=sigma,
-                    score=rating.score,
-                )
+        match_rate_locked(match=match)
+
+
+def match_rate_locked(*, match: Match) -> None:
+    """Rate ``match``, whose row the caller has locked in its open transaction.
+
+    ``match_play`` calls this inside the transaction that records the match (it holds the
+    row through its claim), so a match is recorded and rated in one commit.
+    """
+    if match.outcome not in Match.Outcome.values:
+        return
+    by_bot = _lock_ratings(match)
+    ra, rb = by_bot[match.bot_a_id], by_bot[match.bot_b_id]
+    new_a, new_b = rating_apply((ra.mu, ra.sigma), (rb.mu, rb.sigma), match.outcome)
+    history = []
+    for rating, (mu, sigma), seat in ((ra, new_a, "a"), (rb, new_b, "b")):
+        rating.mu, rating.sigma = mu, sigma
+        rating.score = mu - 3 * sigma
+        _count(rating, match.outcome, seat)
+        rating.save(
+            update_fields=["mu", "sigma", "score", "matches", "wins", "draws", "losses", "updated"]
+        )
+        history.append(
+            RatingHistory(
+                bot_id=rating.bot_id,
+                game=match.game,
+                match_id=match.pk,
+                mu=mu,
+                sigma=sigma,
+                score=rating.score,
             )
-        RatingHistory.objects.bulk_create(history)
-        Match.objects.filter(pk=match.pk).update(rated=True)
+        )
+    RatingHistory.objects.bulk_create(history)
+    Match.objects.filter(pk=match.pk).update(rated=True)
+    match.rated = True
     log.info(
         "match=%s rated a=%s:%.2f b=%s:%.2f",
-        match_id,
+        match.pk,
         match.bot_a_id,
         new_a[0] - 3 * new_a[1],
         match.bot_b_id,

@@ -24,6 +24,7 @@ def test_from_env_reads_every_variable():
             "ARENA_SANDBOX_CGROUP": "required",
             "ARENA_SANDBOX_CGROUP_ROOT": "/arena/bots",
             "ARENA_SANDBOX_WORK_DIR": "/var/tmp/arena",
+            "ARENA_SANDBOX_SPIN_US": "0",
         }
     )
     assert config == SandboxConfig(
@@ -36,6 +37,7 @@ def test_from_env_reads_every_variable():
         cgroup="required",
         cgroup_root="/arena/bots",
         work_dir="/var/tmp/arena",
+        spin_us=0,
     )
 
 
@@ -46,6 +48,7 @@ def test_from_env_defaults():
     assert (config.bot_uid, config.bot_gid) == (65534, 65534)
     assert config.extra_python_paths == ()
     assert config.cgroup == "auto"
+    assert config.spin_us == 200
 
 
 @pytest.mark.parametrize(
@@ -55,6 +58,8 @@ def test_from_env_defaults():
         ("ARENA_SANDBOX_UID", "nobody"),
         ("ARENA_SANDBOX_CGROUP", "maybe"),
         ("ARENA_SANDBOX_EXTRA_PYTHON_PATHS", "relative/path"),
+        ("ARENA_SANDBOX_SPIN_US", "-5"),
+        ("ARENA_SANDBOX_SPIN_US", "fast"),
     ],
 )
 def test_from_env_refuses_bad_values_in_one_line(name, value):
