@@ -9,6 +9,7 @@ protection), which is meant for built-in bots and your own code.
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,6 +147,14 @@ def run_matches(
             resolve_bot(b, game=game, workdir=workdir),
         )
         make = _player_factory(sandbox)
+        if not sandbox:
+            for given, spec in zip((a, b), specs, strict=True):
+                if not spec.builtin:
+                    print(
+                        f"warning: {given} runs inside this process without the sandbox "
+                        "(--in-process): only do this with code you trust",
+                        file=sys.stderr,
+                    )
         out = Path(replay_dir) if replay_dir is not None else None
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
