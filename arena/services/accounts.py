@@ -6,8 +6,11 @@ import secrets
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from rest_framework.authtoken.models import Token
 
-__all__ = ["demo_admin_ensure"]
+__all__ = ["demo_admin_ensure", "token_regenerate"]
 
 DEMO_ADMIN = "admin"
 
@@ -29,3 +32,11 @@ def demo_admin_ensure(*, credentials_file: Path) -> tuple[str, str | None]:
     credentials_file.write_text(password + "\n")
     credentials_file.chmod(0o600)
     return DEMO_ADMIN, password
+
+
+def token_regenerate(*, user: AbstractBaseUser) -> Token:
+    """A new API token for ``user``; the previous one stops working at once."""
+    # Deleting first keeps the one-token-per-user rule of DRF's table (user is its key).
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return Token.objects.create(user=user)

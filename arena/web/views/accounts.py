@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
-from rest_framework.authtoken.models import Token
 
+from arena.selectors.accounts import token_get
+from arena.services.accounts import token_regenerate
 from arena.web.forms import SignupForm
 
 __all__ = ["signup", "token"]
@@ -45,19 +45,12 @@ def signup(request: HttpRequest) -> HttpResponse:
 @never_cache
 def token(request: HttpRequest) -> HttpResponse:
     """Show the user's API token; POST creates it, or replaces it (the old one stops working)."""
-    current = Token.objects.filter(user=request.user).first()
+    current = token_get(user=request.user)
     if request.method == "POST":
-        _token_regenerate(request.user)
+        token_regenerate(user=request.user)
         messages.success(
             request,
             "New token created; the old one no longer works." if current else "Token created.",
         )
         return redirect("token")
     return render(request, "arena/accounts/token.html", {"token": current})
-
-
-def _token_regenerate(user: object) -> Token:
-    # Deleting first keeps the one-token-per-user rule of DRF's table (user is its key).
-    with transaction.atomic():
-        Token.objects.filter(user=user).delete()
-        return Token.objects.create(user=user)
