@@ -118,7 +118,7 @@ def test_the_version_page_polls_until_the_workers_judge_the_version(tab: Tab) ->
     log_in(tab, "dan", PASSWORD)
     tab.goto(f"/bots/{bot.pk}/versions/{version.number}/")
     tab.page.wait_for_selector("#version-status[data-status=pending]")
-    tab.page.wait_for_function("/Validating.*\\(\\d+ s\\)/.test(document.body.innerText)")
+    tab.page.wait_for_function("() => /Validating.*\\(\\d+ s\\)/.test(document.body.innerText)")
     tab.screenshot("version-pending")
     BotVersion.objects.filter(pk=version.pk).update(
         status=BotVersion.Status.INVALID,
@@ -271,7 +271,7 @@ def test_the_viewer_controls_play_pause_jump_and_switch_views(tab: Tab, replay_m
     page.select_option("#rv-speed", "8")
     page.click("#rv-play")
     assert page.get_attribute("#rv-play", "aria-pressed") == "true"
-    page.wait_for_function("Number(document.getElementById('rv-status').dataset.step) >= 2")
+    page.wait_for_function("() => Number(document.getElementById('rv-status').dataset.step) >= 2")
     page.keyboard.press("Space")  # focus is on the play button: the button's own click
     paused_at = step()["step"]
     assert page.get_attribute("#rv-play", "aria-pressed") == "false"
