@@ -40,7 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("a", help="built-in bot name or path to a .py / .zip bot")
     play.add_argument("b", help="built-in bot name or path to a .py / .zip bot")
     play.add_argument("--matches", type=int, default=1, help="number of matches (default 1)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the first match (default 0)")
+    play.add_argument(
+        "--seed", type=int, default=0, help="seed of the first match; match i uses seed + i"
+    )
     play.add_argument("--game", default="lie21", choices=sorted(GAMES))
     play.add_argument("--replay-dir", help="write one gzip replay per match here")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -94,8 +96,8 @@ def _fail(message: str) -> int:
 def _play(args: argparse.Namespace) -> int:
     if args.matches < 1:
         return _fail("--matches must be at least 1")
-    if args.seed < 0:
-        return _fail("--seed must be 0 or more")
+    if not 0 <= args.seed < 2**53 - args.matches:
+        return _fail("--seed must be 0 or more and below 2**53 (seeds stay exact in JSON)")
     get_game(args.game)
     progress = _Progress(args.matches, enabled=not args.json and sys.stderr.isatty())
     with progress:

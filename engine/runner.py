@@ -18,7 +18,6 @@ from typing import Any
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError, read_bot_path
-from engine.game import derive_seed
 from engine.inprocess import InProcessPlayer
 from engine.match import MatchResult, play_match
 from engine.players import Player
@@ -133,10 +132,11 @@ def run_matches(
     record_timing: bool = True,
     on_match: Callable[[int, MatchResult], None] | None = None,
 ) -> Summary:
-    """Play ``matches`` matches of A against B; A and B swap seats every match.
+    """Play ``matches`` matches of A (seat 0) against B (seat 1).
 
-    Match ``i`` uses the seed ``derive_seed(seed, "match", i)``, so a run is reproducible
-    and any single match can be replayed from its replay file.
+    Match ``i`` uses the seed ``seed + i``, so ``--seed S --matches 1`` with ``S`` from a
+    replay (or a replay's file name) plays that very match again. Who deals first is drawn
+    from each match's seed, so neither seat is favoured.
     """
     if matches < 1:
         raise ValueError("--matches must be at least 1")
@@ -160,10 +160,9 @@ def run_matches(
             out.mkdir(parents=True, exist_ok=True)
         summary = Summary(players=[a, b])
         for index in range(matches):
-            seat_of = (0, 1) if index % 2 == 0 else (1, 0)
-            seated = [specs[0], specs[1]] if seat_of == (0, 1) else [specs[1], specs[0]]
-            players = [make(spec) for spec in seated]
-            match_seed = derive_seed(seed, "match", index)
+            seat_of = (0, 1)
+            players = [make(spec) for spec in specs]
+            match_seed = seed + index
             result = play_match(game, players, seed=match_seed, record_timing=record_timing)
             summary.add(index, result, seat_of)
             if out is not None:

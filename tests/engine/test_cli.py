@@ -123,3 +123,14 @@ def test_an_unknown_bot_name_is_one_line_too():
     result = run("play", "no-such-bot", "random")
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "no-such-bot" in result.stderr
+
+
+def test_match_i_uses_seed_plus_i_so_one_match_can_be_played_again(tmp_path):
+    run_dir, again_dir = tmp_path / "run", tmp_path / "again"
+    args = ["play", "heuristic", "greedy", "--in-process", "--no-timing", "--json"]
+    assert main([*args, "--matches", "3", "--seed", "40", "--replay-dir", str(run_dir)]) == 0
+    assert main([*args, "--matches", "1", "--seed", "41", "--replay-dir", str(again_dir)]) == 0
+    replays = sorted(run_dir.glob("*.json.gz"))
+    assert [replay_io.load(p)["seed"] for p in replays] == [40, 41, 42]
+    (again,) = again_dir.glob("*.json.gz")
+    assert again.read_bytes() == replays[1].read_bytes()
