@@ -240,6 +240,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Celery's Django fixup closes every database connection before and after each task unless
+# this is set; reopening one costs more than a short match's bookkeeping. Workers instead
+# drop broken or old connections the way Django does per request (workers/celery.py).
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_TIMEZONE = TIME_ZONE
 
 # --- The arena itself ------------------------------------------------------------------

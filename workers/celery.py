@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import beat_init, worker_init
+from celery.signals import beat_init, task_postrun, task_prerun, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
@@ -28,6 +28,16 @@ def _make_filesystem_queue(sender: Celery, **kwargs: Any) -> None:
     for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if options.get(key):
             os.makedirs(options[key], exist_ok=True)
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _recycle_stale_connections(**kwargs: Any) -> None:
+    """What Django does around every web request: close connections that broke or that
+    outlived CONN_MAX_AGE, and reset their health checks. Healthy ones are reused."""
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 @beat_init.connect

@@ -158,17 +158,24 @@ def match_create(
 # --- claiming -----------------------------------------------------------------------------
 
 
-def _claim(match_id: int, worker: str) -> str | None:
-    """Take the match for one attempt; the claim token, or None if someone else holds it."""
+def _claim(match_id: int, worker: str, *, attempts: int | None = None) -> str | None:
+    """Take the match for one attempt; the claim token, or None if someone else holds it.
+
+    With ``attempts`` (as the caller read the row) the claim also requires the row to be
+    unchanged since that read, so the caller's copy is exact once the claim succeeds.
+    """
     now = timezone.now()
     stale = now - timedelta(seconds=stale_after_s())
     dead_attempt = Q(status=Match.Status.RUNNING) & (
         Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True)
     )
     token = uuid.uuid4().hex
-    changed = Match.objects.filter(
+    rows = Match.objects.filter(
         Q(status=Match.Status.QUEUED) | dead_attempt, pk=match_id, attempts__lt=MAX_ATTEMPTS
-    ).update(
+    )
+    if attempts is not None:
+        rows = rows.filter(attempts=attempts)
+    changed = rows.update(
         status=Match.Status.RUNNING,
         attempts=F("attempts") + 1,
         claim_token=token,
@@ -308,12 +315,21 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
     back to the queue (retry with backoff). A match that exhausted its attempts is returned
     with status ``failed``.
     """
-    token = _claim(match_id, worker)
+    # Read first, claim second: the read needs no lock, so the claim's write is short.
+    match = (
+        Match.objects.select_related("version_a__bot__owner", "version_b__bot__owner")
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        return None
+    token = _claim(match_id, worker, attempts=match.attempts)
     if token is None:
         return _not_claimed(match_id)
-    match = Match.objects.select_related("version_a__bot__owner", "version_b__bot__owner").get(
-        pk=match_id
-    )
+    # What the claim wrote, mirrored on our copy (the claim required it to be unchanged).
+    match.status, match.claim_token, match.claimed_by = Match.Status.RUNNING, token, worker[:64]
+    match.attempts += 1
+    match.started_at = timezone.now()
     try:
         with _heartbeat(match_id, token):
             result, outputs = _play(match)
@@ -335,9 +351,11 @@ def _rate_now_or_later(match: Match) -> None:
     """
     try:
         with transaction.atomic():
-            match_rate_locked(match=match)
+            match_rate_locked(match=match, mark_rated=False)  # the record already did
     except Exception:
         log.warning("match=%s rating failed here; queued for later", match.pk, exc_info=True)
+        Match.objects.filter(pk=match.pk).update(rated=False)
+        match.rated = False
         enqueue("rate_match", match.pk)
 
 
@@ -372,6 +390,7 @@ def _record(
     data = replay_io.dumps(result.replay)
     fields = {
         "status": Match.Status.DONE,
+        "rated": True,  # rated below in this same transaction (undone if that fails)
         "claim_token": "",
         "finished_at": timezone.now(),
         "failure_reason": "",

@@ -14,6 +14,7 @@ import logging
 
 import trueskill
 from django.db import transaction
+from django.utils import timezone
 
 from arena.models import Match, Rating, RatingHistory
 
@@ -83,11 +84,12 @@ def match_rate(*, match_id: int) -> None:
         match_rate_locked(match=match)
 
 
-def match_rate_locked(*, match: Match) -> None:
+def match_rate_locked(*, match: Match, mark_rated: bool = True) -> None:
     """Rate ``match``, whose row the caller has locked in its open transaction.
 
     ``match_play`` calls this inside the transaction that records the match (it holds the
-    row through its claim), so a match is recorded and rated in one commit.
+    row through its claim and has set ``rated`` already), so a match is recorded and rated
+    in one commit.
     """
     if match.outcome not in Match.Outcome.values:
         return
@@ -99,9 +101,6 @@ def match_rate_locked(*, match: Match) -> None:
         rating.mu, rating.sigma = mu, sigma
         rating.score = mu - 3 * sigma
         _count(rating, match.outcome, seat)
-        rating.save(
-            update_fields=["mu", "sigma", "score", "matches", "wins", "draws", "losses", "updated"]
-        )
         history.append(
             RatingHistory(
                 bot_id=rating.bot_id,
@@ -112,8 +111,13 @@ def match_rate_locked(*, match: Match) -> None:
                 score=rating.score,
             )
         )
+    ra.updated = rb.updated = timezone.now()  # bulk_update skips auto_now
+    Rating.objects.bulk_update(
+        [ra, rb], ["mu", "sigma", "score", "matches", "wins", "draws", "losses", "updated"]
+    )
     RatingHistory.objects.bulk_create(history)
-    Match.objects.filter(pk=match.pk).update(rated=True)
+    if mark_rated:
+        Match.objects.filter(pk=match.pk).update(rated=True)
     match.rated = True
     log.info(
         "match=%s rated a=%s:%.2f b=%s:%.2f",

@@ -224,14 +224,18 @@ class TestSweeper:
     def test_it_does_not_resend_a_fresh_queued_match(self, match):
         assert match_sweep_stuck()["requeued"] == 0
 
-    def test_it_rates_a_match_recorded_by_a_worker_that_died_before_rating(
+    def test_it_rates_a_match_whose_rating_failed_and_whose_retry_was_lost(
         self, match, run_on_commit, monkeypatch
     ):
-        # The worker records the match, then dies before it rates it.
-        monkeypatch.setattr(match_services, "_rate_now_or_later", lambda match_id: None)
-        with run_on_commit():
-            played = match_play(match_id=match.pk, worker="w1")
+        def lock_timeout(**kwargs):
+            raise RuntimeError("lock timeout")
+
+        monkeypatch.setattr(match_services, "match_rate_locked", lock_timeout)
+        # Recorded without its rating; the rate_match message is never sent (no commit hook).
+        played = match_play(match_id=match.pk, worker="w1")
+        assert played.status == "done"
         assert not Match.objects.get(pk=played.pk).rated
+        monkeypatch.undo()
         assert match_sweep_stuck()["unrated"] == 0  # recorded just now: give it a minute
         Match.objects.filter(pk=played.pk).update(finished_at=timezone.now() - timedelta(minutes=5))
         with run_on_commit():
