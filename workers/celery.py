@@ -32,9 +32,15 @@ def _make_filesystem_queue(sender: Celery, **kwargs: Any) -> None:
 
 @task_prerun.connect
 @task_postrun.connect
-def _recycle_stale_connections(**kwargs: Any) -> None:
+def _recycle_stale_connections(sender: Any = None, **kwargs: Any) -> None:
     """What Django does around every web request: close connections that broke or that
-    outlived CONN_MAX_AGE, and reset their health checks. Healthy ones are reused."""
+    outlived CONN_MAX_AGE, and reset their health checks. Healthy ones are reused.
+
+    Not for a task run eagerly inside someone else's transaction (tests, a shell): there
+    the connection belongs to the caller.
+    """
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
     from django.db import close_old_connections
 
     close_old_connections()
