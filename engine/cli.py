@@ -20,7 +20,7 @@ from engine import replay as replay_io
 from engine.botfiles import BotFileError
 from engine.match import MatchResult
 from engine.registry import GAMES, UnknownGame, get_game
-from engine.runner import Summary, run_matches
+from engine.runner import SandboxMissing, Summary, run_matches
 from engine.transcript import transcript
 
 __all__ = ["main"]
@@ -80,12 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = getattr(exc, "filename", None)
         message = f"{where}: {exc.strerror}" if where and getattr(exc, "strerror", None) else exc
         return _fail(str(message))
-    except ImportError as exc:  # the sandbox package, when it cannot run here
+    except SandboxMissing as exc:
         return _fail(str(exc))
-    except Exception as exc:
-        if type(exc).__name__ == "SandboxUnavailable":
-            return _fail(str(exc))
-        raise
 
 
 def _fail(message: str) -> int:

@@ -23,7 +23,11 @@ from engine.match import MatchResult, play_match
 from engine.players import Player
 from engine.registry import get_game
 
-__all__ = ["BotSpec", "Summary", "resolve_bot", "run_matches"]
+__all__ = ["BotSpec", "SandboxMissing", "Summary", "resolve_bot", "run_matches"]
+
+
+class SandboxMissing(RuntimeError):
+    """Bots cannot be sandboxed on this host; the message is one line saying what to do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +117,13 @@ class Summary:
 def _player_factory(sandbox: bool) -> Callable[[BotSpec], Player]:
     if not sandbox:
         return lambda spec: InProcessPlayer(spec.name, spec.path)
-    from sandbox import SandboxConfig, SandboxedPlayer, check_available
+    from sandbox import SandboxConfig, SandboxedPlayer, SandboxUnavailable, check_available
 
-    config = SandboxConfig.from_env()
-    check_available(config)  # raises SandboxUnavailable with one line
+    try:
+        config = SandboxConfig.from_env()
+        check_available(config)
+    except SandboxUnavailable as exc:
+        raise SandboxMissing(f"{exc} (or run trusted bots with --in-process)") from None
     return lambda spec: SandboxedPlayer(spec.name, spec.path, config=config)
 
 

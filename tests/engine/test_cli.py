@@ -134,3 +134,18 @@ def test_match_i_uses_seed_plus_i_so_one_match_can_be_played_again(tmp_path):
     assert [replay_io.load(p)["seed"] for p in replays] == [40, 41, 42]
     (again,) = again_dir.glob("*.json.gz")
     assert again.read_bytes() == replays[1].read_bytes()
+
+
+def test_a_host_without_the_sandbox_is_one_line_and_exit_2():
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "play", "random", "random"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**__import__("os").environ, "ARENA_SANDBOX_BWRAP": "/nonexistent/bwrap"},
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "bubblewrap not found" in result.stderr
+    assert "ARENA_SANDBOX_MODE=unsafe" in result.stderr
