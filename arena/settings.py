@@ -8,6 +8,7 @@ under ``var/``. Production sets ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY`` 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -62,6 +63,9 @@ def _load() -> dict[str, object]:
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
         "RATE_TOKENS": os.environ.get("ARENA_THROTTLE_TOKENS", "20/hour"),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        # Keys the seeds bots are given, so a bot cannot work back to its match's seed.
+        "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
+        or hashlib.sha256(f"arena-bot-seeds:{secret}".encode()).hexdigest(),
     }
 
 
@@ -251,6 +255,7 @@ ARENA_UPLOAD_MAX_BYTES: int = _env["UPLOAD_MAX_BYTES"]
 ARENA_MOVE_TIMEOUT_S: float = _env["MOVE_TIMEOUT"]
 ARENA_TIME_BANK_S: float = _env["TIME_BANK"]
 ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
+ARENA_SEED_KEY: str = _env["SEED_KEY"]
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, ARENA_UPLOAD_MAX_BYTES * 2)
 
 LOGGING = {

@@ -135,6 +135,9 @@ def _defines(tree: ast.Module, name: str) -> bool:
                 return True
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            # ``act = None`` or ``act = 3`` binds the name to something that cannot be called.
+            if isinstance(node.value, ast.Constant | ast.JoinedStr | ast.List | ast.Dict):
+                continue
             if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                 return True
         elif isinstance(node, ast.Import | ast.ImportFrom) and any(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,8 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return _play(args)
         if args.command == "replay":
-            sys.stdout.write(transcript(replay_io.load(args.file)))
-            return 0
+            return _replay(args.file)
         for name, game in GAMES.items():
             for bot, path in sorted(game.builtin_bots().items()):
                 print(f"{name}/{bot}\t{path}")
@@ -84,6 +84,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(exc))
 
 
+def _replay(path: str) -> int:
+    try:
+        text = transcript(replay_io.load(path))
+    except OSError as exc:
+        return _fail(f"{path}: {exc.strerror or exc}")
+    except (EOFError, ValueError, zlib.error) as exc:  # truncated gzip, bad JSON, old format
+        return _fail(f"{path}: not a readable replay ({exc})")
+    except (KeyError, TypeError, IndexError) as exc:
+        return _fail(f"{path}: not a valid replay (missing or malformed {exc})")
+    sys.stdout.write(text)
+    return 0
+
+
 def _fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return USAGE_ERROR
@@ -92,7 +105,7 @@ def _fail(message: str) -> int:
 def _play(args: argparse.Namespace) -> int:
     if args.matches < 1:
         return _fail("--matches must be at least 1")
-    if not 0 <= args.seed < 2**53 - args.matches:
+    if not 0 <= args.seed <= 2**53 - args.matches:  # the last match's seed stays below 2**53
         return _fail("--seed must be 0 or more and below 2**53 (seeds stay exact in JSON)")
     get_game(args.game)
     progress = _Progress(args.matches, enabled=not args.json and sys.stderr.isatty())

@@ -126,6 +126,13 @@ class InProcessPlayer:
 
     def close(self) -> None:
         self._module = self._act = None
+        # A zipped bot's sibling modules went into sys.modules when it imported them: drop
+        # them, so the next match loads them fresh (and another bot does not find them).
+        bot_dir = os.path.dirname(os.path.abspath(self._path)) + os.sep
+        for name, module in list(sys.modules.items()):
+            origin = getattr(module, "__file__", None) or ""
+            if origin.startswith(bot_dir):
+                del sys.modules[name]
 
     def output(self) -> str:
         return self._buffer.getvalue() if self._buffer is not None else ""

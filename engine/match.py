@@ -62,11 +62,18 @@ class MatchResult:
     duration_s: float
 
 
+_SEED_LIMIT = 1 << 53  # seeds stay exact as JSON numbers
+
+
+def _is_seed(value: object) -> bool:
+    return type(value) is int and 0 <= value < _SEED_LIMIT
+
+
 class _SeatFault(Exception):
-    def __init__(self, seat: int, fault: BotFault, phase: str | None = None) -> None:
+    def __init__(self, seat: int, fault: BotFault, location: dict[str, Any] | None = None) -> None:
         self.seat = seat
         self.fault = fault
-        self.phase = phase  # set when the fault came from a hook, not a move
+        self.location = location  # set when the fault came from a hook, not a move
 
 
 def _wants(player: Player, hook: str) -> bool:
@@ -111,6 +118,7 @@ def play_match(
     options: Mapping[str, Any] | None = None,
     limits: Mapping[str, Any] | None = None,
     record_timing: bool = True,
+    bot_seeds: Sequence[int] | None = None,
 ) -> MatchResult:
     """Play one match and return its result and replay. Closes every player at the end.
 
@@ -118,15 +126,25 @@ def play_match(
     ``limits`` describes the time limits in force, recorded in the replay and told to bots.
     With ``record_timing=False`` the replay holds no wall-clock times, so the same seed and
     deterministic bots give a byte-identical replay.
+
+    ``bot_seeds`` are the seeds each bot is given for its own random choices. By default
+    they are derived from the match seed, which is reproducible but guessable: a bot that
+    tries every small match seed can find one that gives its own seed, and with it every
+    deck of the match. Where bots are adversaries (the arena), pass seeds the bots cannot
+    work back from, e.g. keyed with a secret; the replay records them either way.
     """
     game = get_game(game) if isinstance(game, str) else game
-    if not game.min_players <= len(players) <= game.max_players:
+    seats = len(players)
+    if not game.min_players <= seats <= game.max_players:
         raise ValueError(f"{game.title} needs {game.min_players}-{game.max_players} players")
-    if not isinstance(seed, int) or seed < 0:
-        raise ValueError("the match seed must be a non-negative integer")
+    if not _is_seed(seed):
+        raise ValueError("the match seed must be an integer from 0 to 2**53 - 1")
+    if bot_seeds is None:
+        bot_seeds = [derive_seed(seed, "bot", seat) for seat in range(seats)]
+    if len(bot_seeds) != seats or not all(_is_seed(s) for s in bot_seeds):
+        raise ValueError("bot_seeds needs one integer from 0 to 2**53 - 1 per player")
     rules = game.match_rules(options)
     rule_options = rules.options()
-    seats = len(players)
     first_dealer = derive_seed(seed, "dealer") % seats
     tally = _Tally(seats)
     records: list[dict[str, Any]] = []
@@ -143,7 +161,7 @@ def play_match(
                 "game": game.name,
                 "seat": seat,
                 "players": seats,
-                "seed": derive_seed(seed, "bot", seat),
+                "seed": bot_seeds[seat],
                 "options": rule_options,
                 "limits": dict(limits or {}),
             }
@@ -154,18 +172,26 @@ def play_match(
             game_seed = derive_seed(seed, "game", number)
             state = game.new_game(seed=game_seed, dealer=dealer, num_players=seats)
             move_ms = []
-            _play_game(state, players, tally, number, move_ms if record_timing else None)
+            context = {
+                "game_number": number,
+                "match_points": list(tally.match_points),
+                "games": list(tally.summaries),
+            }
+            _play_game(state, players, context, move_ms if record_timing else None)
             scores = state.scores()
             outcome = rules.game_outcome(scores)
             tally.add(number, scores, outcome)
             decision = rules.decide(tally.match_points, number, outcome)
             records.append(_game_record(state, number, dealer, game_seed, outcome, tally, move_ms))
+            # The game is complete and counted: a fault in its closing hooks loses the match
+            # but does not undo the game.
             finished, state = state, None
-            _reveal_game(finished, players, tally, match_over=decision is not None)
+            _close_game(finished, players, tally, context, match_over=decision is not None)
     except _SeatFault as exc:
-        location = state.location() if state is not None else {"phase": "start"}
-        if exc.phase is not None:
-            location["phase"] = exc.phase
+        if exc.location is not None:
+            location = dict(exc.location)
+        else:
+            location = state.location() if state is not None else {"phase": "start"}
         error = MatchError(
             seat=exc.seat,
             kind=str(exc.fault.kind),
@@ -198,6 +224,7 @@ def play_match(
         "game": game.name,
         "seed": seed,
         "players": [player.name for player in players],
+        "bot_seeds": list(bot_seeds),
         "options": rule_options,
         "limits": dict(limits or {}),
         "first_dealer": first_dealer,
@@ -222,12 +249,27 @@ def play_match(
     )
 
 
-def _reveal_game(state: Any, players: Sequence[Player], tally: _Tally, *, match_over: bool) -> None:
-    """Show every card of the finished game to the bots that asked (``on_game_end``).
+def _close_game(
+    state: Any,
+    players: Sequence[Player],
+    tally: _Tally,
+    context: dict[str, Any],
+    *,
+    match_over: bool,
+) -> None:
+    """The hooks after a game's last move: ``on_hand_end`` for its last hand, then
+    ``on_game_end`` with every card of the game shown.
 
-    A fault here loses the match like any other, unless the match is already decided: a
-    result that has been reached is not taken back.
+    They run once the game is recorded, so a fault here loses the match without undoing the
+    game; and once the match is decided, a fault here changes nothing.
     """
+    last_hand = state.location().get("hand")
+    for seat, bot in enumerate(players):
+        if _wants(bot, "on_hand_end"):
+            view = state.observation(seat)
+            view.update(_fresh(context))
+            where = {"hand": last_hand, "phase": "on_hand_end"}
+            _deliver(seat, bot, "on_hand_end", view, where, match_over)
     listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_game_end")]
     if not listeners:
         return
@@ -238,37 +280,60 @@ def _reveal_game(state: Any, players: Sequence[Player], tally: _Tally, *, match_
         "match_over": match_over,
     }
     for seat in listeners:
-        try:
-            _call(seat, players[seat].notify, "on_game_end", reveal, phase="on_game_end")
-        except _SeatFault:
-            if not match_over:
-                raise
+        where = {"hand": last_hand, "phase": "on_game_end"}
+        _deliver(seat, players[seat], "on_game_end", reveal, where, match_over)
 
 
-def _call(seat: int, method: Any, *args: Any, phase: str | None = None) -> Any:
+def _deliver(
+    seat: int,
+    player: Player,
+    hook: str,
+    payload: dict[str, Any],
+    location: dict[str, Any],
+    match_over: bool,
+) -> None:
+    try:
+        player.notify(hook, payload)
+    except BotFault as fault:
+        if not match_over:  # a result that has been reached is not taken back
+            raise _SeatFault(seat, fault, location) from None
+
+
+def _fresh(context: dict[str, Any]) -> dict[str, Any]:
+    """The match part of one observation, built anew each time.
+
+    Sandboxed bots get their own copy anyway (JSON); in-process bots get fresh objects too,
+    so one bot mutating what it was given cannot change what the other one sees.
+    """
+    return {
+        "game_number": context["game_number"],
+        "match_points": list(context["match_points"]),
+        "games": [
+            {**game, "scores": list(game["scores"]), "awarded": list(game["awarded"])}
+            for game in context["games"]
+        ],
+    }
+
+
+def _call(seat: int, method: Any, *args: Any) -> Any:
     try:
         return method(*args)
     except BotFault as fault:
-        raise _SeatFault(seat, fault, phase) from None
+        raise _SeatFault(seat, fault, {"phase": "start"}) from None
 
 
 def _play_game(
     state: Any,
     players: Sequence[Player],
-    tally: _Tally,
-    number: int,
+    context: dict[str, Any],
     move_ms: list[float] | None,
 ) -> None:
-    """Play one game to its end, appending each move's wall time in ms to ``move_ms``.
+    """Play one game to its last move, appending each move's wall time in ms to ``move_ms``.
 
     This loop runs thousands of times a second in benchmarks and ladders, so it binds what
     it calls to locals and keeps the per-move work to the observation, the call and apply.
+    The hooks after the game's last move are :func:`_close_game`'s.
     """
-    context = {
-        "game_number": number,
-        "match_points": list(tally.match_points),
-        "games": list(tally.summaries),
-    }
     listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_hand_end")]
     clock = time.perf_counter
     observe, apply = state.observation, state.apply
@@ -276,7 +341,7 @@ def _play_game(
     seat = state.to_act()
     while seat is not None:
         observation = observe(seat)
-        observation.update(context)
+        observation.update(_fresh(context))
         try:
             if move_ms is None:
                 action = acts[seat](observation)
@@ -290,11 +355,12 @@ def _play_game(
             hooks = apply(seat, action)
         except ValueError as exc:  # the game's IllegalMove
             raise _SeatFault(seat, BotFault(FaultKind.ILLEGAL_MOVE, str(exc))) from None
-        if hooks and listeners and "on_hand_end" in hooks:
+        if listeners and hooks == ["on_hand_end"]:  # not the last hand: see _close_game
+            where = {"hand": state.location()["hand"] - 1, "phase": "on_hand_end"}
             for other in listeners:
                 view = observe(other)
-                view.update(context)
-                _call(other, players[other].notify, "on_hand_end", view, phase="on_hand_end")
+                view.update(_fresh(context))
+                _deliver(other, players[other], "on_hand_end", view, where, match_over=False)
         seat = state.to_act()
 
 

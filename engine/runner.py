@@ -114,17 +114,28 @@ class Summary:
         return kinds
 
 
-def _player_factory(sandbox: bool) -> Callable[[BotSpec], Player]:
+def _player_factory(sandbox: bool) -> tuple[Callable[[BotSpec], Player], dict[str, Any]]:
+    """How to make a player, and the limits it enforces (recorded in every replay)."""
     if not sandbox:
-        return lambda spec: InProcessPlayer(spec.name, spec.path)
-    from sandbox import SandboxConfig, SandboxedPlayer, SandboxUnavailable, check_available
+        return (lambda spec: InProcessPlayer(spec.name, spec.path)), {}
+    from sandbox import (
+        Limits,
+        SandboxConfig,
+        SandboxedPlayer,
+        SandboxUnavailable,
+        check_available,
+    )
 
     try:
         config = SandboxConfig.from_env()
         check_available(config)
     except SandboxUnavailable as exc:
         raise SandboxMissing(f"{exc} (or run trusted bots with --in-process)") from None
-    return lambda spec: SandboxedPlayer(spec.name, spec.path, config=config)
+    limits = Limits()
+    recorded = {"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s}
+    return (lambda spec: SandboxedPlayer(spec.name, spec.path, limits=limits, config=config)), (
+        recorded
+    )
 
 
 def run_matches(
@@ -153,7 +164,7 @@ def run_matches(
             resolve_bot(a, game=game, workdir=workdir),
             resolve_bot(b, game=game, workdir=workdir),
         )
-        make = _player_factory(sandbox)
+        make, limits = _player_factory(sandbox)
         if not sandbox:
             for given, spec in zip((a, b), specs, strict=True):
                 if not spec.builtin:
@@ -170,7 +181,9 @@ def run_matches(
             seat_of = (0, 1)
             players = [make(spec) for spec in specs]
             match_seed = seed + index
-            result = play_match(game, players, seed=match_seed, record_timing=record_timing)
+            result = play_match(
+                game, players, seed=match_seed, limits=limits, record_timing=record_timing
+            )
             summary.add(index, result, seat_of)
             if out is not None:
                 replay_io.save(result.replay, out / f"match-{index:04d}-{match_seed}.json.gz")

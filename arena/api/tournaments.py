@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
@@ -51,7 +51,11 @@ class TournamentOutputSerializer(serializers.Serializer):
     game = serializers.CharField()
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
-    seed = serializers.IntegerField()
+    seed = serializers.SerializerMethodField(
+        help_text="Null for all but staff until the tournament starts: the participants' "
+        "versions are frozen at the start, and a seed known earlier would let an author build "
+        "a bot around the decks it deals."
+    )
     schedule = serializers.IntegerField(source="schedule_id", allow_null=True)
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
     entries = serializers.IntegerField(source="entry_count", help_text="Participants.")
@@ -60,9 +64,18 @@ class TournamentOutputSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, tournament: Tournament) -> int | None:
+        request = self.context.get("request")
+        organiser = request is not None and request.user.is_staff
+        if tournament.status == Tournament.Status.PENDING and not organiser:
+            return None
+        return tournament.seed
 
-def _tournament_response(tournament_id: int) -> Response:
-    return Response(TournamentOutputSerializer(tournament_get(tournament_id=tournament_id)).data)
+
+def _tournament_response(request: Request, tournament_id: int) -> Response:
+    tournament = tournament_get(tournament_id=tournament_id)
+    return Response(TournamentOutputSerializer(tournament, context={"request": request}).data)
 
 
 class TournamentListCreateApi(ListAPIView):
@@ -105,7 +118,9 @@ class TournamentListCreateApi(ListAPIView):
     def post(self, request: Request) -> Response:
         data = _valid(self.TournamentCreateSerializer(data=request.data))
         tournament = tournament_create(created_by=request.user, **data)
-        body = TournamentOutputSerializer(tournament_get(tournament_id=tournament.pk)).data
+        body = TournamentOutputSerializer(
+            tournament_get(tournament_id=tournament.pk), context={"request": request}
+        ).data
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -116,7 +131,7 @@ class TournamentDetailApi(APIView):
         responses={200: TournamentOutputSerializer, **errors(404)},
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return _tournament_response(tournament_id)
+        return _tournament_response(request, tournament_id)
 
 
 class TournamentStartApi(APIView):
@@ -133,7 +148,7 @@ class TournamentStartApi(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament_get(tournament_id=tournament_id)  # 404 before the service's own checks
         tournament_start(tournament_id=tournament_id)
-        return _tournament_response(tournament_id)
+        return _tournament_response(request, tournament_id)
 
 
 class TournamentCancelApi(APIView):
@@ -150,7 +165,7 @@ class TournamentCancelApi(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament_get(tournament_id=tournament_id)
         tournament_cancel(tournament_id=tournament_id)
-        return _tournament_response(tournament_id)
+        return _tournament_response(request, tournament_id)
 
 
 class _CellSerializer(serializers.Serializer):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import logging
 import os
 import secrets
@@ -113,6 +114,22 @@ def match_limits() -> Limits:
     return Limits(
         move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S, time_bank_s=settings.ARENA_TIME_BANK_S
     )
+
+
+def bot_seeds(match_seed: int) -> list[int]:
+    """The seeds the two bots of a match are given, keyed with the server's secret.
+
+    A seed derived from the match seed alone could be searched back to the match seed (and
+    every deck of the match) by a bot when the match seed is small or known, as tournament
+    seeds are. Keyed with ``ARENA_SEED_KEY`` it tells the bot nothing; the replay records
+    them once the match is over.
+    """
+    key = settings.ARENA_SEED_KEY.encode()
+    seeds = []
+    for seat in (0, 1):
+        digest = hmac.new(key, f"{match_seed}:bot:{seat}".encode(), "sha256").digest()
+        seeds.append(int.from_bytes(digest[:8], "big") % (1 << 53))
+    return seeds
 
 
 def new_seed() -> int:
@@ -298,6 +315,7 @@ def _play(match: Match) -> tuple[engine.MatchResult, list[str]]:
                 match.game,
                 players,
                 seed=match.seed,
+                bot_seeds=bot_seeds(match.seed),
                 limits={"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
             )
             outputs = [player.output() for player in players]

@@ -79,3 +79,10 @@ def test_bad_bots_are_refused_with_a_clear_reason(filename, data, code, message)
 def test_an_act_imported_or_assigned_at_top_level_counts():
     read_bot("a.py", b"from helpers import act\n")
     read_bot("b.py", b"def _impl(o):\n    return {}\nact = _impl\n")
+
+
+@pytest.mark.parametrize("source", [b"act = None\n", b"act = 3\n", b"act = 'play'\n"])
+def test_an_act_bound_to_a_constant_is_no_entry_point(source):
+    with pytest.raises(BotFileError) as caught:
+        read_bot("bot.py", source)
+    assert caught.value.code == "no_entry_point"

@@ -149,3 +149,28 @@ def test_a_host_without_the_sandbox_is_one_line_and_exit_2():
     assert result.stderr.count("\n") == 1
     assert "bubblewrap not found" in result.stderr
     assert "ARENA_SANDBOX_MODE=unsafe" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "not a readable replay"),
+        (b"{not json", "not a readable replay"),
+        (b'{"format": 1}', "not a valid replay"),
+        (b'{"format": 99}', "not a readable replay"),
+    ],
+)
+def test_a_broken_replay_file_is_one_line_and_exit_2(tmp_path, content, expected):
+    path = tmp_path / "broken.json.gz"
+    path.write_bytes(content)
+    result = run("replay", str(path))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert str(path) in result.stderr
+    assert expected in result.stderr
+
+
+def test_sandboxed_runs_record_the_limits_they_enforce(tmp_path):
+    assert main(["play", "random", "random", "--replay-dir", str(tmp_path), "--json"]) == 0
+    replay = replay_io.load(next(tmp_path.glob("*.json.gz")))
+    assert replay["limits"] == {"move_timeout_s": 1.0, "time_bank_s": 10.0}

@@ -6,7 +6,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from engine import InProcessPlayer, builtin_bot, play_match
+from engine import InProcessPlayer, builtin_bot, derive_seed, play_match
 from engine import replay as replay_io
 
 BOTS = Path(__file__).parent / "bots"
@@ -131,3 +131,45 @@ def test_options_change_the_match_rules():
 def test_seed_must_be_a_non_negative_integer():
     with pytest.raises(ValueError, match="seed"):
         play_match("lie21", players("random", "random"), seed=-1)
+
+
+@pytest.mark.parametrize(
+    ("bot", "hand", "counted_games"),
+    [("crash_after_hand.py", 1, 0), ("crash_after_last_hand.py", 7, 1)],
+)
+def test_a_hook_fault_names_the_hand_it_followed_and_a_finished_game_still_counts(
+    bot, hand, counted_games
+):
+    result = play_match("lie21", players(BOTS / bot, "random"), seed=11)
+    error = result.replay["result"]["error"]
+    assert (error["kind"], error["seat"], error["phase"]) == ("crash", 0, "on_hand_end")
+    assert (error["game"], error["hand"]) == (1, hand)
+    assert result.games_played == counted_games
+    if counted_games:
+        assert result.replay["games"][0]["end"] == "complete"
+        assert sum(result.points) == 120
+
+
+def test_in_process_bots_cannot_change_what_the_other_bot_sees():
+    result = play_match("lie21", players(BOTS / "mutator.py", BOTS / "checks_its_view.py"), seed=5)
+    assert result.error is None, result.error
+
+
+def test_an_in_process_zip_bot_gets_fresh_modules_every_match():
+    for seed in range(3):  # the helper counts its calls; a leak trips its assertion
+        result = play_match("lie21", players(BOTS / "zipped_a", "random"), seed=seed)
+        assert result.error is None, result.error
+
+
+def test_bot_seeds_default_from_the_match_seed_and_can_be_given():
+    derived = play_match("lie21", players("random", "random"), seed=8)
+    given = play_match("lie21", players("random", "random"), seed=8, bot_seeds=[1, 2])
+    assert derived.replay["bot_seeds"] == [derive_seed(8, "bot", 0), derive_seed(8, "bot", 1)]
+    assert given.replay["bot_seeds"] == [1, 2]
+    assert derived.replay["games"][0]["deck"] == given.replay["games"][0]["deck"]
+
+
+@pytest.mark.parametrize("seed", [True, 2**53, -1, 1.0])
+def test_a_seed_must_stay_exact_in_json(seed):
+    with pytest.raises(ValueError, match="seed"):
+        play_match("lie21", players("random", "random"), seed=seed)

@@ -56,3 +56,11 @@ def test_options_override_defaults_and_unknown_options_are_refused():
     assert BestOfSeven.from_options({"game_cap": 3}).game_cap == 3
     with pytest.raises(ValueError, match="unknown match options"):
         BestOfSeven.from_options({"best_of": 9})
+
+
+@pytest.mark.parametrize(
+    "options", [{"target": 0}, {"game_cap": 0}, {"win_above": 95}, {"target": "4"}, {"target": 1.5}]
+)
+def test_nonsense_match_options_are_refused(options):
+    with pytest.raises(ValueError, match="match option"):
+        BestOfSeven.from_options(options)

@@ -40,7 +40,7 @@ def act(observation):
 
 #: Defines ``act``, but not as a function (the upload check only sees the name).
 ACT_NOT_CALLABLE = """
-act = None
+act = dict(move=None)  # only running it shows this is no function
 """
 
 #: No ``act`` at all: refused before anything runs.

@@ -262,3 +262,16 @@ def test_it_removes_match_directories_left_by_a_killed_worker(tmp_path, monkeypa
     assert not old.exists()
     assert fresh.exists()
     assert other.exists()
+
+
+def test_bots_get_seeds_keyed_with_the_server_secret(match, run_on_commit, settings):
+    from engine import derive_seed
+
+    with run_on_commit():
+        played = match_play(match_id=match.pk, worker="w1")
+    replay = replay_io.loads(bytes(Replay.objects.get(match=played).data))
+    assert replay["bot_seeds"] == match_services.bot_seeds(played.seed)
+    guessable = [derive_seed(played.seed, "bot", seat) for seat in (0, 1)]
+    assert replay["bot_seeds"] != guessable
+    settings.ARENA_SEED_KEY = "another server"
+    assert match_services.bot_seeds(played.seed) != replay["bot_seeds"]

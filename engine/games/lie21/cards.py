@@ -43,7 +43,7 @@ HAND_SIZE = 6
 HANDS_PER_GAME = 7
 #: The canonical order: by suit (spades, hearts, diamonds, clubs), Ace to King, then Jokers.
 DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS) + JOKERS
-#: Position of each card in the canonical order; hands are kept sorted by it.
+#: Position of each card in the canonical order (hands themselves are sorted by card code).
 ORDER: dict[str, int] = {card: i for i, card in enumerate(DECK)}
 
 _RANK_COUNT = {

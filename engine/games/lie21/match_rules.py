@@ -25,13 +25,23 @@ class BestOfSeven:
     sweep_at: int = 120  # game points that end the match at once
     win_above: int = 60  # more than this wins a game; exactly this for both is a tie
 
+    def __post_init__(self) -> None:
+        if self.target < 1 or self.game_cap < 1:
+            raise ValueError("match options: target and game_cap must be at least 1")
+        if not 0 <= self.win_above < self.double_at <= self.sweep_at:
+            raise ValueError("match options: need 0 <= win_above < double_at <= sweep_at")
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None) -> BestOfSeven:
         known = {f.name for f in fields(cls)}
         unknown = set(options or {}) - known
         if unknown:
             raise ValueError(f"unknown match options: {sorted(unknown)}; known: {sorted(known)}")
-        values = {k: int(v) for k, v in (options or {}).items()}
+        values = {}
+        for key, value in (options or {}).items():
+            if type(value) is not int:
+                raise ValueError(f"match option {key!r} must be an integer, not {value!r}")
+            values[key] = value
         return cls(**values)
 
     def options(self) -> dict[str, Any]:

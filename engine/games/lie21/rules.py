@@ -394,13 +394,10 @@ class Lie21State:
             ),
         )
         self.log.append(record)
-        if answer.challenge:  # both players saw every card: one view serves both
-            view = hand_view(record, liar)
-            self.views[0].append(view)
-            self.views[1].append(view)
-        else:
-            self.views[0].append(hand_view(record, 0))
-            self.views[1].append(hand_view(record, 1))
+        # One view per seat, even when both saw the same cards: no object is shared between
+        # the two players, so an in-process bot that mutates its view changes only its own.
+        self.views[0].append(hand_view(record, 0))
+        self.views[1].append(hand_view(record, 1))
         self.pending = None
         self.liar = winner
         self.hand_number += 1

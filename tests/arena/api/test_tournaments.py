@@ -153,3 +153,13 @@ def test_a_pending_tournament_has_empty_standings(anon_client):
     body = anon_client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
 
     assert (body["matches_total"], body["rows"]) == (0, [])
+
+
+def test_a_pending_tournaments_seed_is_kept_from_all_but_staff(staff_client, anon_client, bots):
+    tournament = TournamentFactory(seed=1234)
+    url = f"/api/tournaments/{tournament.pk}/"
+    assert anon_client.get(url).json()["seed"] is None
+    assert anon_client.get("/api/tournaments/").json()["results"][0]["seed"] is None
+    assert staff_client.get(url).json()["seed"] == 1234
+    staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
+    assert anon_client.get(url).json()["seed"] == 1234  # versions are frozen now
