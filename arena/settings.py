@@ -13,6 +13,8 @@ import os
 import sys
 from pathlib import Path
 
+from kombu import Exchange, Queue
+
 from arena.config import (
     ConfigError,
     broker_url,
@@ -94,6 +96,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from here, not from a CDN
     "django_celery_beat",
     "arena",
 ]
@@ -191,6 +194,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "arena.models.BotVersion.Status",
         "VersionKindEnum": "arena.models.BotVersion.Kind",
@@ -230,8 +236,21 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
 else:
-    # With acks_late, a message whose worker died is handed out again after this long.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": _env["VISIBILITY_TIMEOUT"]}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # With acks_late, a message whose worker died is handed out again after this long.
+        "visibility_timeout": _env["VISIBILITY_TIMEOUT"],
+        # Read the queues in the order below: validations before matches.
+        "queue_order_strategy": "priority",
+    }
+# An author waiting for an upload's verdict should not wait behind a whole tournament: the
+# validations have their own queue, read first. A worker started without -Q reads both.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+_TASKS = Exchange("celery", type="direct")
+CELERY_TASK_QUEUES = (
+    Queue("validation", _TASKS, routing_key="validation"),
+    Queue("celery", _TASKS, routing_key="celery"),
+)
+CELERY_TASK_ROUTES = {"workers.tasks.validate_version": {"queue": "validation"}}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -264,5 +283,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": _env["LOG_LEVEL"]},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        # Django's own default logging also prints "django" to the console: one handler,
+        # here, so each line is printed once.
+        "django": {"handlers": ["console"], "level": _env["LOG_LEVEL"], "propagate": False},
+        "django.db.backends": {"level": "WARNING"},
+    },
 }

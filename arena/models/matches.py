@@ -83,9 +83,16 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"match {self.pk}: {self.bot_a_id} vs {self.bot_b_id}"
 
+    #: ``failure_reason`` of the matches a cancelled tournament did not get to play.
+    CANCELLED = "tournament cancelled"
+
     @property
     def winner_seat(self) -> int | None:
         return {"a": 0, "b": 1}.get(self.outcome)
+
+    @property
+    def was_cancelled(self) -> bool:
+        return self.status == self.Status.FAILED and self.failure_reason == self.CANCELLED
 
 
 class Replay(models.Model):

@@ -63,9 +63,14 @@ def bot_version_upload(*, bot: Bot, user: User, upload: File) -> BotVersion:
     """Store ``upload`` as the bot's next version and queue its validation.
 
     Raises TooLarge (413) or InvalidInput (400, with the BotFileError code) for a file the
-    arena cannot accept, Conflict (409) when it is byte-identical to the latest version.
+    arena cannot accept, Conflict (409) when it is byte-identical to the latest version or
+    when the bot was deactivated (a deactivated bot has left the arena for good).
     """
     _require_owner(bot, user)
+    if not bot.is_active:
+        raise Conflict(
+            f"{bot.name} is deactivated: create a new bot to upload again.", code="bot_inactive"
+        )
     limits = UploadLimits(max_bytes=settings.ARENA_UPLOAD_MAX_BYTES)
     data = _read_capped(upload, limits.max_bytes)
     try:

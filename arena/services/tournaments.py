@@ -25,6 +25,7 @@ from arena.models import Bot, BotVersion, Match, Tournament, TournamentEntry
 from arena.services.errors import Conflict, InvalidInput
 from arena.services.matches import OPEN_STATUSES, match_create, new_seed
 from engine import derive_seed
+from engine.games.lie21.match_rules import BestOfSeven
 from engine.registry import GAMES
 
 __all__ = [
@@ -140,7 +141,7 @@ def tournament_cancel(*, tournament_id: int) -> Tournament:
             )
         now = timezone.now()
         tournament.matches.filter(status=Match.Status.QUEUED).update(
-            status=Match.Status.FAILED, failure_reason="tournament cancelled", finished_at=now
+            status=Match.Status.FAILED, failure_reason=Match.CANCELLED, finished_at=now
         )
         tournament.status = Tournament.Status.CANCELLED
         tournament.finished_at = now
@@ -185,6 +186,21 @@ class _Row:
     result_vs: dict[int, int] = field(default_factory=dict)
 
 
+#: A match won because the other bot failed counts as won by the match's target (4-0 in
+#: Lie 21), a walkover: otherwise beating a broken bot early would be worth less in the
+#: standings than a close win over a working one.
+WALKOVER_MATCH_POINTS = BestOfSeven().target
+
+
+def _match_points(match: Match, seat: str) -> tuple[int, int]:
+    """(this seat's, the other's) match points, as the standings count them."""
+    points = {"a": match.match_points_a, "b": match.match_points_b}
+    if match.reason == "error" and match.outcome in points:
+        points[match.outcome] = max(points[match.outcome], WALKOVER_MATCH_POINTS)
+    other = "b" if seat == "a" else "a"
+    return points[seat], points[other]
+
+
 def _result(match: Match, seat: str) -> str | None:
     if match.status != Match.Status.DONE or not match.outcome:
         return None
@@ -196,16 +212,16 @@ def _result(match: Match, seat: str) -> str | None:
 def _tally(rows: dict[int, _Row], matches: Iterable[Match]) -> None:
     for match in matches:
         sides = (
-            (match.bot_a_id, match.bot_b_id, "a", match.match_points_a, match.points_a),
-            (match.bot_b_id, match.bot_a_id, "b", match.match_points_b, match.points_b),
+            (match.bot_a_id, match.bot_b_id, "a", match.points_a),
+            (match.bot_b_id, match.bot_a_id, "b", match.points_b),
         )
-        for bot_id, other_id, seat, match_points, points in sides:
+        for bot_id, other_id, seat, points in sides:
             result = _result(match, seat)
             row = rows.get(bot_id)
             if row is None or result is None:
                 continue
             row.played += 1
-            row.match_points += match_points
+            row.match_points += _match_points(match, seat)[0]
             row.points += points
             row.match_wins += result == "win"
             row.draws += result == "draw"
@@ -240,16 +256,13 @@ def rank_rows(rows: Sequence[_Row]) -> list[tuple[int, _Row]]:
 def _crosstable(order: Sequence[int], matches: Iterable[Match]) -> dict[str, Any]:
     cells: dict[str, Any] = {}
     for match in matches:
-        sides = (
-            (match.bot_a_id, match.bot_b_id, "a", match.match_points_a, match.match_points_b),
-            (match.bot_b_id, match.bot_a_id, "b", match.match_points_b, match.match_points_a),
-        )
-        for row_id, col_id, seat, mine, theirs in sides:
+        sides = ((match.bot_a_id, match.bot_b_id, "a"), (match.bot_b_id, match.bot_a_id, "b"))
+        for row_id, col_id, seat in sides:
             cells[f"{row_id}-{col_id}"] = {
                 "match": match.pk,
                 "status": match.status,
                 "result": _result(match, seat),
-                "match_points": [mine, theirs],
+                "match_points": list(_match_points(match, seat)),
             }
     return {"bots": list(order), "cells": cells}
 

@@ -121,10 +121,11 @@ def _verdict(result: engine.MatchResult, output: str, limits: Limits) -> _Verdic
             private = f"{output}\n{error.private}".strip()
         return _Verdict(False, f"invalid: {_where(error)}: {error.detail}", private[-OUTPUT_CAP:])
     outcome = {0: "won", 1: "lost"}.get(result.winner, "drew")
+    how = "by a sweep" if result.reason == "sweep" else "on match points"
     summary = (
         f"valid: bot.py imported in the sandbox and act() answered every move.\n"
-        f"Smoke match against the built-in random bot: {outcome} "
-        f"{result.match_points[0]}-{result.match_points[1]} on match points over "
+        f"Smoke match against the built-in random bot: {outcome} {how} "
+        f"({result.match_points[0]}-{result.match_points[1]}) over "
         f"{result.games_played} game(s) in {result.duration_s:.2f} s "
         f"(limits: {limits.move_timeout_s:g} s per move, {limits.time_bank_s:g} s time bank)."
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from arena.web.throttling import ThrottledLoginView
 from arena.web.views import accounts, bots, docs, home, ladder, matches, tournaments
 
 urlpatterns = [
@@ -35,7 +36,7 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        ThrottledLoginView.as_view(),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -394,3 +394,13 @@ def test_the_demo_tournament_can_be_switched_off(settings):
     settings.ARENA_DEMO_TOURNAMENT = False
     assert demo_tournament_start() is None
     assert not Tournament.objects.exists()
+
+
+def test_a_win_by_the_other_bots_fault_counts_as_a_walkover():
+    from arena.services.tournaments import WALKOVER_MATCH_POINTS, _match_points
+
+    match = Match(outcome="b", reason="error", match_points_a=1, match_points_b=0)
+    assert _match_points(match, "b") == (WALKOVER_MATCH_POINTS, 1)
+    assert _match_points(match, "a") == (1, WALKOVER_MATCH_POINTS)
+    played = Match(outcome="a", reason="match_points", match_points_a=4, match_points_b=2)
+    assert _match_points(played, "a") == (4, 2)

@@ -71,11 +71,17 @@ class Command(BaseCommand):
             MofNCompleteColumn(),
             TimeElapsedColumn(),
         )
-        with Progress(*columns, console=console, transient=False) as progress:
+        # Without a terminal (a log, CI) the bar cannot redraw: print a line when it moves.
+        plain = not console.is_terminal
+        reported = -1
+        with Progress(*columns, console=console, transient=False, disable=plain) as progress:
             bar = progress.add_task("matches", total=total)
             while True:
                 done = tournament.matches.filter(status__in=OVER).count()
                 progress.update(bar, completed=done)
+                if plain and done != reported:
+                    console.print(f"{done}/{total} matches over")
+                    reported = done
                 tournament.refresh_from_db()
                 if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
                     return tournament

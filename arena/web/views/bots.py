@@ -32,6 +32,7 @@ from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_vers
 from arena.services.errors import DomainError
 from arena.web.errors import domain_errors
 from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
+from arena.web.throttling import upload_refusal
 
 __all__ = [
     "bot_deactivate_view",
@@ -74,6 +75,11 @@ def bot_new(request: HttpRequest) -> HttpResponse:
     fix the file and submit the same name again.
     """
     form = BotCreateForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid() and form.cleaned_data["file"]:
+        refusal = upload_refusal(request)
+        if refusal:
+            form.add_error("file", refusal)
+            return render(request, "arena/bots/new.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         field = "name"
@@ -161,6 +167,11 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
         raise PermissionDenied("Only the bot's owner may upload versions.")
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
+        refusal = upload_refusal(request)
+        if refusal:
+            form.add_error("file", refusal)
+            context = {"bot": bot, "form": form}
+            return render(request, "arena/bots/upload.html", context, status=429)
         try:
             version = bot_version_upload(
                 bot=bot, user=request.user, upload=form.cleaned_data["file"]

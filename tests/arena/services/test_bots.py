@@ -92,3 +92,15 @@ def test_bot_version_upload_trusts_the_bytes_not_the_declared_size(owner, settin
 
     with pytest.raises(TooLarge):
         bot_version_upload(bot=BotFactory(owner=owner), user=owner, upload=upload)
+
+
+@pytest.mark.django_db
+def test_a_deactivated_bot_takes_no_new_version(owner):
+    bot = bot_create(owner=owner, name="retired", game="lie21")
+    bot_deactivate(bot=bot, user=owner)
+    with pytest.raises(Conflict) as caught:
+        bot_version_upload(
+            bot=bot, user=owner, upload=SimpleUploadedFile("b.py", b"def act(o):\n    return {}\n")
+        )
+    assert caught.value.code == "bot_inactive"
+    assert not BotVersion.objects.filter(bot=bot).exists()
