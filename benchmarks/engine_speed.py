@@ -8,6 +8,10 @@ Prints one ``name: value unit`` line per figure:
     engine_heuristic_games: N games/s    the same with heuristic vs heuristic
     engine_random_matches: N matches/s   whole best-of-7 matches through play_match (bots
                                          loaded per match, replay document built)
+    engine_lean_loop: N games/s          for scale: a bare rules-only loop (random choices,
+                                         sums, draws; no observations, checks or bots), the
+                                         kind the targets were set against (about 26,000 on
+                                         this machine when it is not busy elsewhere)
 
 Each figure is the best of several timed runs on one core: the machine's speed drifts by tens of
 percent from second to second, and the best run is the one least disturbed.
@@ -67,10 +71,44 @@ def match_rate(*, seconds: float, runs: int = 5) -> float:
     return best
 
 
+def lean_loop_rate(*, seconds: float, runs: int = 3) -> float:
+    """Games per second of the leanest possible loop over the same deck and counting rules."""
+    import random
+
+    from engine.games.lie21.cards import DECK, SCORE, move_total
+
+    rng = random.Random(1)
+    best = 0.0
+    for _ in range(runs):
+        games = 0
+        started = time.perf_counter()
+        while (elapsed := time.perf_counter() - started) < seconds:
+            for _ in range(100):
+                deck = list(DECK)
+                rng.shuffle(deck)
+                hands, pos, liar, points = [deck[:6], deck[6:12]], 12, 0, [0, 0]
+                for _hand in range(7):
+                    mine, theirs = hands[liar], hands[1 - liar]
+                    lie = [mine.pop(rng.randrange(len(mine))) for _ in range(3)]
+                    answer = [theirs.pop(rng.randrange(len(theirs))) for _ in range(3)]
+                    a, b = move_total(lie), move_total(answer)
+                    won = liar if a <= 21 and (b > 21 or a >= b) else 1 - liar
+                    points[won] += sum(SCORE[c] for c in lie + answer)
+                    if pos < 42:
+                        hands[won] += deck[pos : pos + 3]
+                        hands[1 - won] += deck[pos + 3 : pos + 6]
+                        pos += 6
+                    liar = won
+            games += 100
+        best = max(best, games / elapsed)
+    return best
+
+
 def main() -> None:
     print(f"engine_random_games: {game_loop_rate('random', seconds=1.5):.0f} games/s", flush=True)
     print(f"engine_heuristic_games: {game_loop_rate('heuristic', seconds=2.0, runs=3):.1f} games/s")
     print(f"engine_random_matches: {match_rate(seconds=1.5):.0f} matches/s")
+    print(f"engine_lean_loop: {lean_loop_rate(seconds=1.0):.0f} games/s")
 
 
 if __name__ == "__main__":

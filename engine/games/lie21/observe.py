@@ -21,25 +21,82 @@ if TYPE_CHECKING:
 
 DECK_SIZE = len(DECK)
 
-__all__ = ["game_reveal", "hand_view", "observation"]
+__all__ = ["game_reveal", "hand_view", "hand_views", "observation"]
 
 
 def hand_view(record: HandRecord, seat: int) -> dict[str, Any]:
     """One finished hand as ``seat`` saw it: forfeited cards of the other side stay hidden."""
-    shown = record.answer.challenge
-    return {
-        "number": record.number,
-        "liar": record.liar,
-        "judge": record.judge,
-        "face_up": record.lie.up_card,
-        "challenge": shown,
-        "liar_cards": list(record.lie.cards) if shown or seat == record.liar else None,
-        "judge_cards": list(record.answer.cards) if shown or seat == record.judge else None,
-        "liar_sum": record.liar_sum if shown else None,
-        "judge_sum": record.judge_sum if shown else None,
-        "winner": record.winner,
-        "rule": str(record.rule),
+    return hand_views(record)[seat]
+
+
+def hand_views(record: HandRecord) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The hand as each seat saw it, both at once (a hand ends thousands of times a second).
+
+    Two separate dicts even where they are equal: no object is shared between the players.
+    """
+    lie, answer = record.lie, record.answer
+    liar, judge = record.liar, record.judge
+    number, winner, rule = record.number, record.winner, str(record.rule)  # a plain str
+    up = lie.cards[lie.face_up]
+    if answer.challenge:  # all six cards were shown to both
+        liar_sum, judge_sum = record.liar_sum, record.judge_sum
+        return (
+            {
+                "number": number,
+                "liar": liar,
+                "judge": judge,
+                "face_up": up,
+                "challenge": True,
+                "liar_cards": list(lie.cards),
+                "judge_cards": list(answer.cards),
+                "liar_sum": liar_sum,
+                "judge_sum": judge_sum,
+                "winner": winner,
+                "rule": rule,
+            },
+            {
+                "number": number,
+                "liar": liar,
+                "judge": judge,
+                "face_up": up,
+                "challenge": True,
+                "liar_cards": list(lie.cards),
+                "judge_cards": list(answer.cards),
+                "liar_sum": liar_sum,
+                "judge_sum": judge_sum,
+                "winner": winner,
+                "rule": rule,
+            },
+        )
+    # A forfeit: each side saw its own three cards and The Liar's face-up card, no sums.
+    views = [None, None]
+    views[liar] = {
+        "number": number,
+        "liar": liar,
+        "judge": judge,
+        "face_up": up,
+        "challenge": False,
+        "liar_cards": list(lie.cards),
+        "judge_cards": None,
+        "liar_sum": None,
+        "judge_sum": None,
+        "winner": winner,
+        "rule": rule,
     }
+    views[judge] = {
+        "number": number,
+        "liar": liar,
+        "judge": judge,
+        "face_up": up,
+        "challenge": False,
+        "liar_cards": None,
+        "judge_cards": list(answer.cards),
+        "liar_sum": None,
+        "judge_sum": None,
+        "winner": winner,
+        "rule": rule,
+    }
+    return views[0], views[1]  # type: ignore[return-value]
 
 
 def observation(state: Lie21State, seat: int) -> dict[str, Any]:

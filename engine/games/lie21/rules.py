@@ -28,7 +28,7 @@ from engine.games.lie21.cards import (
     move_total,
     suit_of,
 )
-from engine.games.lie21.observe import hand_view
+from engine.games.lie21.observe import hand_views
 
 __all__ = [
     "HANDS_PER_GAME",
@@ -394,10 +394,9 @@ class Lie21State:
             ),
         )
         self.log.append(record)
-        # One view per seat, even when both saw the same cards: no object is shared between
-        # the two players, so an in-process bot that mutates its view changes only its own.
-        self.views[0].append(hand_view(record, 0))
-        self.views[1].append(hand_view(record, 1))
+        view0, view1 = hand_views(record)
+        self.views[0].append(view0)
+        self.views[1].append(view1)
         self.pending = None
         self.liar = winner
         self.hand_number += 1
