@@ -128,22 +128,50 @@ def _check_python(label: str, content: bytes) -> None:
 
 
 def _defines(tree: ast.Module, name: str) -> bool:
-    """Whether the module binds ``name`` at top level (def, assignment or import)."""
-    for node in tree.body:
+    """Whether the module may bind ``name`` at top level (def, assignment or import).
+
+    A quick check that gives an upload its clear message before it is queued. It errs on the
+    side of the bot: a definition under ``if``/``try``/``with`` or an ``import *`` counts, and
+    the import in the sandbox at validation has the final word.
+    """
+    return _binds(tree.body, name)
+
+
+_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With, ast.For, ast.While)
+
+
+def _binds(body: list[ast.stmt], name: str) -> bool:
+    for node in body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             if node.name == name:
                 return True
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             # ``act = None`` or ``act = 3`` binds the name to something that cannot be called.
             if isinstance(node.value, ast.Constant | ast.JoinedStr | ast.List | ast.Dict):
                 continue
-            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(_names(target, name) for target in targets):
                 return True
-        elif isinstance(node, ast.Import | ast.ImportFrom) and any(
-            (alias.asname or alias.name.split(".")[0]) == name for alias in node.names
-        ):
-            return True
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*" or (alias.asname or alias.name.split(".")[0]) == name:
+                    return True
+        elif isinstance(node, _BLOCKS):
+            blocks = [node.body, getattr(node, "orelse", []), getattr(node, "finalbody", [])]
+            blocks += [handler.body for handler in getattr(node, "handlers", [])]
+            if any(_binds(block, name) for block in blocks):
+                return True
+    return False
+
+
+def _names(target: ast.expr, name: str) -> bool:
+    """Whether an assignment target (possibly a tuple) binds ``name``."""
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_names(element, name) for element in target.elts)
+    if isinstance(target, ast.Starred):
+        return _names(target.value, name)
     return False
 
 
