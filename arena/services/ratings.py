@@ -14,7 +14,6 @@ import logging
 
 import trueskill
 from django.db import transaction
-from django.utils import timezone
 
 from arena.models import Match, Rating, RatingHistory
 
@@ -57,6 +56,10 @@ def _count(rating: Rating, outcome: str, seat: str) -> None:
         rating.wins += 1
     else:
         rating.losses += 1
+
+
+#: What rating a match changes on a bot's Rating row.
+RATING_FIELDS = ["mu", "sigma", "score", "matches", "wins", "draws", "losses", "updated"]
 
 
 def _lock_ratings(match: Match) -> dict[int, Rating]:
@@ -111,10 +114,9 @@ def match_rate_locked(*, match: Match, mark_rated: bool = True) -> None:
                 score=rating.score,
             )
         )
-    ra.updated = rb.updated = timezone.now()  # bulk_update skips auto_now
-    Rating.objects.bulk_update(
-        [ra, rb], ["mu", "sigma", "score", "matches", "wins", "draws", "losses", "updated"]
-    )
+    # Two plain UPDATEs: bulk_update's CASE expressions cost several times more to build.
+    for rating in (ra, rb):
+        rating.save(update_fields=RATING_FIELDS)
     RatingHistory.objects.bulk_create(history)
     if mark_rated:
         Match.objects.filter(pk=match.pk).update(rated=True)
