@@ -85,7 +85,8 @@ def test_bad_bots_are_refused_with_a_clear_reason(filename, data, code, message)
         b"def _impl(o):\n    return {}\nact = _impl\n",
         b"class Bot:\n    def act(self, o):\n        return {}\nact = Bot().act\n",
         b"act, other = (lambda o: {}), 1\n",
-        b"try:\n    import numpy\n    def act(o): return {}\nexcept ImportError:\n    def act(o): return {}\n",
+        b"try:\n    import numpy\n    def act(o): return {}\n"
+        b"except ImportError:\n    def act(o): return {}\n",
         b"if True:\n    def act(o):\n        return {}\n",
         b"with open(__file__):\n    act = print\n",
     ],
