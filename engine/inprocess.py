@@ -71,6 +71,7 @@ class InProcessPlayer:
         self._buffer = _CappedBuffer() if capture_output else None
         self._module: ModuleType | None = None
         self._act: Any = None
+        self._modules_before: frozenset[str] = frozenset()
         self.hooks: frozenset[str] = frozenset()
 
     def start(self, info: Mapping[str, Any]) -> None:
@@ -78,6 +79,7 @@ class InProcessPlayer:
         module.__file__ = self._path
         code = self._guard("import", _compiled, self._path)
         bot_dir = os.path.dirname(self._path)
+        self._modules_before = frozenset(sys.modules)
         sys.path.insert(0, bot_dir)  # so a zipped bot can import its sibling modules
         try:
             self._guard("import", exec, code, module.__dict__)
@@ -128,8 +130,12 @@ class InProcessPlayer:
         self._module = self._act = None
         # A zipped bot's sibling modules went into sys.modules when it imported them: drop
         # them, so the next match loads them fresh (and another bot does not find them).
+        # Only modules that appeared since the bot was loaded: the caller's own script and
+        # modules may live in the same folder as the bot.
         bot_dir = os.path.dirname(os.path.abspath(self._path)) + os.sep
         for name, module in list(sys.modules.items()):
+            if name in self._modules_before:
+                continue
             origin = getattr(module, "__file__", None) or ""
             if origin.startswith(bot_dir):
                 del sys.modules[name]

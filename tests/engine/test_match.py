@@ -1,6 +1,8 @@
 """The match runner: results, faults as lost matches, hooks, replays, determinism."""
 
 import json
+import sys
+import types
 from pathlib import Path
 
 import jsonschema
@@ -159,6 +161,28 @@ def test_an_in_process_zip_bot_gets_fresh_modules_every_match():
     for seed in range(3):  # the helper counts its calls; a leak trips its assertion
         result = play_match("lie21", players(BOTS / "zipped_a", "random"), seed=seed)
         assert result.error is None, result.error
+
+
+def test_an_in_process_bot_leaves_the_callers_modules_in_its_folder_alone(tmp_path, monkeypatch):
+    """A script testing its bot locally often sits beside it: closing the bot must not unload
+    the script's own modules (``__main__`` among them), only what the bot imported."""
+    (tmp_path / "bot.py").write_text(
+        "import helper_of_bot\ndef act(o):\n    return helper_of_bot.move(o)\n"
+    )
+    (tmp_path / "helper_of_bot.py").write_text(
+        "def move(o):\n"
+        "    cards = o['hand'][:3]\n"
+        "    if o['role'] == 'liar':\n"
+        "        return {'cards': cards, 'face_up': 0}\n"
+        "    return {'cards': cards, 'challenge': False}\n"
+    )
+    script = types.ModuleType("callers_script")
+    script.__file__ = str(tmp_path / "run_my_bot.py")
+    monkeypatch.setitem(sys.modules, "callers_script", script)
+    result = play_match("lie21", players(tmp_path / "bot.py", "random"), seed=3)
+    assert result.error is None, result.error
+    assert sys.modules.get("callers_script") is script
+    assert "helper_of_bot" not in sys.modules  # the bot's own import is unloaded
 
 
 def test_bot_seeds_default_from_the_match_seed_and_can_be_given():
