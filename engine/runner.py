@@ -1,7 +1,7 @@
 """The local runner: play N matches between two bots and sum them up, as a bot author would.
 
-Bots are named by a built-in name (``random``, ``greedy``, ``heuristic``) or a path to a
-``.py`` file or a ``.zip`` with ``bot.py``. Uploaded-style bots run in the sandbox by
+Bots are named by a built-in name (``random``, ``greedy``, ``heuristic``, ``search``) or a
+path to a ``.py`` file or a ``.zip`` with ``bot.py``. Uploaded-style bots run in the sandbox by
 default, exactly as in the arena; ``sandbox=False`` runs them in this process (fast, no
 protection), which is meant for built-in bots and your own code.
 """

@@ -8,7 +8,7 @@ import pytest
 from engine import InProcessPlayer, builtin_bot, derive_seed, get_game, play_match, read_bot_path
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic"])
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "search"])
 def test_builtin_bots_import_only_the_standard_library(name):
     path = builtin_bot("lie21", name)
     read_bot_path(path)  # passes the same checks as an upload
@@ -45,4 +45,4 @@ def test_heuristic_beats_greedy_in_more_than_55_percent_of_400_matches():
 
 
 def test_builtin_bots_are_addressable_by_name():
-    assert set(get_game("lie21").builtin_bots()) == {"random", "greedy", "heuristic"}
+    assert set(get_game("lie21").builtin_bots()) == {"random", "greedy", "heuristic", "search"}

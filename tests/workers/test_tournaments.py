@@ -347,7 +347,7 @@ def test_builtin_bots_install_is_idempotent():
     first = builtin_bots_install()
     again = builtin_bots_install()
     assert [bot.pk for bot in first] == [bot.pk for bot in again]
-    assert sorted(bot.name for bot in first) == ["greedy", "heuristic", "random"]
+    assert sorted(bot.name for bot in first) == ["greedy", "heuristic", "random", "search"]
     for bot in again:
         assert bot.is_builtin and bot.is_active
         assert bot.owner.username == "arena"
@@ -385,8 +385,9 @@ def test_the_demo_tournament_runs_once(run_on_commit, make_bot):
         "greedy",
         "heuristic",
         "random",
+        "search",
     ]
-    assert Replay.objects.count() == 3
+    assert Replay.objects.count() == 6  # a round robin of four
     assert demo_tournament_start() is None
 
 

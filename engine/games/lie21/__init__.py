@@ -56,4 +56,5 @@ class Lie21Game:
             "random": _BOTS_DIR / "random_bot.py",
             "greedy": _BOTS_DIR / "greedy_bot.py",
             "heuristic": _BOTS_DIR / "heuristic_bot.py",
+            "search": _BOTS_DIR / "search_bot.py",
         }
