@@ -24,6 +24,16 @@ from sandbox import Limits, SandboxConfig, SandboxedPlayer, SandboxUnavailable, 
 collect_ignore_glob = ["bots/*"]
 
 BOTS = Path(__file__).parent / "bots"
+
+
+def skip_without_cgroup(reason: str = "no cgroup on this host") -> None:
+    """A laptop may offer no cgroup to the sandbox; CI's machine does, so there a missing
+    cgroup is a failure, never a silently lost test."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
 REPO = Path(__file__).resolve().parents[2]
 #: pytest-xdist worker ("gw0", "gw1", ...) or "" when the suite runs in one process.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")

@@ -9,7 +9,7 @@ import pytest
 
 from engine.players import BotFault, FaultKind, Player
 from sandbox import SandboxConfig, SandboxedPlayer
-from tests.sandbox.conftest import BOTS, process_alive
+from tests.sandbox.conftest import BOTS, process_alive, skip_without_cgroup
 
 
 def test_sandboxed_player_satisfies_the_player_protocol(sandbox):
@@ -43,7 +43,7 @@ def test_bot_in_its_cgroup_while_running_and_gone_after(sandbox):
     player = sandbox("echo_bot.py")
     player.start({})
     if not player.cgroup_paths:
-        pytest.skip("no cgroup on this host")
+        skip_without_cgroup()
     bot_pid = player.process_ids[1]
     for path in player.cgroup_paths:
         with open(os.path.join(path, "cgroup.procs")) as handle:
@@ -136,7 +136,7 @@ def test_cgroups_left_by_a_killed_worker_are_removed(config):
 
     support = cgroup_support(config.cgroup_root)
     if isinstance(support, str):
-        pytest.skip(support)
+        skip_without_cgroup(support)
     stale = [parent / f"{_dead_pid()}-0-abcdef" for _, parent in support.parents]
     for path in stale:
         path.mkdir()

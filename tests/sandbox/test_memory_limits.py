@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
 from engine.players import BotFault, FaultKind
 from sandbox import SandboxedPlayer
-from tests.sandbox.conftest import FAST, expect_fault
+from tests.sandbox.conftest import FAST, expect_fault, skip_without_cgroup
 
 
 def play_until_fault(player: SandboxedPlayer, max_moves: int = 50) -> tuple[int, BotFault]:
@@ -46,7 +44,7 @@ def test_memory_growth_past_the_cgroup_limit_is_an_oom_kill(sandbox):
     player = sandbox("memory_growth.py", limits=limits)
     player.start({})
     if not player.cgroup_paths:
-        pytest.skip("no cgroup on this host")
+        skip_without_cgroup()
     moves, fault = play_until_fault(player)
     assert fault.kind == FaultKind.MEMORY, fault
     assert "killed" in fault.detail
