@@ -39,35 +39,21 @@ def hand_views(record: HandRecord) -> tuple[dict[str, Any], dict[str, Any]]:
     number, winner, rule = record.number, record.winner, str(record.rule)  # a plain str
     up = lie.cards[lie.face_up]
     if answer.challenge:  # all six cards were shown to both
-        liar_sum, judge_sum = record.liar_sum, record.judge_sum
-        return (
-            {
-                "number": number,
-                "liar": liar,
-                "judge": judge,
-                "face_up": up,
-                "challenge": True,
-                "liar_cards": list(lie.cards),
-                "judge_cards": list(answer.cards),
-                "liar_sum": liar_sum,
-                "judge_sum": judge_sum,
-                "winner": winner,
-                "rule": rule,
-            },
-            {
-                "number": number,
-                "liar": liar,
-                "judge": judge,
-                "face_up": up,
-                "challenge": True,
-                "liar_cards": list(lie.cards),
-                "judge_cards": list(answer.cards),
-                "liar_sum": liar_sum,
-                "judge_sum": judge_sum,
-                "winner": winner,
-                "rule": rule,
-            },
-        )
+        shown = {
+            "number": number,
+            "liar": liar,
+            "judge": judge,
+            "face_up": up,
+            "challenge": True,
+            "liar_cards": list(lie.cards),
+            "judge_cards": list(answer.cards),
+            "liar_sum": record.liar_sum,
+            "judge_sum": record.judge_sum,
+            "winner": winner,
+            "rule": rule,
+        }
+        # The other player's copy, with lists of its own.
+        return shown, {**shown, "liar_cards": list(lie.cards), "judge_cards": list(answer.cards)}
     # A forfeit: each side saw its own three cards and The Liar's face-up card, no sums.
     views = [None, None]
     views[liar] = {
