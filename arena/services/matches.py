@@ -13,6 +13,12 @@ half-way (a killed worker). Playing is therefore a claim, a game and a guarded r
    update changed one row. A superseded attempt (its token replaced by a later claim) finds
    nothing to update and throws its result away, so a match is never recorded twice.
 
+A dropped database connection (a server restart, a pgbouncer or NAT idle timeout shorter
+than a match) never throws a played match away: the heartbeat thread reconnects at its
+next beat, and the recording is retried on a fresh connection with backoff
+(:data:`RECORD_TRIES` tries, about a minute in all) while the result waits in memory and the
+heartbeat keeps the claim alive. The match is never played again because recording failed.
+
 A bot's fault is a result (the engine turns it into a lost match). Anything else that stops
 a match is the platform's fault: the claim is released and :class:`PlatformError` asks the
 task to retry with backoff; the third failed attempt marks the match ``failed``.
@@ -39,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import InterfaceError, OperationalError, connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -78,6 +84,11 @@ WORKDIR_PREFIX = "arena-match-"
 WORKDIR_PREFIXES = (WORKDIR_PREFIX, "arena-version-")
 #: Matches not yet finished: what a tournament waits for and the ladder counts.
 OPEN_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
+#: A connection that went away: worth a fresh connection and another try.
+CONNECTION_LOST = (OperationalError, InterfaceError)
+#: Tries to record a played match before giving up (``ARENA_RECORD_TRIES``); with
+#: :func:`record_backoff_s` between them, 8 tries span about 62 s.
+RECORD_TRIES_DEFAULT = 8
 
 
 class PlatformError(Exception):
@@ -105,6 +116,30 @@ def heartbeat_interval_s() -> float:
 def stale_after_s() -> float:
     """How long a running attempt may stay silent before it is presumed dead."""
     return _seconds("ARENA_MATCH_STALE_S", 60.0)
+
+
+def record_tries() -> int:
+    return max(1, int(_seconds("ARENA_RECORD_TRIES", RECORD_TRIES_DEFAULT)))
+
+
+def record_backoff_s(attempt: int) -> float:
+    """Wait before recording try ``attempt + 1``: 0.5 s, 1 s, 2 s ... capped at 30 s."""
+    return min(30.0, 0.5 * 2 ** (attempt - 1))
+
+
+def _drop_broken_connection() -> None:
+    """Close this thread's default connection after an error, so the next query reconnects.
+
+    Django reconnects by itself only around requests and tasks (``close_old_connections``);
+    a connection the server terminated in the middle of one stays broken until closed.
+    """
+    conn = connections["default"]
+    if conn.in_atomic_block:
+        return  # the caller's transaction (a test, a shell): not ours to close
+    try:
+        conn.close()
+    except Exception:  # closing a dead socket may itself complain; it is closed either way
+        log.debug("closing a broken connection failed", exc_info=True)
 
 
 def match_limits() -> Limits:
@@ -215,9 +250,28 @@ def _not_claimed(match_id: int) -> Match | None:
     return _fail(match, match.claim_token, f"the worker playing it was lost {match.attempts} times")
 
 
+def _beat_once(match_id: int, token: str) -> None:
+    """One heartbeat; on a lost connection, reconnect and try once more at once."""
+    for attempt in (1, 2):
+        try:
+            Match.objects.filter(
+                pk=match_id, claim_token=token, status=Match.Status.RUNNING
+            ).update(heartbeat_at=timezone.now())
+            return
+        except CONNECTION_LOST as exc:
+            _drop_broken_connection()  # the next query opens a fresh connection
+            if attempt == 2:
+                raise
+            log.warning("match=%s heartbeat reconnecting after: %s", match_id, exc)
+
+
 @contextmanager
 def _heartbeat(match_id: int, token: str) -> Iterator[None]:
-    """Refresh ``heartbeat_at`` from a thread while the match plays."""
+    """Refresh ``heartbeat_at`` from a thread while the match plays and is recorded.
+
+    The thread has its own connection; when the server drops it, the beat reconnects (a
+    missed beat is survivable: the claim goes stale only after ``ARENA_MATCH_STALE_S``).
+    """
     stop = threading.Event()
     interval = heartbeat_interval_s()
 
@@ -225,9 +279,7 @@ def _heartbeat(match_id: int, token: str) -> Iterator[None]:
         try:
             while not stop.wait(interval):
                 try:
-                    Match.objects.filter(
-                        pk=match_id, claim_token=token, status=Match.Status.RUNNING
-                    ).update(heartbeat_at=timezone.now())
+                    _beat_once(match_id, token)
                 except Exception:  # a missed beat is survivable; the next one may work
                     log.warning("match=%s heartbeat failed", match_id, exc_info=True)
         finally:
@@ -348,15 +400,72 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
     match.status, match.claim_token, match.claimed_by = Match.Status.RUNNING, token, worker[:64]
     match.attempts += 1
     match.started_at = timezone.now()
-    try:
-        with _heartbeat(match_id, token):
+    # The heartbeat runs until the result is recorded: a recording that waits for the
+    # database to come back keeps its claim, so nobody plays the match again meanwhile.
+    with _heartbeat(match_id, token):
+        try:
             result, outputs = _play(match)
-    except Exception as exc:  # whatever it was, it was not a bot's fault
-        reason = str(exc) if isinstance(exc, PlatformError) else f"{type(exc).__name__}: {exc}"
-        if not isinstance(exc, PlatformError):
-            log.exception("match=%s attempt=%s failed on the platform", match_id, match.attempts)
-        return _attempt_failed(match, token, reason[:1000])
-    return _record(match, token, result, outputs)
+        except Exception as exc:  # whatever it was, it was not a bot's fault
+            reason = str(exc) if isinstance(exc, PlatformError) else f"{type(exc).__name__}: {exc}"
+            if not isinstance(exc, PlatformError):
+                log.exception(
+                    "match=%s attempt=%s failed on the platform", match_id, match.attempts
+                )
+            return _retrying(lambda: _attempt_failed(match, token, reason[:1000]), match_id)
+        return _record_retrying(match, token, result, outputs)
+
+
+def _retrying(write: Any, match_id: int, *, what: str = "write") -> Any:
+    """Run ``write()`` (one transaction); on a lost connection reconnect and try again.
+
+    At most :func:`record_tries` tries, :func:`record_backoff_s` apart; the last failure
+    is raised (the task then retries with its own backoff).
+    """
+    tries = record_tries()
+    for attempt in range(1, tries + 1):
+        try:
+            return write()
+        except CONNECTION_LOST as exc:
+            if connections["default"].in_atomic_block or attempt == tries:
+                raise
+            wait = record_backoff_s(attempt)
+            log.warning(
+                "match=%s %s try %d/%d lost its connection (%s); again in %.1f s",
+                match_id,
+                what,
+                attempt,
+                tries,
+                str(exc).strip()[:200],
+                wait,
+            )
+            _drop_broken_connection()
+            time.sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _record_retrying(
+    match: Match, token: str, result: engine.MatchResult, outputs: Sequence[str]
+) -> Match | None:
+    """Record a played match, retrying on lost connections; never play it again for that.
+
+    A try whose commit reached the server but whose answer was lost looks, on the next
+    try, like a superseded attempt (no running row with our token): the row read back
+    then tells whether the match is recorded.
+    """
+    tries = 0
+
+    def write() -> Match | None:
+        nonlocal tries
+        tries += 1
+        recorded = _record(match, token, result, outputs)
+        if recorded is None and tries > 1:
+            again = Match.objects.filter(pk=match.pk, status=Match.Status.DONE).first()
+            if again is not None:
+                log.info("match=%s was recorded by an earlier try", match.pk)
+                return again
+        return recorded
+
+    return _retrying(write, match.pk, what="recording")
 
 
 def _rate_now_or_later(match: Match) -> None:
@@ -370,11 +479,25 @@ def _rate_now_or_later(match: Match) -> None:
     try:
         with transaction.atomic():
             match_rate_locked(match=match, mark_rated=False)  # the record already did
+    except CONNECTION_LOST:
+        if _connection_gone():
+            raise  # the whole recording transaction is lost: it is retried as a whole
+        _rate_later(match)
     except Exception:
-        log.warning("match=%s rating failed here; queued for later", match.pk, exc_info=True)
-        Match.objects.filter(pk=match.pk).update(rated=False)
-        match.rated = False
-        enqueue("rate_match", match.pk)
+        _rate_later(match)
+
+
+def _rate_later(match: Match) -> None:
+    log.warning("match=%s rating failed here; queued for later", match.pk, exc_info=True)
+    Match.objects.filter(pk=match.pk).update(rated=False)
+    match.rated = False
+    enqueue("rate_match", match.pk)
+
+
+def _connection_gone() -> bool:
+    """Whether this thread's connection was closed under it (not a mere lock timeout)."""
+    raw = connections["default"].connection
+    return raw is None or bool(getattr(raw, "closed", False) or getattr(raw, "broken", False))
 
 
 # --- recording ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from django.db import connection
 
 from arena.models import Bot, BotVersion, Rating
 from tests.workers import bots
+from tests.workers.faults import PrivateRedis
 from tests.workers.processes import (
     CeleryWorker,
     redis_url,
@@ -137,3 +138,13 @@ def start_worker(
     yield start
     for worker in started:
         worker.stop()
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A redis-server of this test's own (pausing it stalls no one else)."""
+    server = PrivateRedis(tmp_path / "redis")
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,134 @@
+"""Dropped database connections (``pg_terminate_backend``) never throw away a played match.
+
+A server restart, a pgbouncer or a NAT idle timeout shorter than a match closes the
+worker's connections under it. The heartbeat thread reconnects at its next beat, and the
+recording retries with backoff on a fresh connection while the played replay waits in
+memory: the match is recorded once, rated once, and never played a second time.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.db import connection
+
+from arena.models import Match, MatchLog, Rating, RatingHistory, Replay
+from arena.services import matches as match_services
+from arena.services.matches import match_create, match_play
+from tests.workers import bots
+from tests.workers.faults import require_postgresql, terminate_backends
+from tests.workers.processes import wait_for
+
+pytestmark = pytest.mark.slow
+
+FAST_BEAT = {"ARENA_MATCH_HEARTBEAT_S": "0.3", "ARENA_MATCH_STALE_S": "5"}
+
+
+def queued_match(a, b) -> Match:
+    """A queued match, not sent to any queue (the test plays it itself)."""
+    return Match.objects.create(
+        game="lie21",
+        kind="ladder",
+        version_a=a.active_version,
+        version_b=b.active_version,
+        bot_a=a,
+        bot_b=b,
+        seed=3,
+    )
+
+
+def assert_recorded_and_rated_once(match: Match, bots_: tuple) -> None:
+    assert match.status == "done"
+    assert match.rated
+    assert match.attempts == 1, f"played {match.attempts} times: {match.failure_reason}"
+    assert Replay.objects.filter(match=match).count() == 1
+    assert MatchLog.objects.filter(match=match).count() == 2
+    assert RatingHistory.objects.filter(match=match).count() == 2
+    for bot in bots_:
+        assert Rating.objects.get(bot=bot).matches == 1
+
+
+@pytest.mark.redis
+def test_a_real_worker_survives_its_connections_dropped_mid_match(redis, start_worker, make_bot):
+    require_postgresql()
+    sleepy, other = make_bot("sleepy", bots.SLEEPY), make_bot("steady")
+    start_worker("w1", concurrency=1, **FAST_BEAT)
+    # Seed 1: one game, about 3 s with the sleepy bot.
+    match = match_create(
+        version_a=sleepy.active_version, version_b=other.active_version, kind="ladder", seed=1
+    )
+
+    def beating() -> Match | None:
+        row = Match.objects.get(pk=match.pk)
+        return row if row.status == "running" and row.heartbeat_at > row.started_at else None
+
+    running = wait_for(beating, timeout=30, what="the match to be under way")
+    # Both the heartbeat thread's and the task's own connection are dropped mid-match.
+    assert terminate_backends() >= 2
+    dropped_at = Match.objects.get(pk=match.pk).heartbeat_at
+    # The heartbeat reconnects: it beats again while the match still plays.
+    wait_for(
+        lambda: Match.objects.filter(pk=match.pk, heartbeat_at__gt=dropped_at).exists(),
+        timeout=5,
+        what="a heartbeat after the connections were dropped",
+    )
+    done = wait_for(
+        lambda: Match.objects.filter(pk=match.pk, status__in=("done", "failed")).first(),
+        timeout=60,
+        what="the match to be recorded",
+    )
+    done = wait_for(
+        lambda: Match.objects.filter(pk=done.pk, rated=True).first() or done.status == "failed",
+        timeout=30,
+        what="the match to be rated",
+    )
+    assert done is not True, done
+    assert done.claimed_by == running.claimed_by
+    assert_recorded_and_rated_once(done, (sleepy, other))
+
+
+def test_recording_retries_when_the_connection_drops_while_it_records(
+    transactional_db, make_bot, monkeypatch
+):
+    """In process: the backend is terminated inside the recording transaction (after its
+    UPDATE, before the replay is written), twice; the third try records."""
+    require_postgresql()
+    monkeypatch.setattr(match_services, "record_backoff_s", lambda attempt: 0.05, raising=False)
+    a, b = make_bot("anna"), make_bot("bert")
+    match = queued_match(a, b)
+    drops = []
+    real_create = Replay.objects.create
+
+    def create_and_drop(**kwargs):
+        if len(drops) < 2:
+            drops.append(time.monotonic())
+            with connection.cursor() as cursor:  # this very connection dies under us
+                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        return real_create(**kwargs)
+
+    monkeypatch.setattr(Replay.objects, "create", create_and_drop)
+    played = []
+    real_play = match_services._play
+    monkeypatch.setattr(match_services, "_play", lambda m: played.append(m.pk) or real_play(m))
+    recorded = match_play(match_id=match.pk, worker="test")
+    assert len(drops) == 2
+    assert played == [match.pk]  # played once; recorded on the third try
+    assert recorded is not None and recorded.status == "done"
+    assert_recorded_and_rated_once(Match.objects.get(pk=match.pk), (a, b))
+
+
+def test_the_heartbeat_thread_reconnects(transactional_db, make_bot, settings):
+    require_postgresql()
+    settings.ARENA_MATCH_HEARTBEAT_S = 0.1
+    match = queued_match(make_bot("anna"), make_bot("bert"))
+    Match.objects.filter(pk=match.pk).update(status="running", claim_token="tok")
+    with match_services._heartbeat(match.pk, "tok"):
+        time.sleep(0.4)
+        terminate_backends()  # the heartbeat thread's connection
+        dropped = Match.objects.get(pk=match.pk).heartbeat_at
+        wait_for(
+            lambda: Match.objects.filter(pk=match.pk, heartbeat_at__gt=dropped).exists(),
+            timeout=3,
+            what="a beat on a new connection",
+        )
