@@ -66,3 +66,41 @@ def test_it_waits_for_a_real_worker_on_the_filesystem_broker(
     tournament = Tournament.objects.get()
     assert tournament.status == "finished"
     assert set(tournament.matches.values_list("status", flat=True)) == {"done"}
+
+
+@pytest.mark.slow
+def test_waiting_survives_a_dropped_connection(transactional_db, make_bot, worker_env, tmp_path):
+    """The command's connection is terminated while it waits: it reconnects and goes on."""
+    from arena.models import Match
+    from arena.services.tournaments import tournament_finish
+    from tests.workers.faults import require_postgresql, terminate_backends
+    from tests.workers.processes import wait_for
+
+    require_postgresql()
+    for name in ("anna", "bert", "cleo"):
+        make_bot(name)
+    # No worker: the matches stay queued until this test writes their results.
+    env = {**worker_env, "ARENA_DATA_DIR": str(tmp_path / "data")}
+    env.pop("REDIS_URL", None)
+    out_path = tmp_path / "out.txt"
+    command = [sys.executable, "manage.py", "run_tournament", "--wait", "--timeout", "60"]
+    with out_path.open("wb") as out:
+        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=out)
+    try:
+        wait_for(lambda: "0/3 matches over" in out_path.read_text(), timeout=30, what="waiting")
+        assert terminate_backends() >= 1
+        wait_for(
+            lambda: "reconnect" in out_path.read_text(), timeout=10, what="the command to notice"
+        )
+        tournament = Tournament.objects.get()
+        Match.objects.filter(tournament=tournament).update(
+            status="done", outcome="a", reason="match_points", match_points_a=3
+        )
+        tournament_finish(tournament_id=tournament.pk)
+        assert process.wait(timeout=30) == 0, out_path.read_text()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    text = out_path.read_text()
+    assert "Traceback" not in text
+    assert "finished" in text

@@ -3,6 +3,8 @@
 Creates a round-robin tournament of every active bot of the game and starts it now. With
 ``--wait`` it follows the matches in the database (so it works with any broker, the
 filesystem one included, as long as a worker runs) and prints the standings at the end.
+A dropped database connection (a server restart, an idle timeout) does not stop the wait:
+the command says so, reconnects and keeps polling (until ``--timeout``, if given).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -22,6 +25,9 @@ from arena.services.tournaments import tournament_create, tournament_standings, 
 from engine.registry import GAMES
 
 OVER = (Match.Status.DONE, Match.Status.FAILED)
+#: Seconds between polls, and before a reconnection attempt.
+POLL_S = 0.5
+RECONNECT_S = 2.0
 
 
 class Command(BaseCommand):
@@ -76,21 +82,36 @@ class Command(BaseCommand):
         reported = -1
         with Progress(*columns, console=console, transient=False, disable=plain) as progress:
             bar = progress.add_task("matches", total=total)
+            done = 0
             while True:
-                done = tournament.matches.filter(status__in=OVER).count()
+                try:
+                    done = tournament.matches.filter(status__in=OVER).count()
+                    tournament.refresh_from_db()
+                except (OperationalError, InterfaceError) as exc:
+                    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                    console.print(f"lost the database connection ({reason}); reconnecting")
+                    connection.close()  # the next query opens a fresh one
+                    self._check_deadline(deadline, done, total, tournament)
+                    time.sleep(RECONNECT_S)
+                    continue
                 progress.update(bar, completed=done)
                 if plain and done != reported:
                     console.print(f"{done}/{total} matches over")
                     reported = done
-                tournament.refresh_from_db()
                 if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
                     return tournament
-                if deadline is not None and time.monotonic() > deadline:
-                    raise CommandError(
-                        f"gave up waiting: {done} of {total} matches over, tournament "
-                        f"{tournament.pk} is {tournament.status} (is a worker running?)"
-                    )
-                time.sleep(0.5)
+                self._check_deadline(deadline, done, total, tournament)
+                time.sleep(POLL_S)
+
+    @staticmethod
+    def _check_deadline(
+        deadline: float | None, done: int, total: int, tournament: Tournament
+    ) -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            raise CommandError(
+                f"gave up waiting: {done} of {total} matches over, tournament "
+                f"{tournament.pk} is {tournament.status} (is a worker running?)"
+            )
 
     def _print_standings(self, tournament: Tournament, console: Console) -> None:
         standings = tournament_standings(tournament=tournament)
