@@ -21,7 +21,6 @@ from typing import Any
 
 from celery import Task
 from django.db import InterfaceError, OperationalError
-from django.utils import timezone
 
 from arena.services import ladder, schedules
 from arena.services.errors import Conflict
@@ -79,8 +78,9 @@ def _worker(task: Task) -> str:
 # --- bots ---------------------------------------------------------------------------------
 
 
-@app.task(name="workers.tasks.validate_version", soft_time_limit=60, time_limit=90, **RETRY)
+@app.task(name="workers.tasks.validate_version", **RETRY)
 def validate_version(version_id: int) -> None:
+    """Validate a version: complete matches, so the match time limits apply (the settings')."""
     with _logged("validate_version", version=version_id) as line:
         version = version_validate(version_id=version_id)
         line.update(bot=version.bot_id, outcome=version.status)
@@ -121,11 +121,12 @@ def rate_match(match_id: int) -> None:
 
 @app.task(name="workers.tasks.sweep_stuck_matches", soft_time_limit=60, time_limit=90)
 def sweep_stuck_matches() -> None:
-    """Periodic: re-queue matches left by lost messages or dead workers."""
+    """Periodic: re-queue matches left by lost messages or dead workers, and validations
+    stuck pending (a bounded number of times, then failed with a reason)."""
     with _logged("sweep_stuck_matches") as line:
         line.update(match_sweep_stuck())
-        if timezone.now().minute % 10 == 0:  # lost validations: every ten minutes is plenty
-            line["validations"] = version_sweep_pending()
+        swept = version_sweep_pending()  # stuck validations: queued again, then failed
+        line.update(validations_requeued=swept["requeued"], validations_failed=swept["failed"])
 
 
 # --- tournaments --------------------------------------------------------------------------

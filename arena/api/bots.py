@@ -56,7 +56,21 @@ class BotOutputSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Number of the version it plays with (the latest valid one).",
     )
+    paused = serializers.SerializerMethodField(
+        help_text="Its active version is paused from the ladder for its faults "
+        "(see pause_reason); a new upload brings it back."
+    )
+    pause_reason = serializers.SerializerMethodField(
+        help_text="Why the active version is paused, or null."
+    )
     created = serializers.DateTimeField()
+
+    def get_paused(self, bot: Bot) -> bool:
+        return bool(bot.active_version and bot.active_version.is_paused)
+
+    def get_pause_reason(self, bot: Bot) -> str | None:
+        paused = bot.active_version and bot.active_version.is_paused
+        return bot.active_version.pause_reason if paused else None
 
 
 class RatingOutputSerializer(serializers.Serializer):
@@ -158,6 +172,11 @@ class VersionOutputSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
     validated_at = serializers.DateTimeField(allow_null=True)
     is_active = serializers.SerializerMethodField(help_text="Whether the bot plays with it.")
+    paused_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When it was paused from the ladder for its faults (null: not paused).",
+    )
+    pause_reason = serializers.CharField(help_text="Why it was paused ('' when not).")
     filename = serializers.CharField(allow_null=True, help_text="Owner only.")
     sha256 = serializers.CharField(allow_null=True, help_text="Owner only.")
 

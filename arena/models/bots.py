@@ -71,6 +71,16 @@ class BotVersion(models.Model):
     validation_log = models.TextField(blank=True, help_text="Platform messages; owner only.")
     error_output = models.TextField(blank=True, help_text="The bot's own output; owner only.")
     validated_at = models.DateTimeField(null=True, blank=True)
+    validation_queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the sweeper last queued its validation again."
+    )
+    validation_requeues = models.PositiveSmallIntegerField(
+        default=0, help_text="Times the sweeper queued a stuck validation again."
+    )
+    paused_at = models.DateTimeField(
+        null=True, blank=True, help_text="Taken off the ladder for its faults (public)."
+    )
+    pause_reason = models.CharField(max_length=300, blank=True, help_text="Why (public).")
 
     class Meta:
         constraints = [
@@ -85,3 +95,7 @@ class BotVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot} v{self.number}"
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None

@@ -6,6 +6,14 @@ more matches to bots whose rating is still uncertain (high sigma), each against 
 similar strength, so the ladder settles without waiting for a tournament. The tick tops
 the queue up to :data:`QUEUE_CAP` open ladder matches and never beyond, so a slow or
 stopped worker pool does not let the queue grow without bound.
+
+**Pausing.** A version whose own faults (crash, timeout, illegal move, memory, forbidden
+call, bad output, protocol) ended at least :func:`pause_fault_rate` of its last
+:func:`pause_window` recorded matches (and at least :func:`pause_min_matches` of them) is
+*paused*: it leaves the ladder (no placement, no tick matches) and its page and API say
+why. The way back is a new upload: a newly validated version becomes the active one,
+unpaused. Settings (Django settings or environment): ``ARENA_PAUSE_WINDOW`` (10),
+``ARENA_PAUSE_FAULT_RATE`` (0.5), ``ARENA_PAUSE_MIN_MATCHES`` (4).
 """
 
 from __future__ import annotations
@@ -14,14 +22,22 @@ import logging
 import random
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from arena.models import Bot, BotVersion, Match, Rating
-from arena.services.matches import OPEN_STATUSES, match_create
+from arena.services.matches import OPEN_STATUSES, _seconds, match_create
 from arena.services.ratings import rating_get_or_create
 from engine.registry import GAMES
 
-__all__ = ["PLACEMENT_MATCHES", "QUEUE_CAP", "SIGMA_SETTLED", "ladder_placement", "ladder_tick"]
+__all__ = [
+    "PLACEMENT_MATCHES",
+    "QUEUE_CAP",
+    "SIGMA_SETTLED",
+    "ladder_placement",
+    "ladder_tick",
+    "version_pause_if_faulty",
+]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +59,58 @@ def _playable(game: str) -> QuerySet[Rating]:
         bot__game=game,
         bot__is_active=True,
         bot__active_version__status=BotVersion.Status.VALID,
+        bot__active_version__paused_at__isnull=True,
     )
+
+
+# --- pausing faulty versions -----------------------------------------------------------------
+
+
+def pause_window() -> int:
+    return max(1, int(_seconds("ARENA_PAUSE_WINDOW", 10)))
+
+
+def pause_fault_rate() -> float:
+    return _seconds("ARENA_PAUSE_FAULT_RATE", 0.5)
+
+
+def pause_min_matches() -> int:
+    return max(1, int(_seconds("ARENA_PAUSE_MIN_MATCHES", 4)))
+
+
+def version_pause_if_faulty(*, version_id: int) -> bool:
+    """Pause the version if its own faults pass the rate over its recent matches.
+
+    Called when a match ending in a fault is recorded (inside that transaction, so the
+    match counts). True when the version is paused now (by this call or before).
+    """
+    window = pause_window()
+    recent = list(
+        Match.objects.filter(
+            Q(version_a_id=version_id) | Q(version_b_id=version_id), status=Match.Status.DONE
+        )
+        .order_by("-finished_at", "-id")
+        .values_list("version_a_id", "error_seat", "error_kind")[:window]
+    )
+    faults: dict[str, int] = {}
+    for version_a_id, error_seat, error_kind in recent:
+        seat = 0 if version_a_id == version_id else 1
+        if error_seat == seat and error_kind:
+            faults[error_kind] = faults.get(error_kind, 0) + 1
+    total = sum(faults.values())
+    if len(recent) < pause_min_matches() or total < pause_fault_rate() * len(recent):
+        return BotVersion.objects.filter(pk=version_id, paused_at__isnull=False).exists()
+    kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(faults.items()))
+    reason = (
+        f"paused from the ladder: {total} of its last {len(recent)} matches ended in its own "
+        f"fault ({kinds}); upload a new version to return"
+    )
+    changed = BotVersion.objects.filter(pk=version_id, paused_at__isnull=True).update(
+        paused_at=timezone.now(), pause_reason=reason[:300]
+    )
+    if changed:
+        log.warning("version=%s %s", version_id, reason)
+    return True
 
 
 def _nearest(game: str, mu: float, count: int, exclude: set[int]) -> list[Rating]:
@@ -63,7 +130,12 @@ def ladder_placement(*, bot_id: int) -> list[Match]:
             .get(pk=bot_id)
         )
         version = bot.active_version
-        if not bot.is_active or version is None or version.status != BotVersion.Status.VALID:
+        if (
+            not bot.is_active
+            or version is None
+            or version.status != BotVersion.Status.VALID
+            or version.is_paused
+        ):
             return []
         placed = Match.objects.filter(kind=Match.Kind.LADDER, version_a=version).exists()
         if placed:

@@ -65,6 +65,7 @@ __all__ = [
     "MatchBusy",
     "PlatformError",
     "match_create",
+    "match_engine_kwargs",
     "match_limits",
     "match_play",
     "match_sweep_stuck",
@@ -165,6 +166,21 @@ def bot_seeds(match_seed: int) -> list[int]:
         digest = hmac.new(key, f"{match_seed}:bot:{seat}".encode(), "sha256").digest()
         seeds.append(int.from_bytes(digest[:8], "big") % (1 << 53))
     return seeds
+
+
+def match_engine_kwargs(seed: int) -> dict[str, Any]:
+    """What ``engine.play_match`` is given besides the game and the players.
+
+    The same for every match a bot plays (ladder, tournament or validation), so what
+    ``on_match_start`` receives (options, limits, a keyed seed) never tells a bot which
+    kind of match it is in. Default match options: no kind of match changes the rules.
+    """
+    limits = match_limits()
+    return {
+        "seed": seed,
+        "bot_seeds": bot_seeds(seed),
+        "limits": {"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
+    }
 
 
 def new_seed() -> int:
@@ -363,13 +379,7 @@ def _play(match: Match) -> tuple[engine.MatchResult, list[str]]:
             for seat, version in enumerate(versions)
         ]
         try:
-            result = engine.play_match(
-                match.game,
-                players,
-                seed=match.seed,
-                bot_seeds=bot_seeds(match.seed),
-                limits={"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
-            )
+            result = engine.play_match(match.game, players, **match_engine_kwargs(match.seed))
             outputs = [player.output() for player in players]
         finally:
             for player in players:
@@ -487,6 +497,13 @@ def _rate_now_or_later(match: Match) -> None:
         _rate_later(match)
 
 
+def _pause_if_faulty(version_id: int) -> None:
+    """Apply the ladder's pause rule to the version whose fault ended this match."""
+    from arena.services.ladder import version_pause_if_faulty  # ladder imports this module
+
+    version_pause_if_faulty(version_id=version_id)
+
+
 def _rate_later(match: Match) -> None:
     log.warning("match=%s rating failed here; queued for later", match.pk, exc_info=True)
     Match.objects.filter(pk=match.pk).update(rated=False)
@@ -562,6 +579,8 @@ def _record(
         for name, value in fields.items():  # what the row now holds, without reading it back
             setattr(match, name, value)
         _rate_now_or_later(match)
+        if error is not None and error.seat in (0, 1):
+            _pause_if_faulty((match.version_a_id, match.version_b_id)[error.seat])
         if match.tournament_id:
             transaction.on_commit(partial(tournament_check_finished, match.tournament_id))
     return match

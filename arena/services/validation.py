@@ -1,44 +1,71 @@
-"""Validating an uploaded bot version: import it in the sandbox and play a smoke match.
+"""Validating an uploaded bot version: complete matches in the sandbox, like real ones.
 
-The version plays a two-game match (a second or so) against the built-in ``random`` bot,
-with the arena's per-move limit and a small time bank. Whatever the bot does wrong (fails
-to import, has no ``act``, crashes, times out, plays an illegal move) makes the version
-invalid, with a ``validation_log`` written by the platform that says where and why, and
-the bot's own output and traceback in ``error_output`` (both shown to its owner only).
-A valid version becomes its bot's active version and queues ladder placement. The smoke
-match is not a Match: it is never stored, replayed or rated.
+The version plays complete matches against the built-in ``random`` bot until it has
+played :data:`VALIDATION_MIN_GAMES` games, one match lasting at least
+:data:`VALIDATION_LONG_MATCH_GAMES` (at most :data:`VALIDATION_MAX_MATCHES` matches; no new
+match starts after :data:`VALIDATION_BUDGET_S`). Each is exactly what a real match
+looks like to the bot: the default match rules, the arena's limits and a keyed seed
+(``matches.match_engine_kwargs``), and a seat that alternates, so a bot cannot behave
+only during validation. A bot that crashes from its third game on is therefore caught
+unless none of its matches lasts three games (one that is always swept in two games: it
+loses every ladder match anyway); the ladder's pause rule (``arena.services.ladder``)
+catches what validation misses.
+
+Whatever the bot does wrong (fails to import, has no ``act``, crashes, times out, plays an
+illegal move) makes the version invalid, with a ``validation_log`` written by the platform
+that says where and why, and the bot's own output and traceback in ``error_output`` (both
+shown to its owner only). A valid version becomes its bot's active version and queues
+ladder placement. Validation matches are not Matches: never stored, replayed or rated.
+
+A version is never pending for long: :func:`version_sweep_pending` (run by the sweeper
+every minute) queues a stuck validation again after ``ARENA_VALIDATION_REQUEUE_AFTER_S``,
+at most ``ARENA_VALIDATION_REQUEUES`` times, then marks it invalid with a reason the owner
+can read (see ``docs/workers.md`` for the bound).
 """
 
 from __future__ import annotations
 
 import logging
 import tempfile
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 import engine
 from arena.models import Bot, BotVersion
 from arena.services.dispatch import enqueue
-from arena.services.matches import PlatformError, sandbox_config, version_bytes
+from arena.services.matches import (
+    PlatformError,
+    _seconds,
+    match_engine_kwargs,
+    match_limits,
+    sandbox_config,
+    version_bytes,
+)
 from arena.services.ratings import rating_get_or_create
 
-if TYPE_CHECKING:
-    from sandbox import Limits
-
-__all__ = ["SMOKE_OPTIONS", "version_sweep_pending", "version_validate"]
+__all__ = [
+    "VALIDATION_MAX_MATCHES",
+    "VALIDATION_MIN_GAMES",
+    "version_sweep_pending",
+    "version_validate",
+]
 
 log = logging.getLogger(__name__)
 
-#: Two games (one if the first is a sweep): both deal roles and every decision type.
-SMOKE_OPTIONS = {"game_cap": 2}
-#: The smoke match's time bank is the arena's, capped so a slow bot fails in seconds.
-SMOKE_BANK_CAP_S = 2.0
+#: Validation goes on until the bot has played this many games (about three matches)
+#: and at least one match of :data:`VALIDATION_LONG_MATCH_GAMES` games...
+VALIDATION_MIN_GAMES = 8
+VALIDATION_LONG_MATCH_GAMES = 3
+#: ... but plays at most this many complete matches...
+VALIDATION_MAX_MATCHES = 5
+#: ... and starts no new match after this many seconds.
+VALIDATION_BUDGET_S = 120.0
 #: Cap on the bot's own output kept with the version.
 OUTPUT_CAP = 64 * 1024
 
@@ -59,15 +86,6 @@ class _Verdict:
     output: str = ""
 
 
-def _limits() -> Limits:
-    from sandbox import Limits
-
-    return Limits(
-        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S,
-        time_bank_s=min(settings.ARENA_TIME_BANK_S, SMOKE_BANK_CAP_S),
-    )
-
-
 def _where(error: engine.MatchError) -> str:
     """'crash at import', 'timeout during game 1 hand 3 (answer)': where the bot failed."""
     kind = _KIND_TEXT.get(error.kind, error.kind)
@@ -80,56 +98,78 @@ def _where(error: engine.MatchError) -> str:
     return where + (f" ({phase} phase)" if phase else "")
 
 
-def _smoke_test(version: BotVersion) -> _Verdict:
+def _play_one(
+    version: BotVersion, package: engine.BotPackage, seed: int, seat: int
+) -> tuple[engine.MatchResult, str]:
+    """One complete validation match with the candidate at ``seat``; result and its output."""
     from sandbox import SandboxedPlayer, SandboxError
 
-    try:
-        package = engine.read_bot(version.filename or f"bot.{version.kind}", version_bytes(version))
-    except engine.BotFileError as exc:
-        return _Verdict(False, f"invalid: the file was rejected: {exc.message}")
-    limits = _limits()
+    limits = match_limits()
     config = sandbox_config()
-    seed = engine.derive_seed(int(version.sha256[:12] or "0", 16), "smoke")
     with tempfile.TemporaryDirectory(prefix=f"arena-version-{version.pk}-") as tmp:
         package.write_to(tmp)
         candidate = SandboxedPlayer(str(version.bot), Path(tmp), limits=limits, config=config)
         reference = engine.InProcessPlayer("random", engine.builtin_bot(version.bot.game, "random"))
+        players = [candidate, reference] if seat == 0 else [reference, candidate]
         try:
-            result = engine.play_match(
-                version.bot.game,
-                [candidate, reference],
-                seed=seed,
-                options=SMOKE_OPTIONS,
-                limits={"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
-            )
+            result = engine.play_match(version.bot.game, players, **match_engine_kwargs(seed))
         except SandboxError as exc:
             raise PlatformError(f"the sandbox failed: {exc}") from None
         finally:
             candidate.close()
             reference.close()
-        output = candidate.output()
-    return _verdict(result, output, limits)
+        return result, candidate.output()
 
 
-def _verdict(result: engine.MatchResult, output: str, limits: Limits) -> _Verdict:
-    error = result.error
-    if error is not None and error.seat != 0:
-        raise PlatformError(f"the reference bot failed the smoke match: {error.detail}")
-    if error is not None:
-        private = output
-        if error.private.strip() and error.private.strip() not in output:
-            private = f"{output}\n{error.private}".strip()
-        return _Verdict(False, f"invalid: {_where(error)}: {error.detail}", private[-OUTPUT_CAP:])
-    outcome = {0: "won", 1: "lost"}.get(result.winner, "drew")
-    how = "by a sweep" if result.reason == "sweep" else "on match points"
-    summary = (
-        f"valid: bot.py imported in the sandbox and act() answered every move.\n"
-        f"Smoke match against the built-in random bot: {outcome} {how} "
-        f"({result.match_points[0]}-{result.match_points[1]}) over "
-        f"{result.games_played} game(s) in {result.duration_s:.2f} s "
-        f"(limits: {limits.move_timeout_s:g} s per move, {limits.time_bank_s:g} s time bank)."
+def _validation_matches(version: BotVersion) -> _Verdict:
+    try:
+        package = engine.read_bot(version.filename or f"bot.{version.kind}", version_bytes(version))
+    except engine.BotFileError as exc:
+        return _Verdict(False, f"invalid: the file was rejected: {exc.message}")
+    base = int(version.sha256[:12] or "0", 16)
+    first_seat = engine.derive_seed(base, "validation-seat") % 2
+    started = time.monotonic()
+    outputs: list[str] = []
+    summaries: list[str] = []
+    games = longest = 0
+    for number in range(1, VALIDATION_MAX_MATCHES + 1):
+        seat = (first_seat + number - 1) % 2
+        seed = engine.derive_seed(base, "validation", number)
+        result, output = _play_one(version, package, seed, seat)
+        outputs.append(output)
+        error = result.error
+        if error is not None and error.seat != seat:
+            raise PlatformError(f"the reference bot failed a validation match: {error.detail}")
+        if error is not None:
+            private = "".join(outputs)
+            if error.private.strip() and error.private.strip() not in output:
+                private = f"{private}\n{error.private}".strip()
+            where = _where(error) + (f" of validation match {number}" if error.game else "")
+            return _Verdict(False, f"invalid: {where}: {error.detail}", private[-OUTPUT_CAP:])
+        games += result.games_played
+        longest = max(longest, result.games_played)
+        summaries.append(_summary(number, result, seat))
+        enough = games >= VALIDATION_MIN_GAMES and longest >= VALIDATION_LONG_MATCH_GAMES
+        if enough or time.monotonic() - started > VALIDATION_BUDGET_S:
+            break
+    limits = match_limits()
+    text = (
+        f"valid: bot.py imported in the sandbox and act() answered every move of "
+        f"{len(summaries)} complete match(es), {games} game(s), against the built-in random "
+        f"bot (limits: {limits.move_timeout_s:g} s per move, {limits.time_bank_s:g} s time "
+        f"bank).\n" + "\n".join(summaries)
     )
-    return _Verdict(True, summary, output[-OUTPUT_CAP:])
+    return _Verdict(True, text, "".join(outputs)[-OUTPUT_CAP:])
+
+
+def _summary(number: int, result: engine.MatchResult, seat: int) -> str:
+    outcome = "drew" if result.winner is None else "won" if result.winner == seat else "lost"
+    how = {"sweep": "by a sweep", "game_cap": "at the game cap"}.get(result.reason, "on points")
+    mine, theirs = result.match_points[seat], result.match_points[1 - seat]
+    return (
+        f"Validation match {number} (seat {seat}): {outcome} {how} ({mine}-{theirs}) over "
+        f"{result.games_played} game(s) in {result.duration_s:.2f} s."
+    )
 
 
 def version_validate(*, version_id: int) -> BotVersion:
@@ -141,7 +181,7 @@ def version_validate(*, version_id: int) -> BotVersion:
     version = BotVersion.objects.select_related("bot__owner").get(pk=version_id)
     if version.status != BotVersion.Status.PENDING:
         return version
-    verdict = _smoke_test(version)
+    verdict = _validation_matches(version)
     status = BotVersion.Status.VALID if verdict.valid else BotVersion.Status.INVALID
     with transaction.atomic():
         # Two deliveries of the same task may both get here: the first to write wins.
@@ -173,11 +213,61 @@ def _activate(version: BotVersion) -> None:
     enqueue("ladder_placement", bot.pk)
 
 
-def version_sweep_pending(*, older_than_s: float = 600.0, limit: int = 100) -> int:
-    """Queue validation again for versions pending longer than ``older_than_s``."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_s)
-    pending = BotVersion.objects.filter(status=BotVersion.Status.PENDING, created__lt=cutoff)
-    ids = list(pending.order_by("id").values_list("id", flat=True)[:limit])
-    for version_id in ids:
-        enqueue("validate_version", version_id)
-    return len(ids)
+def requeue_after_s() -> float:
+    """A pending version is queued again when untouched this long (above the validation
+    task's hard time limit, so a live validation is never doubled)."""
+    return _seconds("ARENA_VALIDATION_REQUEUE_AFTER_S", 720.0)
+
+
+def max_requeues() -> int:
+    return max(0, int(_seconds("ARENA_VALIDATION_REQUEUES", 2)))
+
+
+def pending_bound_s() -> float:
+    """The longest a version stays pending (without counting the sweeper's own period)."""
+    return requeue_after_s() * (max_requeues() + 1)
+
+
+def version_sweep_pending(*, limit: int = 100) -> dict[str, int]:
+    """Queue stuck validations again, a bounded number of times; then fail them.
+
+    A version pending (since its upload, or since the sweeper last queued it) for more than
+    :func:`requeue_after_s` is queued again, at most :func:`max_requeues` times; the next
+    time it is found stuck it is marked invalid, with a log saying the platform (not the
+    bot) failed and how to try again. So no version is pending longer than
+    :func:`pending_bound_s` plus one sweeper period.
+    """
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=requeue_after_s())
+    untouched = Q(validation_queued_at__lt=cutoff) | Q(
+        validation_queued_at__isnull=True, created__lt=cutoff
+    )
+    stuck = BotVersion.objects.filter(untouched, status=BotVersion.Status.PENDING).order_by("id")
+    counts = {"requeued": 0, "failed": 0}
+    for version in stuck.only("id", "created", "validation_requeues")[:limit]:
+        if version.validation_requeues >= max_requeues():
+            minutes = (now - version.created).total_seconds() / 60
+            reason = (
+                f"invalid: the platform could not validate this version: it stayed pending for "
+                f"{minutes:.0f} minutes through {version.validation_requeues + 1} tries "
+                f"(the arena's workers or sandbox failed, not necessarily your bot). Upload it "
+                f"again to retry (a changed file: an identical one is refused as a duplicate)."
+            )
+            counts["failed"] += BotVersion.objects.filter(
+                pk=version.pk, status=BotVersion.Status.PENDING
+            ).update(status=BotVersion.Status.INVALID, validation_log=reason, validated_at=now)
+            log.error(
+                "version=%s status=invalid reason=stuck requeues=%s",
+                version.pk,
+                version.validation_requeues,
+            )
+            continue
+        changed = BotVersion.objects.filter(
+            pk=version.pk,
+            status=BotVersion.Status.PENDING,
+            validation_requeues=version.validation_requeues,
+        ).update(validation_requeues=F("validation_requeues") + 1, validation_queued_at=now)
+        if changed:
+            enqueue("validate_version", version.pk)
+            counts["requeued"] += 1
+    return counts

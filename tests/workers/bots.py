@@ -4,6 +4,10 @@ They are not files of their own because ``--doctest-modules`` imports every ``.p
 under ``tests/``, and some of these are meant to fail at import.
 """
 
+from engine import builtin_bot
+
+_RANDOM = builtin_bot("lie21", "random").read_text()
+
 #: A well-behaved bot: the first three cards, never challenges.
 GOOD = """
 def act(observation):
@@ -75,3 +79,32 @@ def act(observation):
         return {"cards": cards, "face_up": 0}
     return {"cards": cards, "challenge": False}
 """
+
+#: The built-in random bot, but it crashes in every game from the third of a match on.
+LATE_CRASHER = (
+    _RANDOM
+    + """
+games_over = 0
+
+def on_game_end(result):
+    global games_over
+    games_over += 1
+
+_act = act
+
+def act(observation):
+    if games_over >= 2:
+        raise RuntimeError("third game: the late strategy blew up")
+    return _act(observation)
+"""
+)
+#: Prints what on_match_start receives, as one JSON line, and plays like GOOD.
+SPY = (
+    """
+import json
+
+def on_match_start(info):
+    print("MATCH-START " + json.dumps(info, sort_keys=True))
+"""
+    + GOOD
+)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 
 import pytest
 
-from arena.models import Bot, BotVersion, Match, Rating
-from arena.services.matches import PlatformError
-from arena.services.validation import version_validate
+from arena.models import Bot, BotVersion, Match, MatchLog, Rating
+from arena.services.matches import PlatformError, match_play
+from arena.services.validation import VALIDATION_MIN_GAMES, version_validate
 from tests.workers import bots
 from tests.workers.conftest import version_add
 
@@ -32,14 +33,16 @@ def test_it_accepts_a_good_bot_and_makes_it_active(bot, run_on_commit):
     assert version.status == "valid"
     assert version.validated_at is not None
     assert version.validation_log.startswith("valid: bot.py imported in the sandbox")
-    assert "Smoke match against the built-in random bot" in version.validation_log
+    assert "complete match(es)" in version.validation_log
+    assert "against the built-in random bot" in version.validation_log
+    assert "Validation match 1 (seat " in version.validation_log
     assert "hello from the chatty bot" in version.error_output
     assert "chatty stderr" in version.error_output
     bot.refresh_from_db()
     assert bot.active_version == version
     assert Rating.objects.filter(bot=bot, game="lie21").count() == 1
     assert len(callbacks) == 1  # ladder placement queued
-    assert not Match.objects.exists()  # the smoke match is not a Match
+    assert not Match.objects.exists()  # validation matches are not Matches
 
 
 def test_it_reports_a_crash_at_import(bot):
@@ -141,3 +144,101 @@ def test_the_task_validates_and_places_the_bot(bot, make_bot, run_on_commit):
     placement = Match.objects.filter(kind="ladder", version_a=version)
     assert placement.count() == 2
     assert set(placement.values_list("status", flat=True)) == {"done"}
+
+
+def test_a_bot_that_crashes_from_its_third_game_on_is_invalid(bot):
+    version = validate(bot, bots.LATE_CRASHER)
+    assert version.status == "invalid", version.validation_log
+    assert version.validation_log.startswith("invalid: crash during game 3 hand 1"), (
+        version.validation_log
+    )
+    assert "of validation match" in version.validation_log
+    assert "late strategy blew up" in version.error_output
+
+
+def test_validation_plays_complete_matches(bot):
+    version = validate(bot, bots.GOOD)
+    assert version.status == "valid"
+    games = int(version.validation_log.split(" game(s)")[0].rsplit(" ", 1)[1])
+    assert games >= VALIDATION_MIN_GAMES or "5 complete match(es)" in version.validation_log
+
+
+def _start_info(text: str) -> list[dict]:
+    return [
+        json.loads(line.split("MATCH-START ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("MATCH-START ")
+    ]
+
+
+def test_a_bot_cannot_tell_validation_from_a_real_match(bot, make_bot, owner):
+    """What on_match_start receives is the same, but for the seed and seat of each match."""
+    version = validate(bot, bots.SPY)
+    assert version.status == "valid", version.validation_log
+    seen_in_validation = _start_info(version.error_output)
+    assert seen_in_validation
+    other = make_bot("other")
+    match = Match.objects.create(
+        game="lie21",
+        kind="ladder",
+        version_a=other.active_version,
+        version_b=version,
+        bot_a=other,
+        bot_b=bot,
+        seed=12345,
+    )
+    played = match_play(match_id=match.pk, worker="test")
+    assert played.status == "done"
+    log = MatchLog.objects.get(match=match, bot=bot)
+    (seen_in_match,) = _start_info(log.output)
+
+    def shape(info: dict) -> dict:
+        return {key: value for key, value in info.items() if key not in ("seed", "seat")}
+
+    assert sorted(seen_in_match) == sorted(seen_in_validation[0])
+    for info in seen_in_validation:
+        assert shape(info) == shape(seen_in_match)
+        assert info["seat"] in (0, 1)
+        assert isinstance(info["seed"], int)
+
+
+def test_the_sweeper_requeues_a_stuck_validation_twice_then_fails_it(
+    bot, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from arena.services.validation import pending_bound_s, requeue_after_s, version_sweep_pending
+
+    stuck = version_add(bot, bots.GOOD)
+    fresh = version_add(Bot.objects.create(owner=bot.owner, name="fresh"), bots.GOOD)
+    long_ago = timezone.now() - timedelta(seconds=requeue_after_s() + 60)
+    BotVersion.objects.filter(pk=stuck.pk).update(created=long_ago)
+
+    def sweep() -> tuple[dict, list]:
+        with django_capture_on_commit_callbacks() as callbacks:
+            counts = version_sweep_pending()
+        return counts, [cb.args[:2] for cb in callbacks]
+
+    for requeue in (1, 2):
+        counts, queued = sweep()
+        assert counts == {"requeued": 1, "failed": 0}
+        assert queued == [("validate_version", (stuck.pk,))]
+        stuck.refresh_from_db()
+        assert stuck.status == "pending"
+        assert stuck.validation_requeues == requeue
+        assert sweep()[0] == {"requeued": 0, "failed": 0}  # just queued: left alone
+        BotVersion.objects.filter(pk=stuck.pk).update(validation_queued_at=long_ago)
+
+    counts, queued = sweep()
+    assert counts == {"requeued": 0, "failed": 1}
+    assert queued == []
+    stuck.refresh_from_db()
+    assert stuck.status == "invalid"
+    assert stuck.validation_log.startswith("invalid: the platform could not validate")
+    assert "through 3 tries" in stuck.validation_log
+    assert "Upload it again" in stuck.validation_log
+    fresh.refresh_from_db()
+    assert fresh.status == "pending" and fresh.validation_requeues == 0
+    assert pending_bound_s() == 3 * requeue_after_s()

@@ -17,6 +17,8 @@ PUBLIC_FIELDS = {
     "is_active",
     "is_builtin",
     "active_version",
+    "paused",
+    "pause_reason",
     "created",
 }
 
