@@ -10,7 +10,7 @@ PORT   ?= 8000
 
 # Debian packages each command needs, installed with apt when missing (root or passwordless sudo).
 RUN_PACKAGES  := bubblewrap python3.11 python3-seccomp
-TEST_PACKAGES := bubblewrap python3.11 python3-seccomp chromium chromium-driver docker-compose
+TEST_PACKAGES := bubblewrap python3.11 python3-seccomp chromium chromium-driver docker-compose redis-server
 
 # $(call apt_ensure,pkgs): install the Debian packages of the list that are not installed yet.
 define apt_ensure
@@ -30,11 +30,12 @@ missing=""; \
 	fi
 endef
 
-.PHONY: help run test lint format bench system-packages test-packages clean
+.PHONY: help run test test-faults lint format bench system-packages test-packages clean
 
 help:
 	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
 	@echo "make test   install what the tests need and run the whole suite"
+	@echo "make test-faults  only the fault test (a tournament while connections drop, a worker dies, Redis pauses)"
 	@echo "make lint   ruff check + ruff format --check"
 	@echo "make bench  run every benchmark in benchmarks/"
 
@@ -62,6 +63,10 @@ run: $(VENV)/.run-deps system-packages
 
 test: $(VENV)/.dev-deps test-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(PYTEST_ARGS)
+
+# Also part of `make test`; needs PostgreSQL (DATABASE_URL), Redis (REDIS_URL) and redis-server.
+test-faults: $(VENV)/.dev-deps test-packages
+	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m faults tests/workers $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-deps
 	$(VENV)/bin/ruff check .

@@ -226,7 +226,9 @@ def match_create(
 # --- claiming -----------------------------------------------------------------------------
 
 
-def _claim(match_id: int, worker: str, *, attempts: int | None = None) -> str | None:
+def _claim(
+    match_id: int, worker: str, *, attempts: int | None = None, token: str | None = None
+) -> str | None:
     """Take the match for one attempt; the claim token, or None if someone else holds it.
 
     With ``attempts`` (as the caller read the row) the claim also requires the row to be
@@ -237,7 +239,7 @@ def _claim(match_id: int, worker: str, *, attempts: int | None = None) -> str | 
     dead_attempt = Q(status=Match.Status.RUNNING) & (
         Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True)
     )
-    token = uuid.uuid4().hex
+    token = token or uuid.uuid4().hex
     rows = Match.objects.filter(
         Q(status=Match.Status.QUEUED) | dead_attempt, pk=match_id, attempts__lt=MAX_ATTEMPTS
     )
@@ -252,6 +254,26 @@ def _claim(match_id: int, worker: str, *, attempts: int | None = None) -> str | 
         heartbeat_at=now,
     )
     return token if changed == 1 else None
+
+
+def _claim_retrying(match_id: int, worker: str, *, attempts: int) -> str | None:
+    """:func:`_claim`, again on a fresh connection if the connection was lost.
+
+    A claim whose commit reached the server but whose answer was lost is ours all the same:
+    the row then holds our token, and the match is played by this attempt (not claimed a
+    second time after the heartbeat went stale, which would count a play for nothing).
+    """
+    token = uuid.uuid4().hex
+    tries = 0
+
+    def claim() -> str | None:
+        nonlocal tries
+        tries += 1
+        if tries > 1 and Match.objects.filter(pk=match_id, claim_token=token).exists():
+            return token  # an earlier try did claim it
+        return _claim(match_id, worker, attempts=attempts, token=token)
+
+    return _retrying(claim, match_id, what="claim")
 
 
 def _not_claimed(match_id: int) -> Match | None:
@@ -403,7 +425,7 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
     )
     if match is None:
         return None
-    token = _claim(match_id, worker, attempts=match.attempts)
+    token = _claim_retrying(match_id, worker, attempts=match.attempts)
     if token is None:
         return _not_claimed(match_id)
     # What the claim wrote, mirrored on our copy (the claim required it to be unchanged).

@@ -8,6 +8,9 @@ from engine import builtin_bot
 
 _RANDOM = builtin_bot("lie21", "random").read_text()
 
+#: The built-in random bot, as an uploaded file.
+RANDOM = _RANDOM
+
 #: A well-behaved bot: the first three cards, never challenges.
 GOOD = """
 def act(observation):
