@@ -16,7 +16,7 @@ half-way (a killed worker). Playing is therefore a claim, a game and a guarded r
 A dropped database connection (a server restart, a pgbouncer or NAT idle timeout shorter
 than a match) never throws a played match away: the heartbeat thread reconnects at its
 next beat, and the recording is retried on a fresh connection with backoff
-(:data:`RECORD_TRIES` tries, about a minute in all) while the result waits in memory and the
+(:data:`RECORD_TRIES_DEFAULT` tries, about four minutes in all) while the result waits in memory and the
 heartbeat keeps the claim alive. The match is never played again because recording failed.
 
 A bot's fault is a result (the engine turns it into a lost match). Anything else that stops
@@ -88,8 +88,8 @@ OPEN_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
 #: A connection that went away: worth a fresh connection and another try.
 CONNECTION_LOST = (OperationalError, InterfaceError)
 #: Tries to record a played match before giving up (``ARENA_RECORD_TRIES``); with
-#: :func:`record_backoff_s` between them, 8 tries span about 62 s.
-RECORD_TRIES_DEFAULT = 8
+#: :func:`record_backoff_s` between them, 14 tries span about 4 minutes (241.5 s).
+RECORD_TRIES_DEFAULT = 14
 
 
 class PlatformError(Exception):
