@@ -16,8 +16,9 @@ half-way (a killed worker). Playing is therefore a claim, a game and a guarded r
 A dropped database connection (a server restart, a pgbouncer or NAT idle timeout shorter
 than a match) never throws a played match away: the heartbeat thread reconnects at its
 next beat, and the recording is retried on a fresh connection with backoff
-(:data:`RECORD_TRIES_DEFAULT` tries, about four minutes in all) while the result waits in memory and the
-heartbeat keeps the claim alive. The match is never played again because recording failed.
+(:data:`RECORD_TRIES_DEFAULT` tries, about four minutes in all) while the result waits in
+memory and the heartbeat keeps the claim alive. The match is never played again because
+recording failed.
 
 A bot's fault is a result (the engine turns it into a lost match). Anything else that stops
 a match is the platform's fault: the claim is released and :class:`PlatformError` asks the
