@@ -17,8 +17,9 @@ A dropped database connection (a server restart, a pgbouncer or NAT idle timeout
 than a match) never throws a played match away: the heartbeat thread reconnects at its
 next beat, and the recording is retried on a fresh connection with backoff
 (:data:`RECORD_TRIES_DEFAULT` tries, about four minutes in all) while the result waits in
-memory and the heartbeat keeps the claim alive. The match is never played again because
-recording failed.
+memory and the heartbeat keeps the claim alive; past that, the result is kept on local
+disk for the task's next delivery (``arena.services.unrecorded``). The match is not played
+again because recording failed.
 
 A bot's fault is a result (the engine turns it into a lost match). Anything else that stops
 a match is the platform's fault: the claim is released and :class:`PlatformError` asks the
@@ -56,6 +57,7 @@ from arena.models import BotVersion, Match, MatchLog, Replay
 from arena.services.dispatch import enqueue
 from arena.services.errors import InvalidInput
 from arena.services.ratings import match_rate_locked
+from arena.services.unrecorded import unrecorded_forget, unrecorded_keep, unrecorded_take
 from engine import replay as replay_io
 
 if TYPE_CHECKING:
@@ -426,6 +428,12 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
     )
     if match is None:
         return None
+    kept = unrecorded_take(match_id)
+    if kept is not None:  # played here before, but the database was away too long
+        recorded = _record_kept(match, *kept)
+        if recorded is not None:
+            return recorded
+        match.refresh_from_db()
     token = _claim_retrying(match_id, worker, attempts=match.attempts)
     if token is None:
         return _not_claimed(match_id)
@@ -445,7 +453,31 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
                     "match=%s attempt=%s failed on the platform", match_id, match.attempts
                 )
             return _retrying(lambda: _attempt_failed(match, token, reason[:1000]), match_id)
-        return _record_retrying(match, token, result, outputs)
+        return _record_or_keep(match, token, _played(result, outputs))
+
+
+def _record_or_keep(match: Match, token: str, played: dict[str, Any]) -> Match | None:
+    """Record with retries; if the database stays away, keep the result on local disk."""
+    try:
+        return _record_retrying(match, token, played)
+    except CONNECTION_LOST:
+        path = unrecorded_keep(match.pk, token, played)
+        log.error("match=%s not recorded (database away); result kept in %s", match.pk, path)
+        raise
+
+
+def _record_kept(match: Match, token: str, played: dict[str, Any]) -> Match | None:
+    """Record a result kept on disk by an earlier delivery, if its claim still holds."""
+    if match.status != Match.Status.RUNNING or match.claim_token != token:
+        log.warning("match=%s kept result superseded (status %s); removed", match.pk, match.status)
+        unrecorded_forget(match.pk)
+        return None
+    with _heartbeat(match.pk, token):
+        recorded = _record_or_keep(match, token, played)
+    unrecorded_forget(match.pk)
+    if recorded is not None:
+        log.info("match=%s recorded from the result kept on disk", match.pk)
+    return recorded
 
 
 def _retrying(write: Any, match_id: int, *, what: str = "write") -> Any:
@@ -476,9 +508,7 @@ def _retrying(write: Any, match_id: int, *, what: str = "write") -> Any:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _record_retrying(
-    match: Match, token: str, result: engine.MatchResult, outputs: Sequence[str]
-) -> Match | None:
+def _record_retrying(match: Match, token: str, played: dict[str, Any]) -> Match | None:
     """Record a played match, retrying on lost connections; never play it again for that.
 
     A try whose commit reached the server but whose answer was lost looks, on the next
@@ -490,7 +520,7 @@ def _record_retrying(
     def write() -> Match | None:
         nonlocal tries
         tries += 1
-        recorded = _record(match, token, result, outputs)
+        recorded = _record(match, token, played)
         if recorded is None and tries > 1:
             again = Match.objects.filter(pk=match.pk, status=Match.Status.DONE).first()
             if again is not None:
@@ -564,18 +594,28 @@ def _result_fields(result: engine.MatchResult) -> dict[str, Any]:
     }
 
 
-def _record(
-    match: Match, token: str, result: engine.MatchResult, outputs: Sequence[str]
-) -> Match | None:
+def _played(result: engine.MatchResult, outputs: Sequence[str]) -> dict[str, Any]:
+    """What recording needs of a played match, as plain data (it may be kept on disk)."""
+    error = result.error
+    return {
+        "fields": _result_fields(result),
+        "replay": replay_io.dumps(result.replay),
+        "outputs": list(outputs),
+        "error_seat": error.seat if error else None,
+        "error_private": error.private if error else "",
+    }
+
+
+def _record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
     """Write the result, replay and logs once: only while this attempt holds the claim."""
-    data = replay_io.dumps(result.replay)
+    data = played["replay"]
     fields = {
         "status": Match.Status.DONE,
         "rated": True,  # rated below in this same transaction (undone if that fails)
         "claim_token": "",
         "finished_at": timezone.now(),
         "failure_reason": "",
-        **_result_fields(result),
+        **played["fields"],
     }
     with transaction.atomic():
         changed = Match.objects.filter(
@@ -588,22 +628,22 @@ def _record(
         Replay.objects.create(
             match_id=match.pk, data=data, size=len(data), format=replay_io.REPLAY_FORMAT
         )
-        error = result.error
+        error_seat = played["error_seat"]
         MatchLog.objects.bulk_create(
             MatchLog(
                 match_id=match.pk,
                 seat=seat,
                 bot_id=bot_id,
-                output=outputs[seat],
-                traceback=error.private if error and error.seat == seat else "",
+                output=played["outputs"][seat],
+                traceback=played["error_private"] if error_seat == seat else "",
             )
             for seat, bot_id in enumerate((match.bot_a_id, match.bot_b_id))
         )
         for name, value in fields.items():  # what the row now holds, without reading it back
             setattr(match, name, value)
         _rate_now_or_later(match)
-        if error is not None and error.seat in (0, 1):
-            _pause_if_faulty((match.version_a_id, match.version_b_id)[error.seat])
+        if error_seat in (0, 1):
+            _pause_if_faulty((match.version_a_id, match.version_b_id)[error_seat])
         if match.tournament_id:
             transaction.on_commit(partial(tournament_check_finished, match.tournament_id))
     return match

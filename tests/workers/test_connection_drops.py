@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 
 from arena.models import Match, MatchLog, Rating, RatingHistory, Replay
 from arena.services import matches as match_services
@@ -132,3 +132,41 @@ def test_the_heartbeat_thread_reconnects(transactional_db, make_bot, settings):
             timeout=3,
             what="a beat on a new connection",
         )
+
+
+def test_a_result_kept_on_disk_is_recorded_by_the_next_delivery(
+    transactional_db, make_bot, monkeypatch, settings, tmp_path
+):
+    """The database stays away longer than the recording retries: the played result is
+    kept on local disk, and the task's next delivery records it instead of playing again."""
+    require_postgresql()
+    settings.ARENA_RECORD_TRIES = 2
+    settings.DATA_DIR = tmp_path / "data"
+    monkeypatch.setattr(match_services, "record_backoff_s", lambda attempt: 0.05)
+    a, b = make_bot("anna"), make_bot("bert")
+    match = queued_match(a, b)
+    drops = []
+    real_create = Replay.objects.create
+
+    def create_and_drop(**kwargs):
+        if len(drops) < 2:  # both tries of the first delivery fail
+            drops.append(1)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        return real_create(**kwargs)
+
+    monkeypatch.setattr(Replay.objects, "create", create_and_drop)
+    played = []
+    real_play = match_services._play
+    monkeypatch.setattr(match_services, "_play", lambda m: played.append(m.pk) or real_play(m))
+    with pytest.raises(OperationalError):
+        match_play(match_id=match.pk, worker="test")
+    kept = settings.DATA_DIR / "unrecorded" / f"{match.pk}.json"
+    assert kept.exists()
+    assert Match.objects.get(pk=match.pk).status == "running"  # still our claim
+
+    recorded = match_play(match_id=match.pk, worker="test")  # the task's retry
+    assert played == [match.pk]  # not played again
+    assert recorded is not None and recorded.status == "done"
+    assert not kept.exists()
+    assert_recorded_and_rated_once(Match.objects.get(pk=match.pk), (a, b))

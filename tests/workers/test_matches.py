@@ -111,7 +111,8 @@ def test_a_superseded_attempt_cannot_record(match):
     result, outputs = match_services._play(Match.objects.get(pk=match.pk))
     Match.objects.filter(pk=match.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
     assert match_play(match_id=match.pk, worker="fast").status == "done"
-    late = match_services._record(Match.objects.get(pk=match.pk), slow_token, result, outputs)
+    played = match_services._played(result, outputs)
+    late = match_services._record(Match.objects.get(pk=match.pk), slow_token, played)
     assert late is None
     match.refresh_from_db()
     assert (match.attempts, match.claimed_by) == (2, "fast")
