@@ -105,6 +105,8 @@ def test_a_crashing_bot_is_paused_shown_and_comes_back_with_a_new_upload(make_bo
     page = client.get(reverse("bot", args=[crashy.pk])).content.decode()
     assert "Paused from the ladder." in page
     assert "upload a new version to return" in page
+    version_page = client.get(reverse("bot-version", args=[crashy.pk, version.number]))
+    assert "Paused from the ladder" in version_page.content.decode()
 
     # The way back: a new version that validates plays again.
     fixed = version_add(crashy, bots.GOOD)
