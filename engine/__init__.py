@@ -10,7 +10,7 @@ bot author can use it alone on a laptop::
 
 from pathlib import Path
 
-from engine.botfiles import BotFileError, BotPackage, read_bot, read_bot_path
+from engine.botfiles import BotFileError, BotPackage, read_bot, read_bot_path, unpack_bot
 from engine.game import Game, GameOutcome, MatchDecision, MatchRules, derive_seed
 from engine.inprocess import InProcessPlayer
 from engine.match import MatchError, MatchResult, play_match
@@ -48,4 +48,5 @@ __all__ = [
     "play_match",
     "read_bot",
     "read_bot_path",
+    "unpack_bot",
 ]

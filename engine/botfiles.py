@@ -8,12 +8,16 @@ here runs the bot's code: it is parsed, never imported.
 
 from __future__ import annotations
 
-import ast
 import io
+import lzma
 import stat
+import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from engine.sourcecheck import check_sources
 
 __all__ = [
     "ENTRY_FILE",
@@ -22,6 +26,7 @@ __all__ = [
     "UploadLimits",
     "read_bot",
     "read_bot_path",
+    "unpack_bot",
 ]
 
 ENTRY_FILE = "bot.py"
@@ -61,7 +66,8 @@ class BotPackage:
         for name, data in self.files.items():
             target = root / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+            with open(target, "xb") as out:  # never over another file of the bot
+                out.write(data)
         return root / ENTRY_FILE
 
 
@@ -71,7 +77,48 @@ def read_bot(
     """Check an uploaded bot and return its files, or raise BotFileError.
 
     Messages name the file by ``label`` (default: the file name without its directory).
+    The check ends by unpacking the files into a scratch directory with the very function
+    the arena and the local runner unpack with (:meth:`BotPackage.write_to`), so whatever
+    is accepted here is known to unpack there.
     """
+    package, name, is_zip = _read_files(filename, data, limits, label)
+    problem = check_sources(package.files, entry=ENTRY_FILE, entry_point=ENTRY_POINT)
+    if problem is not None:
+        where = f"{name}: {problem.path}" if is_zip else name
+        raise BotFileError(problem.code, f"{where}: {problem.message}")
+    with tempfile.TemporaryDirectory(prefix="arena-unpack-check-") as scratch:
+        _write_checked(package, Path(scratch), name)
+    return package
+
+
+def unpack_bot(filename: str, data: bytes, directory: str | Path) -> Path:
+    """Unpack an accepted bot's files into ``directory`` (``bot.py`` at its root).
+
+    The same structural checks and the same writer as :func:`read_bot`, without compiling
+    the sources again (they were checked when the file was accepted, and a stored file is
+    known by its checksum). Raises BotFileError when the files cannot be written.
+    """
+    package, name, _ = _read_files(filename, data, UploadLimits(max_bytes=len(data)), None)
+    root = Path(directory)
+    root.mkdir(parents=True, exist_ok=True)
+    _write_checked(package, root, name)
+    return root
+
+
+def read_bot_path(path: str | Path, limits: UploadLimits | None = None) -> BotPackage:
+    """Check a bot file on disk (``.py`` or ``.zip``)."""
+    path = Path(path)
+    if not path.exists():
+        raise BotFileError("not_found", f"{path}: no such file")
+    if path.is_dir():
+        raise BotFileError("bad_type", f"{path}: is a directory; give the bot's .py or .zip file")
+    return read_bot(path.name, path.read_bytes(), limits, label=str(path))
+
+
+def _read_files(
+    filename: str, data: bytes, limits: UploadLimits | None, label: str | None
+) -> tuple[BotPackage, str, bool]:
+    """The files of a ``.py`` or ``.zip`` upload after the checks that need no compiler."""
     limits = limits or UploadLimits()
     base = PurePosixPath(filename.replace("\\", "/")).name or "upload"
     name = label or base
@@ -89,97 +136,42 @@ def read_bot(
         raise BotFileError(
             "bad_type", f"{name}: a bot is a .py file or a .zip with bot.py at its root"
         )
-    for path, content in files.items():
-        if path.endswith(".py"):
-            _check_python(name if suffix == ".py" else f"{name}: {path}", content)
-    tree = ast.parse(files[ENTRY_FILE])
-    if not _defines(tree, ENTRY_POINT):
-        where = name if suffix == ".py" else f"{name}: {ENTRY_FILE}"
-        raise BotFileError(
-            "no_entry_point",
-            f"{where}: defines no top-level act(observation) function (see docs/bot-api.md)",
-        )
-    return BotPackage(filename=base, files=files)
+    return BotPackage(filename=base, files=files), name, suffix == ".zip"
 
 
-def read_bot_path(path: str | Path, limits: UploadLimits | None = None) -> BotPackage:
-    """Check a bot file on disk (``.py`` or ``.zip``)."""
-    path = Path(path)
-    if not path.exists():
-        raise BotFileError("not_found", f"{path}: no such file")
-    if path.is_dir():
-        raise BotFileError("bad_type", f"{path}: is a directory; give the bot's .py or .zip file")
-    return read_bot(path.name, path.read_bytes(), limits, label=str(path))
-
-
-def _check_python(label: str, content: bytes) -> None:
+def _write_checked(package: BotPackage, directory: Path, name: str) -> None:
     try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BotFileError("not_utf8", f"{label}: is not UTF-8 text (byte {exc.start})") from None
-    try:
-        compile(text, label, "exec", dont_inherit=True)
-    except SyntaxError as exc:
+        package.write_to(directory)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise BotFileError(
-            "syntax_error", f"{label}: syntax error on line {exc.lineno}: {exc.msg}"
+            "cannot_unpack", f"{name}: its files cannot be unpacked ({reason})"
         ) from None
-    except ValueError as exc:  # e.g. null bytes
-        raise BotFileError("syntax_error", f"{label}: {exc}") from None
 
 
-def _defines(tree: ast.Module, name: str) -> bool:
-    """Whether the module may bind ``name`` at top level (def, assignment or import).
-
-    A quick check that gives an upload its clear message before it is queued. It errs on the
-    side of the bot: a definition under ``if``/``try``/``with`` or an ``import *`` counts, and
-    the import in the sandbox at validation has the final word.
-    """
-    return _binds(tree.body, name)
-
-
-_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With, ast.For, ast.While)
-
-
-def _binds(body: list[ast.stmt], name: str) -> bool:
-    for node in body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            if node.name == name:
-                return True
-        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-            # ``act = None`` or ``act = 3`` binds the name to something that cannot be called.
-            if isinstance(node.value, ast.Constant | ast.JoinedStr | ast.List | ast.Dict):
-                continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(_names(target, name) for target in targets):
-                return True
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                if alias.name == "*" or (alias.asname or alias.name.split(".")[0]) == name:
-                    return True
-        elif isinstance(node, _BLOCKS):
-            blocks = [node.body, getattr(node, "orelse", []), getattr(node, "finalbody", [])]
-            blocks += [handler.body for handler in getattr(node, "handlers", [])]
-            if any(_binds(block, name) for block in blocks):
-                return True
-    return False
-
-
-def _names(target: ast.expr, name: str) -> bool:
-    """Whether an assignment target (possibly a tuple) binds ``name``."""
-    if isinstance(target, ast.Name):
-        return target.id == name
-    if isinstance(target, ast.Tuple | ast.List):
-        return any(_names(element, name) for element in target.elts)
-    if isinstance(target, ast.Starred):
-        return _names(target.value, name)
-    return False
+#: Longest name of one file or folder in a zip, in UTF-8 bytes (Linux's NAME_MAX).
+MAX_NAME_BYTES = 255
+#: Longest path of a file in a zip, in UTF-8 bytes, and deepest folder nesting.
+MAX_PATH_BYTES = 1024
+MAX_DEPTH = 16
+_ZIP_READ_ERRORS = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    RuntimeError,  # encrypted entries
+    NotImplementedError,  # unsupported compression
+    OSError,  # bz2's corrupt streams
+    EOFError,  # truncated streams
+    ValueError,
+    zlib.error,  # corrupt deflate streams
+    lzma.LZMAError,  # corrupt LZMA streams
+)
 
 
 def _unzip(name: str, data: bytes, limits: UploadLimits) -> dict[str, bytes]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+    except _ZIP_READ_ERRORS as exc:
         raise BotFileError("bad_zip", f"{name}: is not a readable zip file ({exc})") from None
     if len(infos) > limits.max_files:
         raise BotFileError(
@@ -187,19 +179,21 @@ def _unzip(name: str, data: bytes, limits: UploadLimits) -> dict[str, bytes]:
             f"{name}: {len(infos)} entries is over the {limits.max_files} limit",
         )
     files: dict[str, bytes] = {}
+    folders: set[str] = set()
+    seen: dict[str, str] = {}  # case-folded path -> path as given
     budget = limits.max_unpacked_bytes
     for info in infos:
         path = info.filename.replace("\\", "/")
         if path.startswith("__MACOSX/"):
             continue  # resource forks macOS's Archive Utility adds
-        parts = PurePosixPath(path).parts
-        if path.startswith("/") or (parts and parts[0].endswith(":")) or ".." in parts:
-            raise BotFileError("unsafe_path", f"{name}: entry {path!r} points outside the zip")
+        parts = _safe_parts(name, path)
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise BotFileError("symlink", f"{name}: entry {path!r} is a symbolic link")
         if info.is_dir():
             continue
+        clean = "/".join(parts)
+        _claim_path(name, clean, parts, files, folders, seen)
         if info.file_size > budget:
             raise BotFileError(
                 "zip_bomb",
@@ -208,7 +202,7 @@ def _unzip(name: str, data: bytes, limits: UploadLimits) -> dict[str, bytes]:
         try:
             with archive.open(info) as handle:
                 content = handle.read(budget + 1)  # the header may lie about the size
-        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError) as exc:
+        except _ZIP_READ_ERRORS as exc:
             raise BotFileError("bad_zip", f"{name}: cannot read {path!r} ({exc})") from None
         if len(content) > budget:
             raise BotFileError(
@@ -216,9 +210,68 @@ def _unzip(name: str, data: bytes, limits: UploadLimits) -> dict[str, bytes]:
                 f"{name}: unpacks to more than {limits.max_unpacked_bytes:,} bytes",
             )
         budget -= len(content)
-        files[str(PurePosixPath(*parts))] = content
+        files[clean] = content
     if ENTRY_FILE not in files:
         nested = sorted(p for p in files if PurePosixPath(p).name == ENTRY_FILE)
         hint = f" (found {nested[0]}; zip the files, not their folder)" if nested else ""
         raise BotFileError("no_bot_py", f"{name}: has no bot.py at its root{hint}")
     return files
+
+
+def _safe_parts(name: str, path: str) -> list[str]:
+    """The components of a zip entry's path, refused unless they unpack on any host."""
+    if path.startswith("/") or ".." in path.split("/") or path.split("/")[0].endswith(":"):
+        raise BotFileError("unsafe_path", f"{name}: entry {path!r} points outside the zip")
+    if any(ord(char) < 32 or ord(char) == 127 for char in path):
+        raise BotFileError(
+            "bad_name", f"{name}: entry {path!r} has a control character in its name"
+        )
+    try:
+        encoded = path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BotFileError("bad_name", f"{name}: entry {path!r} has an unreadable name") from None
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    if not parts:
+        raise BotFileError("bad_name", f"{name}: an entry has an empty name")
+    long = next((part for part in parts if len(part.encode("utf-8")) > MAX_NAME_BYTES), None)
+    if long is not None:
+        raise BotFileError(
+            "name_too_long",
+            f"{name}: entry {path[:60]!r}... has a name over {MAX_NAME_BYTES} bytes",
+        )
+    if len(encoded) > MAX_PATH_BYTES or len(parts) > MAX_DEPTH:
+        raise BotFileError(
+            "path_too_long",
+            f"{name}: entry {path[:60]!r}... is nested deeper than {MAX_DEPTH} folders "
+            f"or longer than {MAX_PATH_BYTES} bytes",
+        )
+    return parts
+
+
+def _claim_path(
+    name: str,
+    clean: str,
+    parts: list[str],
+    files: dict[str, bytes],
+    folders: set[str],
+    seen: dict[str, str],
+) -> None:
+    """Refuse a file that another entry already names, or that a folder needs to be.
+
+    Names differing only in case are refused too: they would overwrite each other when the
+    author unpacks the bot on macOS or Windows.
+    """
+    folded = clean.casefold()
+    if folded in seen:
+        raise BotFileError(
+            "duplicate_name", f"{name}: entries {seen[folded]!r} and {clean!r} name the same file"
+        )
+    prefixes = ["/".join(parts[:depth]) for depth in range(1, len(parts))]
+    clash = next((prefix for prefix in prefixes if prefix.casefold() in seen), None)
+    if clash is not None or folded in folders:
+        other = clash if clash is not None else clean
+        raise BotFileError(
+            "path_conflict", f"{name}: {other!r} is both a file and a folder in the zip"
+        )
+    seen[folded] = clean
+    folders.update(prefix.casefold() for prefix in prefixes)

@@ -379,10 +379,10 @@ def version_materialize(version: BotVersion, directory: Path) -> Path:
         (directory / "bot.py").write_bytes(data)
         return directory
     try:
-        package = engine.read_bot(version.filename or "bot.zip", data)
+        # The same unpacking the upload check ran, so an accepted zip always unpacks.
+        engine.unpack_bot(version.filename or "bot.zip", data, directory)
     except engine.BotFileError as exc:
         raise PlatformError(f"version {version.pk} cannot be unpacked: {exc}") from None
-    package.write_to(directory)
     return directory
 
 

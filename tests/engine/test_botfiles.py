@@ -5,8 +5,10 @@ import stat
 import zipfile
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from engine.botfiles import BotFileError, UploadLimits, read_bot
+from engine.botfiles import BotFileError, UploadLimits, read_bot, unpack_bot
 
 GOOD = b"def act(observation):\n    return {}\n"
 
@@ -101,3 +103,134 @@ def test_an_act_bound_to_a_constant_is_no_entry_point(source):
     with pytest.raises(BotFileError) as caught:
         read_bot("bot.py", source)
     assert caught.value.code == "no_entry_point"
+
+
+# --- Whatever is accepted unpacks; everything else is a clear refusal ------------------------
+
+
+def raw_zip(entries: list[tuple[str, bytes]], method=zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip with entries exactly as given (duplicates, odd names), no normalising."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name)
+            info.compress_type = method
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+def corrupt_stream(method) -> bytes:
+    """A zip whose only member's compressed stream is garbage (headers intact).
+
+    For deflate the first byte declares a reserved block type (``zlib.error``); for LZMA the
+    filter properties are invalid (``LZMAError``); bzip2 fails its magic (``OSError``).
+    """
+    payload = b"def act(o):\n    return {}\n" * 40
+    data = bytearray(raw_zip([("bot.py", payload)], method))
+    start = 30 + len("bot.py")  # the local header, then the compressed bytes
+    offset = start + 4 if method == zipfile.ZIP_LZMA else start
+    data[offset : offset + 12] = b"\xff" * 12
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("entries", "code", "words"),
+    [
+        ([("bot.py", GOOD), ("m", b"x"), ("m/x.py", b"")], "path_conflict", "'m' is both"),
+        ([("bot.py", GOOD), ("m/x.py", b""), ("m", b"x")], "path_conflict", "'m' is both"),
+        ([("bot.py", GOOD), ("bot.py", GOOD)], "duplicate_name", "name the same file"),
+        ([("bot.py", GOOD), ("Lib.py", b""), ("lib.py", b"")], "duplicate_name", "same file"),
+        ([("bot.py", GOOD), ("a//b.txt", b""), ("a/b.txt", b"")], "duplicate_name", "same file"),
+        ([("bot.py", GOOD), ("x" * 300 + ".py", b"")], "name_too_long", "over 255 bytes"),
+        ([("bot.py", GOOD), ("é" * 130, b"")], "name_too_long", "over 255 bytes"),
+        ([("bot.py", GOOD), ("/".join(["d"] * 20) + "/f", b"")], "path_too_long", "deeper"),
+        ([("bot.py", GOOD), ("/".join(["d" * 200] * 6), b"")], "path_too_long", "longer"),
+        ([("bot.py", GOOD), ("a\x01b.txt", b"")], "bad_name", "control character"),
+        ([("bot.py", GOOD), ("a\nb.txt", b"")], "bad_name", "control character"),
+        ([("bot.py", GOOD), ("C:/x.txt", b"")], "unsafe_path", "outside the zip"),
+        ([("bot.py", GOOD), ("a\\..\\..\\x.txt", b"")], "unsafe_path", "outside the zip"),
+    ],
+    ids=[
+        "file-then-folder",
+        "folder-then-file",
+        "duplicate",
+        "case-only",
+        "double-slash",
+        "long-name",
+        "long-utf8-name",
+        "deep",
+        "long-path",
+        "control-char",
+        "newline",
+        "drive",
+        "backslash-dotdot",
+    ],
+)
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+def test_zip_names_that_could_not_be_unpacked_are_refused(entries, code, words):
+    with pytest.raises(BotFileError) as caught:
+        read_bot("bot.zip", raw_zip(entries))
+    assert caught.value.code == code
+    assert words in caught.value.message
+    assert "\n" not in caught.value.message
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA, zipfile.ZIP_BZIP2])
+def test_a_corrupt_compressed_stream_is_a_bad_zip(method):
+    with pytest.raises(BotFileError) as caught:
+        read_bot("bot.zip", corrupt_stream(method))
+    assert caught.value.code == "bad_zip"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"x = " + b"-" * 200_000 + b"1\n",
+        b"x = " + b"1+" * 300_000 + b"1\n",
+        b"x = " + b"(" * 100_000 + b")" * 100_000 + b"\n",
+        b"x = " + b"[" * 5_000 + b"]" * 5_000 + b"\n",
+    ],
+    ids=["minus-signs", "long-sum", "parentheses", "brackets"],
+)
+def test_source_the_compiler_cannot_handle_is_refused_not_a_crash(source):
+    with pytest.raises(BotFileError) as caught:
+        read_bot("bot.py", b"def act(o):\n    return {}\n" + source, UploadLimits(max_bytes=2**21))
+    assert caught.value.code in {"too_complex", "syntax_error"}
+    assert caught.value.message.startswith("bot.py: ")
+
+
+def test_names_that_unpack_are_kept_under_their_clean_path(tmp_path):
+    data = raw_zip([("bot.py", GOOD), ("./lib/./util.py", b"X = 1\n"), ("lib/", b"")])
+    package = read_bot("bot.zip", data)
+    assert set(package.files) == {"bot.py", "lib/util.py"}
+    unpack_bot("bot.zip", data, tmp_path / "out")
+    assert (tmp_path / "out" / "lib" / "util.py").read_bytes() == b"X = 1\n"
+
+
+_name_parts = st.lists(
+    st.sampled_from([*"aAbB.-_é/\\ :", "\x00", "\x7f", "x" * 120]), min_size=1, max_size=8
+).map("".join)
+_REFUSALS = {
+    "unsafe_path",
+    "bad_name",
+    "name_too_long",
+    "path_too_long",
+    "duplicate_name",
+    "path_conflict",
+    "bad_zip",
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=st.lists(_name_parts, min_size=1, max_size=5))
+def test_whatever_is_accepted_unpacks(tmp_path_factory, names):
+    """The property behind the upload check: accepted means unpackable, on this host."""
+    data = raw_zip([("bot.py", GOOD)] + [(name, b"data") for name in names])
+    try:
+        read_bot("bot.zip", data)
+    except BotFileError as error:
+        refused = error.code
+    else:
+        refused = None
+        unpack_bot("bot.zip", data, tmp_path_factory.mktemp("unpacked"))
+    assert refused in {None, *_REFUSALS}

@@ -3,7 +3,9 @@ uploads, accounts and docs."""
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -345,6 +347,37 @@ def test_a_rejected_upload_is_explained_and_stores_nothing(
     assert error and message in error.group(1), error and error.group(1)
     assert not BotVersion.objects.filter(bot=bot).exists()
     assert not [path for path in media_root.rglob("*") if path.is_file()]
+    assert enqueued == []
+
+
+def _corrupt_deflate_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bot.py", b"def act(o):\n    return {}\n" * 20)
+    data = bytearray(buffer.getvalue())
+    data[36:48] = b"\xff" * 12  # the deflate stream now starts with a reserved block type
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("bot.zip", _corrupt_deflate_zip(), "cannot read"),
+        ("bot.py", b"def act(o):\n    return {}\nx = " + b"-" * 200_000 + b"1\n", "nested"),
+    ],
+    ids=["corrupt-deflate", "compiler-bomb"],
+)
+def test_an_upload_that_breaks_the_decompressor_or_compiler_is_explained(
+    owner, media_root, enqueued, name, data, message
+) -> None:
+    bot = Bot.objects.create(owner=owner, name="broken")
+    response = _upload(_client(owner), bot, name, data)
+    assert response.status_code == 200
+    error = re.search(
+        r'<p class="error" role="alert" id="upload-error">([^<]+)</p>', response.content.decode()
+    )
+    assert error and message in error.group(1), error and error.group(1)
+    assert not BotVersion.objects.filter(bot=bot).exists()
     assert enqueued == []
 
 

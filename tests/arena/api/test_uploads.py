@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import stat
+import warnings
 import zipfile
 
 import pytest
@@ -114,6 +115,25 @@ def test_it_continues_the_numbering_after_factory_versions(owner_client, bot, en
     assert response.json()["number"] == 2
 
 
+def raw_zip(entries: list[tuple[str, bytes]], method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip with its entries exactly as listed: duplicates and odd names included."""
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns about duplicate names
+        with zipfile.ZipFile(buffer, "w", method) as archive:
+            for name, data in entries:
+                archive.writestr(zipfile.ZipInfo(name), data, method)
+    return buffer.getvalue()
+
+
+def corrupt_deflate() -> bytes:
+    """bot.py's deflate stream starts with a reserved block type (zlib.error when read)."""
+    data = bytearray(raw_zip([("bot.py", GOOD * 20)]))
+    start = 30 + len("bot.py")
+    data[start : start + 12] = b"\xff" * 12
+    return bytes(data)
+
+
 ZIP_BOMB = make_zip({"bot.py": GOOD, "padding.txt": b"\0" * (10 * 1024 * 1024 + 1)})
 MANY_FILES = make_zip({"bot.py": GOOD, **{f"f{n}.txt": b"x" for n in range(200)}})
 
@@ -148,6 +168,71 @@ REJECTIONS = [
     ),
     ("too many files", "bot.zip", MANY_FILES, 400, "too_many_files", ["201 entries"]),
     ("zip bomb", "bot.zip", ZIP_BOMB, 400, "zip_bomb", ["10,485,760 bytes"]),
+    (
+        "zip file and folder of one name",
+        "bot.zip",
+        raw_zip([("bot.py", GOOD), ("m", b"x"), ("m/x.py", b"")]),
+        400,
+        "path_conflict",
+        ["'m' is both a file and a folder"],
+    ),
+    (
+        "zip duplicate entry",
+        "bot.zip",
+        raw_zip([("bot.py", GOOD), ("lib.py", b""), ("lib.py", b"")]),
+        400,
+        "duplicate_name",
+        ["'lib.py'"],
+    ),
+    (
+        "zip names differing in case",
+        "bot.zip",
+        raw_zip([("bot.py", GOOD), ("Util.py", b""), ("util.py", b"")]),
+        400,
+        "duplicate_name",
+        ["same file"],
+    ),
+    (
+        "zip 300-character name",
+        "bot.zip",
+        raw_zip([("bot.py", GOOD), ("n" * 300 + ".py", b"")]),
+        400,
+        "name_too_long",
+        ["over 255 bytes"],
+    ),
+    (
+        "zip deep nesting",
+        "bot.zip",
+        raw_zip([("bot.py", GOOD), ("d/" * 40 + "x.py", b"")]),
+        400,
+        "path_too_long",
+        ["deeper than 16 folders"],
+    ),
+    (
+        "zip control character in a name",
+        "bot.zip",
+        raw_zip([("bot.py", GOOD), ("a\x1bb.py", b"")]),
+        400,
+        "bad_name",
+        ["control character"],
+    ),
+    ("zip corrupt deflate stream", "bot.zip", corrupt_deflate(), 400, "bad_zip", ["bot.py"]),
+    (
+        "source too deep to compile",
+        "bot.py",
+        GOOD + b"x = " + b"-" * 200_000 + b"1\n",
+        400,
+        "too_complex",
+        ["too large or too deeply nested"],
+    ),
+    (
+        "source too long to compile",
+        "bot.py",
+        GOOD + b"x = " + b"1+" * 300_000 + b"1\n",
+        400,
+        "too_complex",
+        ["too large or too deeply nested"],
+    ),
     (
         "zip without bot.py",
         "bot.zip",

@@ -1,0 +1,123 @@
+"""The child side of :mod:`engine.sourcecheck`: parse and compile a bot's sources, never run them.
+
+Run as a script (``python -I -S compilecheck.py``) under the limits it sets on itself
+first, it reads ``{"sources", "entry", "entry_point"}`` on stdin and writes one answer dict
+on stdout, both in ``marshal`` format: plain dicts and strings passed between two copies of
+this code (the bot's code is compiled, never run, so it cannot write there). It imports as
+little as it can, since each millisecond of start-up is paid on every upload; that is why
+it holds the entry-point rule too, which the parent re-exports.
+"""
+
+from __future__ import annotations
+
+import _ast as ast  # the node classes without ``ast``'s import cost (~17 ms a start)
+import marshal  # built in; ``json`` would cost ~20 ms of imports on every upload
+import os
+import sys
+
+__all__ = ["CHECK_CPU_S", "CHECK_MEMORY_BYTES", "TOO_COMPLEX", "defines"]
+
+#: CPU seconds the child may spend on one upload's sources (a normal bot needs ~10 ms).
+CHECK_CPU_S = 5
+#: Address space of the child: generous for a 10 MB upload, small next to the machine.
+CHECK_MEMORY_BYTES = 768 * 1024 * 1024
+_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST
+TOO_COMPLEX = "is too large or too deeply nested to compile (simplify or split it)"
+
+
+def defines(tree: ast.Module, name: str) -> bool:
+    """Whether the module may bind ``name`` at top level (def, assignment or import).
+
+    A quick check that gives an upload its clear message before it is queued. It errs on the
+    side of the bot: a definition under ``if``/``try``/``with`` or an ``import *`` counts, and
+    the import in the sandbox at validation has the final word.
+
+    >>> defines(compile("if True:\\n    def act(o): return {}\\n", "b", "exec", _ONLY_AST), "act")
+    True
+    >>> defines(compile("act = None\\n", "bot.py", "exec", _ONLY_AST), "act")
+    False
+    """
+    return _binds(tree.body, name)
+
+
+_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With, ast.For, ast.While)
+
+
+def _binds(body: list[ast.stmt], name: str) -> bool:
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                return True
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            # ``act = None`` or ``act = 3`` binds the name to something that cannot be called.
+            if isinstance(node.value, ast.Constant | ast.JoinedStr | ast.List | ast.Dict):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(_names(target, name) for target in targets):
+                return True
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*" or (alias.asname or alias.name.split(".")[0]) == name:
+                    return True
+        elif isinstance(node, _BLOCKS):
+            blocks = [node.body, getattr(node, "orelse", []), getattr(node, "finalbody", [])]
+            blocks += [handler.body for handler in getattr(node, "handlers", [])]
+            if any(_binds(block, name) for block in blocks):
+                return True
+    return False
+
+
+def _names(target: ast.expr, name: str) -> bool:
+    """Whether an assignment target (possibly a tuple) binds ``name``."""
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_names(element, name) for element in target.elts)
+    if isinstance(target, ast.Starred):
+        return _names(target.value, name)
+    return False
+
+
+def _check_one(path: str, text: str, entry_point: str | None) -> dict[str, str] | None:
+    """The child's check of one file: parse and compile it (never run it).
+
+    With ``entry_point``, the file must also bind that name at top level.
+    """
+    try:
+        tree = compile(text, path, "exec", _ONLY_AST, dont_inherit=True)
+        compile(tree, path, "exec", dont_inherit=True)  # the compiler's own SyntaxErrors
+    except SyntaxError as exc:
+        return {"code": "syntax_error", "message": f"syntax error on line {exc.lineno}: {exc.msg}"}
+    except ValueError as exc:  # e.g. null bytes
+        return {"code": "syntax_error", "message": str(exc)}
+    except (RecursionError, MemoryError):
+        return {"code": "too_complex", "message": TOO_COMPLEX}
+    if entry_point is not None and not defines(tree, entry_point):
+        return {
+            "code": "no_entry_point",
+            "message": f"defines no top-level {entry_point}(observation) function "
+            "(see docs/bot-api.md)",
+        }
+    return None
+
+
+def _child_main() -> None:
+    """Entry point of the limited child: request on stdin, answer on stdout."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (CHECK_MEMORY_BYTES, CHECK_MEMORY_BYTES))
+    resource.setrlimit(resource.RLIMIT_CPU, (CHECK_CPU_S, CHECK_CPU_S))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    request = marshal.loads(sys.stdin.buffer.read())  # noqa: S302 - written by the parent
+    answer: dict[str, object] = {"ok": True}
+    entry, entry_point = request["entry"], request["entry_point"]
+    for path, text in request["sources"].items():
+        problem = _check_one(path, text, entry_point if path == entry else None)
+        if problem is not None:
+            answer = {"ok": False, "path": path, **problem}
+            break
+    os.write(1, marshal.dumps(answer))
+
+
+if __name__ == "__main__":
+    _child_main()

@@ -1,0 +1,86 @@
+"""Checking a bot's Python source without trusting the compiler with the caller's process.
+
+Compiling hostile source is itself an attack: ``x = ------...-1`` with 200,000 minus signs
+or a 600 KB ``1+1+...+1`` makes CPython's compiler raise ``RecursionError`` or
+``MemoryError`` (or, on other builds, overflow the C stack) after most of a second of CPU.
+In the web process that is a denial of service. So :func:`check_sources` runs the check in
+a child interpreter (:mod:`engine.compilecheck`, run as a script with ``-I -S``) under an
+address-space and CPU-time limit, and turns every way the child can fail into a
+:class:`SourceProblem`.
+
+The child only parses and compiles; it never executes the bot's code. Its answer is one
+dict on stdout. Standard library only, like the rest of ``engine``.
+"""
+
+from __future__ import annotations
+
+import marshal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import compilecheck
+from engine.compilecheck import CHECK_CPU_S, CHECK_MEMORY_BYTES, TOO_COMPLEX, defines
+
+__all__ = ["CHECK_CPU_S", "CHECK_MEMORY_BYTES", "SourceProblem", "check_sources", "defines"]
+
+_WALL_S = 3 * CHECK_CPU_S
+_CHILD = str(Path(compilecheck.__file__))
+
+
+@dataclass(frozen=True, slots=True)
+class SourceProblem:
+    """Why a file's source cannot be accepted: a stable ``code`` and one line of text."""
+
+    path: str
+    code: str  # "not_utf8", "syntax_error", "too_complex", "no_entry_point"
+    message: str
+
+
+def check_sources(files: dict[str, bytes], *, entry: str, entry_point: str) -> SourceProblem | None:
+    """The first problem with the ``.py`` files of ``files`` (by path), or None.
+
+    ``entry`` (``bot.py``) must bind ``entry_point`` (``act``) at top level.
+    """
+    sources: dict[str, str] = {}
+    for path, content in files.items():
+        if not path.endswith(".py"):
+            continue
+        try:
+            sources[path] = content.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return SourceProblem(path, "not_utf8", f"is not UTF-8 text (byte {exc.start})")
+    request = marshal.dumps({"sources": sources, "entry": entry, "entry_point": entry_point})
+    try:
+        child = subprocess.run(
+            [sys.executable, "-I", "-S", _CHILD],
+            input=request,
+            capture_output=True,
+            timeout=_WALL_S,
+            env={},
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return _too_complex(entry, "took too long to compile")
+    try:
+        answer = marshal.loads(child.stdout)  # noqa: S302 - written by compilecheck
+        if not isinstance(answer, dict):
+            raise ValueError("not an answer")
+    except (EOFError, ValueError, TypeError):
+        if child.returncode < 0 or b"MemoryError" in child.stderr:
+            # Killed by RLIMIT_CPU (SIGXCPU) or the C stack (SIGSEGV), or out of memory
+            # before it could answer: the source is beyond what the arena compiles.
+            return SourceProblem(entry, "too_complex", TOO_COMPLEX)
+        # Anything else is the checker's own failure, not the bot's: say so loudly.
+        tail = child.stderr.decode("utf-8", "replace")[-500:]
+        raise RuntimeError(
+            f"the source checker failed (status {child.returncode}): {tail}"
+        ) from None
+    if answer.get("ok"):
+        return None
+    return SourceProblem(str(answer["path"]), str(answer["code"]), str(answer["message"]))
+
+
+def _too_complex(entry: str, text: str) -> SourceProblem:
+    return SourceProblem(entry, "too_complex", f"{text} (simplify or split it)")
