@@ -149,3 +149,17 @@ def test_operator_approved_packages_are_importable(sandbox, config, work_dir):
 
 def _fields(config: SandboxConfig) -> dict:
     return {name: getattr(config, name) for name in config.__dataclass_fields__}
+
+
+def test_the_jail_shows_nothing_of_the_host(sandbox, work_dir):
+    """Issue 13, finding 8: /proc/self/mountinfo named the host's staging path and
+    /proc/config.gz was readable. The jail has no /proc and no /sys at all, and the system
+    calls that name mount sources without /proc are refused."""
+    player = sandbox("host_info.py")
+    player.start({})
+    result = player.act({})
+    readable = {path: text for path, text in result["seen"].items() if text[:1] != "F"}
+    assert readable == {}, readable  # every path: FileNotFoundError
+    assert work_dir not in repr(result) and "arena-sandbox" not in repr(result)
+    errno_eperm = 1
+    assert result["calls"] == {"statmount": [-1, errno_eperm], "listmount": [-1, errno_eperm]}
