@@ -108,11 +108,16 @@ def stale_after_s() -> float:
 
 
 def match_limits() -> Limits:
-    """The sandbox limits of a match, from ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``."""
+    """The sandbox limits of a match: ``ARENA_MOVE_TIMEOUT_S``, ``ARENA_TIME_BANK_S`` (CPU),
+    ``ARENA_MOVE_WALL_S``, ``ARENA_WALL_BANK_S``, ``ARENA_MATCH_WALL_S`` (wall clock)."""
     from sandbox import Limits
 
     return Limits(
-        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S, time_bank_s=settings.ARENA_TIME_BANK_S
+        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S,
+        time_bank_s=settings.ARENA_TIME_BANK_S,
+        move_wall_s=settings.ARENA_MOVE_WALL_S,
+        wall_bank_s=settings.ARENA_WALL_BANK_S,
+        match_wall_s=settings.ARENA_MATCH_WALL_S,
     )
 
 
