@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 SMOKE_OPTIONS = {"game_cap": 2}
 #: The smoke match's time bank is the arena's, capped so a slow bot fails in seconds.
 SMOKE_BANK_CAP_S = 2.0
+#: Wall-clock cap of the candidate's decisions in the smoke match: with it the smoke match
+#: ends, with a verdict, well inside the validation task's 60 s soft time limit
+#: (``Limits.seat_wall_bound_s``), so a sleeping bot is invalid instead of pending.
+SMOKE_MATCH_WALL_S = 15.0
 #: Cap on the bot's own output kept with the version.
 OUTPUT_CAP = 64 * 1024
 
@@ -65,6 +69,9 @@ def _limits() -> Limits:
     return Limits(
         move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S,
         time_bank_s=min(settings.ARENA_TIME_BANK_S, SMOKE_BANK_CAP_S),
+        move_wall_s=settings.ARENA_MOVE_WALL_S,
+        wall_bank_s=min(settings.ARENA_WALL_BANK_S, SMOKE_BANK_CAP_S),
+        match_wall_s=min(settings.ARENA_MATCH_WALL_S, SMOKE_MATCH_WALL_S),
     )
 
 

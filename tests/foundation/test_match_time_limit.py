@@ -14,7 +14,9 @@ import pytest
 from django.conf import settings
 
 from arena.config import MATCH_OVERHEAD_S, ConfigError, match_time_limit
+from arena.services import validation
 from arena.services.matches import match_limits
+from workers.tasks import validate_version
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +58,9 @@ def test_a_match_wall_cap_the_time_limit_cannot_cover_stops_the_arena(tmp_path):
     assert result.returncode != 0
     assert "ARENA_MATCH_TIME_LIMIT_S=600 is below" in result.stderr
     assert "ARENA_MATCH_WALL_S" in result.stderr
+
+
+def test_the_smoke_match_ends_within_the_validation_task_limit():
+    """Only the candidate is sandboxed in a smoke match (the reference bot runs in-process)."""
+    bound = validation._limits().seat_wall_bound_s()
+    assert bound + 5 <= validate_version.soft_time_limit
