@@ -82,6 +82,16 @@ class Limits:
         if self.message_bytes < 1024:
             raise ValueError("Limits.message_bytes must be at least 1024")
 
+    def time_limits(self) -> dict[str, float]:
+        """The time limits bots are told (``info["limits"]``) and replays record."""
+        return {
+            "move_timeout_s": self.move_timeout_s,
+            "time_bank_s": self.time_bank_s,
+            "move_wall_s": self.move_wall_s,
+            "wall_bank_s": self.wall_bank_s,
+            "match_wall_s": self.match_wall_s,
+        }
+
     @property
     def startup_wall_s(self) -> float:
         """Wall-clock seconds start-up (interpreter, import, on_match_start) may take."""

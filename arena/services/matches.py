@@ -321,7 +321,7 @@ def _play(match: Match) -> tuple[engine.MatchResult, list[str]]:
                 players,
                 seed=match.seed,
                 bot_seeds=bot_seeds(match.seed),
-                limits={"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
+                limits=limits.time_limits(),
             )
             outputs = [player.output() for player in players]
         finally:

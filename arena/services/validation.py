@@ -107,7 +107,7 @@ def _smoke_test(version: BotVersion) -> _Verdict:
                 [candidate, reference],
                 seed=seed,
                 options=SMOKE_OPTIONS,
-                limits={"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
+                limits=limits.time_limits(),
             )
         except SandboxError as exc:
             raise PlatformError(f"the sandbox failed: {exc}") from None
