@@ -2,8 +2,10 @@
 
 The player implements ``engine.players.Player``. Each decision is one request line and one
 reply line on dedicated pipes. Around it the host thaws the bot (SIGCONT), reads its CPU
-clock, waits for the reply while draining its output and watching the CPU allowance and a
-wall-clock guard, then freezes it again (SIGSTOP) and charges any overrun to the time bank.
+clock, waits for the reply while draining its output and watching the CPU allowance and the
+wall-clock allowance, then freezes it again (SIGSTOP) and charges any overrun to the CPU or
+wall-clock bank. Every message after ``prepared`` is the bot's claim, checked exactly; a
+malformed, forged or out-of-order one is a ``protocol`` fault.
 
 Every way a bot can fail ends as a ``BotFault`` (see ``sandbox.faults``); failures of the
 platform itself raise ``SandboxError``. After a fault the process is killed at once and
