@@ -7,6 +7,7 @@ on a server should tell the operator what to fix. Every function here raises
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,11 @@ __all__ = [
     "env_float",
     "env_int",
     "env_list",
+    "match_time_limit",
 ]
+
+#: Seconds a match task needs besides its bots' time: the engine, staging, recording.
+MATCH_OVERHEAD_S = 30
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -112,3 +117,27 @@ def broker_url(url: str | None) -> str:
     if scheme not in {"redis", "rediss", "filesystem", "memory"}:
         raise ConfigError(f"REDIS_URL={url!r} must start with redis:// or rediss://")
     return url
+
+
+def match_time_limit(seat_wall_bound_s: float, *, seats: int = 2, default: int = 600) -> int:
+    """The match task's soft time limit: ``ARENA_MATCH_TIME_LIMIT_S``, above what bots can take.
+
+    ``seat_wall_bound_s`` is the most wall-clock time one sandboxed seat can hold a match
+    (``sandbox.Limits.seat_wall_bound_s``: start-up, its match's wall-clock cap, closing).
+    A match ends with a result within ``seats`` times that plus the platform's own work;
+    a time limit below it would let a slow bot make the worker give up and void the match
+    instead of losing it. Unset, the limit is ``default`` or that bound, whichever is
+    larger; set below the bound, the arena refuses to start and says what to change.
+    """
+    needed = math.ceil(seats * seat_wall_bound_s + MATCH_OVERHEAD_S)
+    raw = os.environ.get("ARENA_MATCH_TIME_LIMIT_S")
+    if raw is None or raw.strip() == "":
+        return max(default, needed)
+    value = env_int("ARENA_MATCH_TIME_LIMIT_S", default)
+    if value < needed:
+        raise ConfigError(
+            f"ARENA_MATCH_TIME_LIMIT_S={value} is below the {needed} s a match may take with "
+            "these limits (2 bots x (start-up + ARENA_MATCH_WALL_S + closing) + 30 s): "
+            "raise it or lower ARENA_MATCH_WALL_S"
+        )
+    return value

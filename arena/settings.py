@@ -23,7 +23,9 @@ from arena.config import (
     env_float,
     env_int,
     env_list,
+    match_time_limit,
 )
+from sandbox.limits import Limits
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -44,7 +46,7 @@ def _load() -> dict[str, object]:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"ARENA_DATA_DIR={data_dir} cannot be created: {exc.strerror}") from None
-    return {
+    env = {
         "DEBUG": debug,
         "SECRET_KEY": secret,
         "DATA_DIR": data_dir,
@@ -57,9 +59,11 @@ def _load() -> dict[str, object]:
         ),
         "CSRF_TRUSTED_ORIGINS": env_list("CSRF_TRUSTED_ORIGINS", []),
         "UPLOAD_MAX_BYTES": env_int("ARENA_UPLOAD_MAX_BYTES", 1024 * 1024),
-        "MATCH_TIME_LIMIT": env_int("ARENA_MATCH_TIME_LIMIT_S", 600),
         "MOVE_TIMEOUT": env_float("ARENA_MOVE_TIMEOUT_S", 1.0),
         "TIME_BANK": env_float("ARENA_TIME_BANK_S", 10.0),
+        "MOVE_WALL": env_float("ARENA_MOVE_WALL_S", 3.0),
+        "WALL_BANK": env_float("ARENA_WALL_BANK_S", 30.0),
+        "MATCH_WALL": env_float("ARENA_MATCH_WALL_S", 240.0),
         "VISIBILITY_TIMEOUT": env_int("ARENA_BROKER_VISIBILITY_TIMEOUT_S", 900),
         "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", True),
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
@@ -69,6 +73,26 @@ def _load() -> dict[str, object]:
         "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
         or hashlib.sha256(f"arena-bot-seeds:{secret}".encode()).hexdigest(),
     }
+    env["MATCH_TIME_LIMIT"] = match_time_limit(_match_limits(env).seat_wall_bound_s())
+    # A task still running when its message becomes visible again would be handed out twice:
+    # by default the broker waits past the match's hard time limit (+60 s).
+    if not os.environ.get("ARENA_BROKER_VISIBILITY_TIMEOUT_S", "").strip():
+        env["VISIBILITY_TIMEOUT"] = max(900, env["MATCH_TIME_LIMIT"] + 120)  # type: ignore[operator]
+    return env
+
+
+def _match_limits(env: dict[str, object]) -> Limits:
+    """The sandbox limits of a match (``arena.services.matches.match_limits`` at run time)."""
+    try:
+        return Limits(
+            move_timeout_s=env["MOVE_TIMEOUT"],  # type: ignore[arg-type]
+            time_bank_s=env["TIME_BANK"],  # type: ignore[arg-type]
+            move_wall_s=env["MOVE_WALL"],  # type: ignore[arg-type]
+            wall_bank_s=env["WALL_BANK"],  # type: ignore[arg-type]
+            match_wall_s=env["MATCH_WALL"],  # type: ignore[arg-type]
+        )
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"bad ARENA_* time limit: {exc}") from None
 
 
 try:
@@ -255,6 +279,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Above the longest a match can take with the bots' limits (checked in arena.config), so a
+# slow bot loses on time with a result before the worker gives up on the match.
 CELERY_TASK_SOFT_TIME_LIMIT = _env["MATCH_TIME_LIMIT"]
 CELERY_TASK_TIME_LIMIT = _env["MATCH_TIME_LIMIT"] + 60
 CELERY_TASK_SERIALIZER = "json"
@@ -273,6 +299,9 @@ CELERY_TIMEZONE = TIME_ZONE
 ARENA_UPLOAD_MAX_BYTES: int = _env["UPLOAD_MAX_BYTES"]
 ARENA_MOVE_TIMEOUT_S: float = _env["MOVE_TIMEOUT"]
 ARENA_TIME_BANK_S: float = _env["TIME_BANK"]
+ARENA_MOVE_WALL_S: float = _env["MOVE_WALL"]
+ARENA_WALL_BANK_S: float = _env["WALL_BANK"]
+ARENA_MATCH_WALL_S: float = _env["MATCH_WALL"]
 ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
 ARENA_SEED_KEY: str = _env["SEED_KEY"]
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, ARENA_UPLOAD_MAX_BYTES * 2)

@@ -28,11 +28,12 @@ class FaultKind(enum.StrEnum):
     The values are stable strings: they appear in replays, the API and the CLI summary.
     """
 
-    TIMEOUT = "timeout"  # decision over its limit with the time bank spent, or wall guard
+    TIMEOUT = "timeout"  # over its CPU or wall-clock limit with the matching bank spent
     CRASH = "crash"  # raised an exception, exited, or failed to import
     MEMORY = "memory"  # hit its memory limit
     ILLEGAL_MOVE = "illegal_move"  # a well-formed message whose move breaks the rules
-    BAD_OUTPUT = "bad_output"  # not a JSON object, oversize, garbage on the protocol
+    BAD_OUTPUT = "bad_output"  # act() returned a non-dict, non-JSON, oversize or NUL text
+    PROTOCOL = "protocol"  # a malformed, forged, out-of-order message, or a closed channel
     FORBIDDEN = "forbidden"  # a refused system call or access (network, exec, ...)
 
 

@@ -9,9 +9,11 @@ Public surface::
     player.start(info); player.act(observation); player.close()
 
 Layers (see ``docs/sandbox.md``): bubblewrap namespaces and a minimal read-only file
-system, an unprivileged uid, a seccomp deny-list, rlimits, a per-bot cgroup, CPU-time
-limits with a time bank, SIGSTOP between turns, and a capped JSON-lines protocol on
-dedicated pipes. Standard library only (plus ``engine.players``); no Django, no Celery.
+system (no /proc), an unprivileged uid, a seccomp deny-list, rlimits, a per-bot cgroup,
+CPU-time and wall-clock limits with banks and a per-match wall-clock cap, SIGSTOP between
+turns, and a capped JSON-lines protocol on dedicated pipes whose every message after start-up
+is checked as the bot's claim. Standard library only (plus ``engine.players``); no Django,
+no Celery.
 """
 
 from __future__ import annotations

@@ -46,15 +46,45 @@ def _kib(count: int) -> str:
     return f"{count / 1024:g} KiB"
 
 
+#: The keys a fault report may carry, and the type of each.
+_FAULT_KEYS: dict[str, type] = {
+    "t": str,
+    "kind": str,
+    "code": str,
+    "phase": str,
+    "trace": str,
+    "exc_type": str,
+}
+
+
 def reported_fault(
     report: Mapping[str, Any], phase: str, limits: Limits, output_tail: str
 ) -> BotFault:
-    """The fault for a ``{"t": "fault"}`` message the bootstrap (or the bot) sent."""
-    kind, code = report.get("kind"), report.get("code")
-    where = phase_text(phase)
-    trace = report.get("trace")
-    private = printable(trace) if isinstance(trace, str) and trace else output_tail
-    messages: dict[tuple[Any, Any], tuple[FaultKind, str]] = {
+    """The fault for a ``{"t": "fault"}`` message the bootstrap (or the bot) sent.
+
+    The message comes from the bot's own process, so it is a claim, checked like any other
+    input: a report whose keys, types, kind/code pair or phase are not exactly what the
+    bootstrap writes is a :attr:`FaultKind.PROTOCOL` fault, never an exception here. A
+    well-formed report can only ever make the bot that sent it lose, so it is believed.
+    """
+    malformed = BotFault(
+        FaultKind.PROTOCOL,
+        f"the bot sent a malformed fault report {phase_text(phase)}".strip(),
+        private=output_tail,
+    )
+    if report.get("t") != "fault" or not {"kind", "code"} <= report.keys():
+        return malformed
+    for key, value in report.items():
+        if key not in _FAULT_KEYS or type(value) is not _FAULT_KEYS[key]:
+            return malformed
+    claimed = report.get("phase", phase)
+    if claimed != phase and not (phase == "import" and claimed == "on_match_start"):
+        return malformed
+    kind, code = report["kind"], report["code"]
+    where = phase_text(claimed)
+    trace = report.get("trace", "")
+    private = printable(trace) if trace else output_tail
+    messages: dict[tuple[str, str], tuple[FaultKind, str]] = {
         ("crash", "no_act"): (FaultKind.CRASH, "bot.py defines no act() function"),
         ("crash", "exit"): (FaultKind.CRASH, f"the bot called exit() {where}"),
         ("memory", "memory_error"): (
@@ -92,10 +122,12 @@ def reported_fault(
     }
     if (kind, code) in messages:
         fault_kind, detail = messages[(kind, code)]
-    else:
+    elif (kind, code) == ("crash", "exception"):
         name = report.get("exc_type")
         raised = f"raised {name}" if name in _BUILTIN_EXCEPTIONS else "raised an exception"
         fault_kind, detail = FaultKind.CRASH, f"the bot {raised} {where}"
+    else:
+        return malformed
     return BotFault(fault_kind, detail.strip(), private=private)
 
 
@@ -128,7 +160,7 @@ def exit_fault(
         )
     if returncode == EXIT_PROTOCOL_LOST:
         return BotFault(
-            FaultKind.BAD_OUTPUT,
+            FaultKind.PROTOCOL,
             f"the bot closed or replaced its protocol channel {where}".strip(),
             private=output_tail,
         )

@@ -9,13 +9,13 @@ tell "itself" (PID 1) from any other process.
 
 The root file system is an empty tmpfs remounted read-only. Mounted into it: the Python
 runtime (read-only, see ``sandbox.runtime``), the bot's private copy of its own files at
-``/bot`` (read-only), operator-approved package directories (read-only), a fresh ``/proc``
-for the PID namespace, a minimal ``/dev`` (null, zero, random, ...; read-only, so
-``/dev/shm`` is not writable) and a private ``/tmp`` tmpfs of bounded size. No ``/etc``, no
-``/home``, no ``/sys``, nothing of the project, the uploads or other bots.
+``/bot`` (read-only), operator-approved package directories (read-only), a minimal ``/dev``
+(null, zero, random, ...; read-only, so ``/dev/shm`` is not writable) and a private ``/tmp``
+tmpfs of bounded size. No ``/proc``, no ``/etc``, no ``/home``, no ``/sys``, nothing of the
+project, the uploads or other bots.
 
 bubblewrap itself must be started with an empty environment: it is the parent of the
-jail and anything in its environment could be read back by a bot through /proc.
+jail, and anything in its environment could be read back by a bot were ``/proc`` mounted.
 """
 
 from __future__ import annotations
@@ -89,8 +89,11 @@ def bwrap_command(
         args += ["--ro-bind", source, dest]
     if bot_dir is not None:
         args += ["--ro-bind", bot_dir, BOT_DIR]
+    # No /proc: nothing in it is the bot's business, and it shows the host: the kernel's
+    # configuration and symbols (config.gz, kallsyms), its command line, CPUs and memory,
+    # and in /proc/<tid>/mountinfo the host path of every bind (the staged copy of /bot
+    # included). Masking single entries cannot cover every thread id; not mounting it can.
     args += [
-        "--proc", "/proc",
         "--dev", "/dev",
         "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",  # noqa: S108 - the jail's own
     ]  # fmt: skip

@@ -1,9 +1,16 @@
 """What one sandboxed bot may use during one match.
 
 Every field carries its unit in its name. The defaults are the arena's production limits;
-tests and benchmarks pass smaller ones. Time limits are measured in the bot's *CPU* time
-(all its threads), so a loaded worker does not make a bot lose; wall time is only an outer
-guard against a bot that sleeps or blocks instead of computing.
+tests and benchmarks pass smaller ones.
+
+Time has two clocks, each with a per-decision allowance and a per-match bank (like
+Kaggle's per-move time plus overage bank): the bot's *CPU* time (all its threads), so a
+loaded worker does not make a computing bot lose, and *wall-clock* time, so a bot that
+sleeps or blocks instead of computing loses on time too. On top, ``match_wall_s`` caps the
+wall-clock time of all of a seat's decisions in one match: with it, the longest a match can
+last is known from the limits alone (:meth:`Limits.seat_wall_bound_s`), whatever the game,
+and the worker's time limit is set above it, so a slow bot always loses on time before the
+worker gives up on the match.
 """
 
 from __future__ import annotations
@@ -14,6 +21,10 @@ __all__ = ["Limits"]
 
 KiB = 1024
 MiB = 1024 * KiB
+#: Wall time allowed for bwrap + interpreter + bootstrap to get ready to load the bot.
+SPAWN_GRACE_S = 5.0
+#: Wall time ``close()`` may spend killing and reaping a jail, and slack for polling.
+CLOSE_GRACE_S = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +38,17 @@ class Limits:
     time_bank_s: float = 10.0
     #: CPU seconds for interpreter start, ``import bot`` and ``on_match_start`` together.
     startup_timeout_s: float = 5.0
-    #: Wall-clock guard: a call may take ``factor * its CPU allowance + extra`` seconds of
-    #: real time before it is a timeout even if it used no CPU (sleeping, blocked). Generous
-    #: on purpose: on a loaded machine a busy bot gets a fraction of a core, and it must run
-    #: out of CPU time, not of wall time, before it loses.
+    #: Wall-clock seconds one decision may take without touching the wall-clock bank. Three
+    #: times the CPU limit: on a loaded machine a busy bot gets a fraction of a core.
+    move_wall_s: float = 3.0
+    #: Wall-clock seconds per match from which a decision's wall-clock overrun is drawn; a
+    #: decision that overruns with this bank spent is a timeout ("wall clock").
+    wall_bank_s: float = 30.0
+    #: Wall-clock seconds all of one seat's decisions may take in one match (start-up not
+    #: included); over it is a timeout. Bounds the match whatever the number of moves.
+    match_wall_s: float = 240.0
+    #: Wall-clock guard of the start-up only (interpreter, import, ``on_match_start``):
+    #: ``factor * startup_timeout_s + extra`` seconds.
     wall_guard_factor: float = 3.0
     wall_guard_extra_s: float = 5.0
     #: Hard CPU ceiling for the bot process over the whole match (``RLIMIT_CPU``): a backstop
@@ -59,7 +77,33 @@ class Limits:
             value = getattr(self, field.name)
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise TypeError(f"Limits.{field.name} must be a number, not {value!r}")
-            if value < 0 or (value == 0 and field.name not in {"time_bank_s"}):
+            if value < 0 or (value == 0 and field.name not in {"time_bank_s", "wall_bank_s"}):
                 raise ValueError(f"Limits.{field.name} must be positive, not {value!r}")
         if self.message_bytes < 1024:
             raise ValueError("Limits.message_bytes must be at least 1024")
+
+    def time_limits(self) -> dict[str, float]:
+        """The time limits bots are told (``info["limits"]``) and replays record."""
+        return {
+            "move_timeout_s": self.move_timeout_s,
+            "time_bank_s": self.time_bank_s,
+            "move_wall_s": self.move_wall_s,
+            "wall_bank_s": self.wall_bank_s,
+            "match_wall_s": self.match_wall_s,
+        }
+
+    @property
+    def startup_wall_s(self) -> float:
+        """Wall-clock seconds start-up (interpreter, import, on_match_start) may take."""
+        return self.startup_timeout_s * self.wall_guard_factor + self.wall_guard_extra_s
+
+    def seat_wall_bound_s(self) -> float:
+        """The most wall-clock time one sandboxed seat can hold a match, in seconds.
+
+        Start-up (plus the jail's own start grace), every decision of the match
+        (``match_wall_s``, which no seat can exceed by more than one polling slice), and
+        closing the jail. A match of N sandboxed seats ends, with a result, within N times
+        this plus the engine's own (millisecond) work: the worker's time limit must be
+        above that, or a slow bot would void matches instead of losing them.
+        """
+        return self.startup_wall_s + SPAWN_GRACE_S + self.match_wall_s + CLOSE_GRACE_S

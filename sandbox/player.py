@@ -2,8 +2,10 @@
 
 The player implements ``engine.players.Player``. Each decision is one request line and one
 reply line on dedicated pipes. Around it the host thaws the bot (SIGCONT), reads its CPU
-clock, waits for the reply while draining its output and watching the CPU allowance and a
-wall-clock guard, then freezes it again (SIGSTOP) and charges any overrun to the time bank.
+clock, waits for the reply while draining its output and watching the CPU allowance and the
+wall-clock allowance, then freezes it again (SIGSTOP) and charges any overrun to the CPU or
+wall-clock bank. Every message after ``prepared`` is the bot's claim, checked exactly; a
+malformed, forged or out-of-order one is a ``protocol`` fault.
 
 Every way a bot can fail ends as a ``BotFault`` (see ``sandbox.faults``); failures of the
 platform itself raise ``SandboxError``. After a fault the process is killed at once and
@@ -29,7 +31,7 @@ from sandbox.config import SandboxConfig
 from sandbox.errors import SandboxError, SandboxUnavailable
 from sandbox.faults import exit_fault, phase_text, reported_fault
 from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command
-from sandbox.limits import Limits
+from sandbox.limits import SPAWN_GRACE_S, Limits
 from sandbox.process import BotProcess, SpawnRequest, spawn
 from sandbox.protocol import ProtocolViolation, decode, encode
 from sandbox.runtime import discover_runtime
@@ -39,9 +41,13 @@ __all__ = ["SandboxedPlayer"]
 
 log = logging.getLogger("sandbox")
 
-#: Wall time allowed for bwrap + interpreter + bootstrap to get ready to load the bot.
-_SPAWN_GRACE_S = 5.0
-#: How long the host busy-waits for a reply before it sleeps in poll().
+#: Keys of each message a bot may send after ``prepared``, with their types (the ``fault``
+#: report is checked by ``sandbox.faults.reported_fault``). Anything else is a protocol fault.
+_REPLY_KEYS: dict[str, dict[str, type]] = {
+    "ready": {"t": str, "hooks": list},
+    "action": {"t": str, "action": dict, "seq": int},
+    "done": {"t": str, "seq": int},
+}
 _warned: set[str] = set()
 
 
@@ -73,6 +79,8 @@ class SandboxedPlayer:
         #: Hooks the bot defines (known after ``start``); the match runner may skip others.
         self.hooks: frozenset[str] = frozenset()
         self._bank_s = self.limits.time_bank_s
+        self._wall_bank_s = self.limits.wall_bank_s
+        self._wall_used_s = 0.0  # wall-clock time of all decisions so far
         self._seq = 0  # number of the current request; replies must echo it
         self._process: BotProcess | None = None
         self._cgroup: BotCgroup | None = None
@@ -89,6 +97,16 @@ class SandboxedPlayer:
     def time_bank_s(self) -> float:
         """CPU seconds left in the time bank."""
         return max(self._bank_s, 0.0)
+
+    @property
+    def wall_bank_s(self) -> float:
+        """Wall-clock seconds left in the wall-clock bank."""
+        return max(self._wall_bank_s, 0.0)
+
+    @property
+    def wall_used_s(self) -> float:
+        """Wall-clock seconds this seat's decisions took so far (``Limits.match_wall_s`` cap)."""
+        return self._wall_used_s
 
     @property
     def process_ids(self) -> tuple[int, ...]:
@@ -219,8 +237,8 @@ class SandboxedPlayer:
             "info": dict(info),
             "message_bytes": limits.message_bytes,
         }
-        guard = limits.startup_timeout_s * limits.wall_guard_factor + limits.wall_guard_extra_s
-        prepared_deadline = time.monotonic() + guard + _SPAWN_GRACE_S
+        guard = limits.startup_wall_s
+        prepared_deadline = time.monotonic() + guard + SPAWN_GRACE_S
         if not process.write(encode(init), prepared_deadline):
             self._platform_failure("the jail did not accept its start message")
         # Until "prepared" only platform code runs in the jail: any failure is ours.
@@ -229,20 +247,28 @@ class SandboxedPlayer:
             self._platform_failure(f"the bootstrap failed: {str(prepared.get('reason'))[:300]}")
         if prepared.get("t") != "prepared":
             self._platform_failure(f"unexpected first message {prepared.get('t')!r}")
-        reply = self._receive(
-            cpu_start=0.0,
-            cpu_budget=limits.startup_timeout_s,
-            wall_deadline=time.monotonic() + guard,
-            phase="import",
-            startup=True,
-        )
-        kind = reply.get("t")
-        if kind == "fault":
-            phase = "on_match_start" if reply.get("phase") == "on_match_start" else "import"
-            raise reported_fault(reply, phase, limits, process.output.tail())
+        # From here on every byte on the channel may come from the bot: a claim to check.
+        try:
+            reply = self._receive(
+                cpu_start=0.0,
+                cpu_budget=limits.startup_timeout_s,
+                wall_deadline=time.monotonic() + guard,
+                phase="import",
+                startup=True,
+            )
+        except _WallExpired as expired:
+            raise BotFault(
+                FaultKind.TIMEOUT,
+                f"the bot did not finish loading within its {guard:g} s of wall-clock time "
+                f"(it used {expired.cpu_used_s:.2f} s of CPU: it was sleeping or blocked)",
+            ) from None
+        if reply.get("t") == "fault":
+            raise reported_fault(reply, "import", limits, process.output.tail())
         hooks = reply.get("hooks")
-        if kind != "ready" or not isinstance(hooks, list):
-            raise BotFault(FaultKind.BAD_OUTPUT, "the bot sent an unexpected message while loading")
+        if not _well_formed(reply, "ready") or not all(isinstance(h, str) for h in hooks):
+            raise BotFault(
+                FaultKind.PROTOCOL, "the bot sent a malformed or unexpected message while loading"
+            )
         process.freeze()
         self._check_quiet("while loading")
         self.hooks = frozenset(h for h in hooks if h in HOOKS)
@@ -343,26 +369,35 @@ class SandboxedPlayer:
         self._check_quiet("between its turns")
         allowance = limits.move_timeout_s + max(self._bank_s, 0.0)
         cpu_start = process.cpu_seconds()
-        wall_deadline = (
-            time.monotonic() + allowance * limits.wall_guard_factor + limits.wall_guard_extra_s
-        )
-        # Write first, then thaw: the stopped bot resumes straight into a ready read.
-        if not process.write(request, wall_deadline):
-            process.thaw()
-            self._fail(self._lost(phase, wall_deadline))
-        process.thaw()
-        if self.config.spin_us:
-            process.spin(self.config.spin_us / 1e6)
+        # Wall clock: the move's own allowance plus what is left of the wall-clock bank,
+        # and never past the seat's wall-clock time for the whole match.
+        match_left = limits.match_wall_s - self._wall_used_s
+        wall_allowance = min(limits.move_wall_s + max(self._wall_bank_s, 0.0), match_left)
+        wall_start = time.monotonic()
+        wall_deadline = wall_start + max(wall_allowance, 0.0)
         try:
+            # Write first, then thaw: the stopped bot resumes straight into a ready read.
+            if not process.write(request, wall_deadline):
+                process.thaw()
+                self._fail(self._lost(phase, wall_deadline))
+            process.thaw()
+            if self.config.spin_us:
+                process.spin(self.config.spin_us / 1e6)
             reply = self._receive(
                 cpu_start=cpu_start,
                 cpu_budget=allowance,
                 wall_deadline=wall_deadline,
                 phase=phase,
             )
+        except _WallExpired as expired:
+            self._wall_used_s += time.monotonic() - wall_start
+            bank_spent = wall_allowance < match_left  # else the match's cap was the limit
+            self._fail(self._wall_timeout(phase, expired.cpu_used_s, bank_spent))
         except BotFault as fault:
             self._fail(fault)
         process.freeze()
+        wall = time.monotonic() - wall_start
+        self._wall_used_s += wall
         used = process.cpu_seconds() - cpu_start
         kind = reply.get("t")
         if kind == "fault":
@@ -371,10 +406,21 @@ class SandboxedPlayer:
             self._bank_s -= used - limits.move_timeout_s
             if self._bank_s < 0:
                 self._fail(self._cpu_timeout(phase, used))
-        if kind != expect or reply.get("seq") != self._seq:
+        if wall > limits.move_wall_s:
+            self._wall_bank_s -= wall - limits.move_wall_s
+        if self._wall_bank_s < 0 or self._wall_used_s > limits.match_wall_s:
+            self._fail(self._wall_timeout(phase, used, self._wall_bank_s < 0))
+        if not _well_formed(reply, expect):
             self._fail(
                 BotFault(
-                    FaultKind.BAD_OUTPUT, f"the bot sent a reply out of turn {phase_text(phase)}"
+                    FaultKind.PROTOCOL,
+                    f"the bot sent a malformed or unexpected message {phase_text(phase)}",
+                )
+            )
+        if reply["seq"] != self._seq:
+            self._fail(
+                BotFault(
+                    FaultKind.PROTOCOL, f"the bot sent a reply out of turn {phase_text(phase)}"
                 )
             )
         self._check_quiet(phase_text(phase))
@@ -387,7 +433,7 @@ class SandboxedPlayer:
         if process.reader.pending:
             self._fail(
                 BotFault(
-                    FaultKind.BAD_OUTPUT,
+                    FaultKind.PROTOCOL,
                     f"the bot wrote unexpected data on its protocol channel {where}",
                 )
             )
@@ -409,12 +455,12 @@ class SandboxedPlayer:
             try:
                 line = reader.pop()
             except ProtocolViolation as exc:
-                raise BotFault(FaultKind.BAD_OUTPUT, str(exc)) from None
+                raise BotFault(exc.kind, str(exc)) from None
             if line is not None:
                 try:
                     return decode(line)
                 except ProtocolViolation as exc:
-                    raise BotFault(FaultKind.BAD_OUTPUT, str(exc)) from None
+                    raise BotFault(exc.kind, str(exc)) from None
             if process.exited or reader.eof:
                 raise self._death(phase)
             used = process.cpu_seconds() - cpu_start
@@ -422,12 +468,7 @@ class SandboxedPlayer:
                 raise self._startup_timeout(used) if startup else self._cpu_timeout(phase, used)
             now = time.monotonic()
             if now >= wall_deadline:
-                raise BotFault(
-                    FaultKind.TIMEOUT,
-                    f"the bot did not answer {phase_text(phase)} before the wall-clock guard "
-                    f"(it used {used:.2f} s of CPU of its {cpu_budget:.2f} s: it was sleeping, "
-                    "blocked, or starved of CPU)",
-                )
+                raise _WallExpired(used)
             # Wake in time to catch a multi-threaded bot burning its allowance on all cores.
             wait = min(wall_deadline - now, max((cpu_budget - used) / self._cpus, 0.002), 0.25)
             process.poll_events(wait)
@@ -441,7 +482,7 @@ class SandboxedPlayer:
         if not process.wait_exit(0.5):
             # The reply pipe is closed but the bot lives on: it closed its channel.
             return BotFault(
-                FaultKind.BAD_OUTPUT, f"the bot closed its protocol channel {phase_text(phase)}"
+                FaultKind.PROTOCOL, f"the bot closed its protocol channel {phase_text(phase)}"
             )
         returncode = process.collect_exit()
         line = None
@@ -452,7 +493,7 @@ class SandboxedPlayer:
                 report = decode(line)
             except ProtocolViolation:
                 report = {}
-            if report.get("t") == "fault":
+            if report.get("t") == "fault":  # checked there: a forged report is a protocol fault
                 return reported_fault(report, phase, self.limits, process.output.tail())
         cgroup = self._cgroup
         return exit_fault(
@@ -479,6 +520,24 @@ class SandboxedPlayer:
             FaultKind.TIMEOUT,
             f"the bot used {used:.2f} s of CPU {phase_text(phase)}, over its "
             f"{limits.move_timeout_s:g} s limit with its {limits.time_bank_s:g} s time bank spent",
+        )
+
+    def _wall_timeout(self, phase: str, cpu_used: float, bank_spent: bool) -> BotFault:
+        limits = self.limits
+        if bank_spent:
+            what = (
+                f"the bot took more than its {limits.move_wall_s:g} s of wall-clock time "
+                f"{phase_text(phase)} with its {limits.wall_bank_s:g} s wall-clock bank spent"
+            )
+        else:
+            what = (
+                f"the bot used up its {limits.match_wall_s:g} s of wall-clock time for the "
+                f"match {phase_text(phase)}"
+            )
+        return BotFault(
+            FaultKind.TIMEOUT,
+            f"{what} (it used {cpu_used:.2f} s of CPU: it was sleeping, blocked, or starved "
+            "of CPU)",
         )
 
     def _startup_timeout(self, used: float) -> BotFault:
@@ -517,3 +576,22 @@ def _emergency_cleanup(
         log.warning("sandbox: could not remove cgroup %s", list(cgroup.dirs.values()))
     if staged is not None:
         staged.remove()
+
+
+class _WallExpired(Exception):
+    """A decision ran out of wall-clock time; the caller words the fault."""
+
+    def __init__(self, cpu_used_s: float) -> None:
+        super().__init__(cpu_used_s)
+        self.cpu_used_s = cpu_used_s
+
+
+def _well_formed(message: Mapping[str, Any], kind: str) -> bool:
+    """``message`` is a ``kind`` message with exactly its keys, each of the right type.
+
+    ``bool`` is not accepted for an ``int`` (JSON ``true`` would otherwise equal seq 1).
+    """
+    keys = _REPLY_KEYS[kind]
+    if message.get("t") != kind or message.keys() != keys.keys():
+        return False
+    return all(type(message[key]) is expected for key, expected in keys.items())

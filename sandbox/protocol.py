@@ -52,7 +52,16 @@ _CHUNK = 256 * 1024
 
 
 class ProtocolViolation(Exception):
-    """The bot broke the protocol; ``str(self)`` is a public, platform-written sentence."""
+    """The bot broke the protocol; ``str(self)`` is a public, platform-written sentence.
+
+    ``kind`` is the fault kind it costs the bot: ``protocol`` for a line that is not a
+    well-formed message, ``bad_output`` for well-formed JSON carrying text no database can
+    store (the bot's reply is at fault, not the channel).
+    """
+
+    def __init__(self, message: str, kind: str = "protocol") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def _reject_constant(name: str) -> Any:
@@ -80,7 +89,9 @@ def decode(line: bytes) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise ProtocolViolation("the bot wrote a protocol message that is not a JSON object")
     if b"\\u" in line and not _storable(message):  # only escapes can smuggle these in
-        raise ProtocolViolation("the bot sent text with a NUL character or a lone surrogate")
+        raise ProtocolViolation(
+            "the bot sent text with a NUL character or a lone surrogate", "bad_output"
+        )
     return message
 
 

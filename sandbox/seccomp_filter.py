@@ -75,6 +75,10 @@ DENIED_SYSCALLS = (
     "ioperm", "fanotify_init", "settimeofday", "clock_settime", "clock_adjtime",
     "adjtimex", "vhangup", "memfd_create", "memfd_secret",
 )  # fmt: skip
+#: Refused too, by number where libseccomp is older than the call (bookworm's 2.5.4 is).
+#: Since Linux 5.1 new calls have the same number on every architecture. ``statmount`` and
+#: ``listmount`` (6.8) would tell a bot each mount's source path on the host.
+NUMBERED_SYSCALLS = {"statmount": 457, "listmount": 458}
 #: Signal calls whose first argument is the target process (group): allowed only for 0/1.
 SIGNAL_SYSCALLS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 EXEC_SYSCALLS = ("execve", "execveat")
@@ -99,6 +103,8 @@ def _rule(name: str, err: int, *conditions: tuple[int, str, int, int]) -> dict:
 def jail_rules() -> list[dict]:
     """Rules of the program bwrap installs (see the module docstring). JSON-able."""
     rules = [_rule(name, errno.EPERM) for name in DENIED_SYSCALLS]
+    for name, number in NUMBERED_SYSCALLS.items():
+        rules.append({**_rule(name, errno.EPERM), "number": number})
     rules.append(_rule("clone3", errno.ENOSYS))
     # (arg index, comparison, datum_a, datum_b): masked_eq compares arg & a == b.
     rules.append(_rule("clone", errno.EPERM, (0, "masked_eq", CLONE_THREAD, 0)))
@@ -123,11 +129,15 @@ def _compile(rules: list[dict]) -> bytes:
     program.set_attr(seccomp.Attr.ACT_BADARCH, seccomp.KILL_PROCESS)
     for rule in rules:
         args = [seccomp.Arg(index, ops[op], a, b) for index, op, a, b in rule["args"]]
-        try:
-            program.add_rule(seccomp.ERRNO(rule["errno"]), rule["syscall"], *args)
-        except (RuntimeError, ValueError, OSError):
-            # A name this libseccomp or architecture does not know has no number to block.
-            continue
+        names = [rule["syscall"]] + ([rule["number"]] if "number" in rule else [])
+        for name in names:
+            try:
+                program.add_rule(seccomp.ERRNO(rule["errno"]), name, *args)
+                break
+            except (RuntimeError, ValueError, OSError):
+                # A name this libseccomp or architecture does not know has no number to
+                # block (a rule may give the number itself to fall back on).
+                continue
     with tempfile.TemporaryFile() as out:
         program.export_bpf(out)
         out.seek(0)

@@ -147,11 +147,16 @@ def _drop_broken_connection() -> None:
 
 
 def match_limits() -> Limits:
-    """The sandbox limits of a match, from ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``."""
+    """The sandbox limits of a match: ``ARENA_MOVE_TIMEOUT_S``, ``ARENA_TIME_BANK_S`` (CPU),
+    ``ARENA_MOVE_WALL_S``, ``ARENA_WALL_BANK_S``, ``ARENA_MATCH_WALL_S`` (wall clock)."""
     from sandbox import Limits
 
     return Limits(
-        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S, time_bank_s=settings.ARENA_TIME_BANK_S
+        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S,
+        time_bank_s=settings.ARENA_TIME_BANK_S,
+        move_wall_s=settings.ARENA_MOVE_WALL_S,
+        wall_bank_s=settings.ARENA_WALL_BANK_S,
+        match_wall_s=settings.ARENA_MATCH_WALL_S,
     )
 
 
@@ -182,7 +187,7 @@ def match_engine_kwargs(seed: int) -> dict[str, Any]:
     return {
         "seed": seed,
         "bot_seeds": bot_seeds(seed),
-        "limits": {"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s},
+        "limits": limits.time_limits(),
     }
 
 

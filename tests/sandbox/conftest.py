@@ -43,11 +43,14 @@ TEST_BOT_UID = 64123 + (int(_WORKER[2:]) if _WORKER[2:].isdigit() else 0)
 IS_ROOT = os.geteuid() == 0
 
 #: Limits small enough that timeouts and memory faults happen in a fraction of a second.
-#: The wall guard stays generous: on a busy CI machine a bot may get a fifth of a core, and
-#: only CPU time should decide the CPU-time tests.
+#: The wall-clock limits stay generous: on a busy CI machine a bot may get a fifth of a core,
+#: and only CPU time should decide the CPU-time tests.
 FAST = Limits(
     move_timeout_s=0.25,
     time_bank_s=0.25,
+    move_wall_s=5.0,
+    wall_bank_s=5.0,
+    match_wall_s=60.0,
     startup_timeout_s=2.0,
     wall_guard_factor=6.0,
     wall_guard_extra_s=1.0,

@@ -11,39 +11,39 @@ from sandbox.protocol import LineReader, ProtocolViolation, decode, encode
 from tests.sandbox.conftest import FAST, expect_fault
 
 
-def test_garbage_on_the_protocol_descriptor_is_bad_output(sandbox):
+def test_garbage_on_the_protocol_descriptor_is_a_protocol_fault(sandbox):
     player = sandbox("protocol_garbage.py")
     player.start({})
-    fault = expect_fault(player, FaultKind.BAD_OUTPUT, lambda: player.act({}))
+    fault = expect_fault(player, FaultKind.PROTOCOL, lambda: player.act({}))
     assert "not JSON" in fault.detail
 
 
-def test_a_forged_extra_reply_is_bad_output(sandbox):
+def test_a_forged_extra_reply_is_a_protocol_fault(sandbox):
     player = sandbox("protocol_forge.py")
     player.start({})
-    fault = expect_fault(player, FaultKind.BAD_OUTPUT, lambda: player.act({}))
-    assert "out of turn" in fault.detail
+    fault = expect_fault(player, FaultKind.PROTOCOL, lambda: player.act({}))
+    assert "malformed or unexpected message" in fault.detail
 
 
-def test_closing_the_reply_descriptor_is_bad_output(sandbox):
+def test_closing_the_reply_descriptor_is_a_protocol_fault(sandbox):
     player = sandbox("protocol_close.py")
     player.start({})
-    fault = expect_fault(player, FaultKind.BAD_OUTPUT, lambda: player.act({}))
+    fault = expect_fault(player, FaultKind.PROTOCOL, lambda: player.act({}))
     assert "protocol channel" in fault.detail
 
 
-def test_closing_the_request_descriptor_is_bad_output_on_the_next_request(sandbox):
+def test_closing_the_request_descriptor_is_a_protocol_fault_on_the_next_request(sandbox):
     player = sandbox("protocol_close_requests.py")
     player.start({})
     assert player.act({}) == {}
-    fault = expect_fault(player, FaultKind.BAD_OUTPUT, lambda: player.act({}))
+    fault = expect_fault(player, FaultKind.PROTOCOL, lambda: player.act({}))
     assert "protocol channel" in fault.detail
 
 
-def test_an_endless_line_on_the_protocol_is_bad_output(sandbox):
+def test_an_endless_line_on_the_protocol_is_a_protocol_fault(sandbox):
     player = sandbox("protocol_oversize.py")
     player.start({})
-    fault = expect_fault(player, FaultKind.BAD_OUTPUT, lambda: player.act({}))
+    fault = expect_fault(player, FaultKind.PROTOCOL, lambda: player.act({}))
     assert "64 KiB" in fault.detail
 
 

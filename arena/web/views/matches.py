@@ -29,6 +29,7 @@ _FAULTS = {
     "illegal_move": "played an illegal move",
     "bad_output": "sent bad output",
     "forbidden": "tried a forbidden operation",
+    "protocol": "broke the bot protocol",
 }
 _PHASES = {
     "start": "while starting",

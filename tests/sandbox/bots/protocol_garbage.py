@@ -4,10 +4,9 @@ import os
 
 
 def protocol_fds():
-    """The protocol descriptors, as an attacker finds them: the bootstrap's last two args."""
-    with open("/proc/self/cmdline", "rb") as handle:
-        args = [a for a in handle.read().split(b"\0") if a]
-    return int(args[-2]), int(args[-1])  # (requests in, replies out)
+    """The protocol descriptors, as an attacker finds them: the interpreter's original argv."""
+    import sys
+    return int(sys.orig_argv[-2]), int(sys.orig_argv[-1])  # (requests in, replies out)
 
 def act(observation):
     _, replies = protocol_fds()

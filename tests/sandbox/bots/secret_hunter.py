@@ -7,7 +7,7 @@ SKIP = ("/proc", "/sys", "/usr", "/dev")  # /dev/ptmx would block a read
 
 def act(observation):
     texts = {"os.environ": repr(dict(os.environ))}
-    for pid in os.listdir("/proc"):
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
         if pid.isdigit() or pid == "self":
             for name in ("environ", "cmdline"):
                 try:
@@ -26,7 +26,10 @@ def act(observation):
                 pass
     needles = observation["needles"]
     found = {path: n for path, text in texts.items() for n in needles if n in text}
-    with open("/proc/self/environ", "rb") as handle:
-        raw_env = handle.read().decode("latin-1").replace("\0", "|")  # no NUL in a reply
+    try:
+        with open("/proc/self/environ", "rb") as handle:
+            raw_env = handle.read().decode("latin-1").replace("\0", "|")  # no NUL in a reply
+    except OSError:
+        raw_env = None
     return {"found": found, "looked_at": len(texts), "environ": dict(os.environ),
             "raw_environ": raw_env}
