@@ -55,12 +55,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arena-web-load-") as data_dir:
         url = os.environ.get("DATABASE_URL") or f"sqlite:///{data_dir}/bench.sqlite3"
         latencies, elapsed = run(args, url, data_dir)
-    print(f"web_load_rps: {len(latencies) / elapsed:.0f} req/s")
-    print(f"web_load_p99_ms: {api_load.percentile(latencies, 0.99):.0f} ms")
-    print(f"web_load_median_ms: {statistics.median(latencies):.1f} ms")
+    every = [ms for values in latencies.values() for ms in values]
+    for kind, values in sorted(latencies.items()):  # where the time goes, on stderr
+        api_load.log(
+            f"{kind}: {len(values)} requests, median {statistics.median(values):.1f} ms, "
+            f"p99 {api_load.percentile(values, 0.99):.0f} ms"
+        )
+    print(f"web_load_rps: {len(every) / elapsed:.0f} req/s")
+    print(f"web_load_p99_ms: {api_load.percentile(every, 0.99):.0f} ms")
+    print(f"web_load_median_ms: {statistics.median(every):.1f} ms")
 
 
-def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[list[float], float]:
+def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[dict[str, list[float]], float]:
     env = {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "DATABASE_URL": url,
@@ -97,35 +103,35 @@ def _paths(args: argparse.Namespace, with_replay: list[int]):
     pages = max(1, args.bots // 50)
     kinds = [kind for kind, weight in MIX for _ in range(weight)]
 
-    def pick(rng: random.Random) -> str:
+    def pick(rng: random.Random) -> tuple[str, str]:
         kind = rng.choice(kinds)
         if kind == "ladder":
-            return f"/ladder/lie21/?page={rng.randint(1, min(pages, 5))}"
+            return kind, f"/ladder/lie21/?page={rng.randint(1, min(pages, 5))}"
         if kind == "match_list":
-            return f"/matches/?page={rng.randint(1, 20)}"
+            return kind, f"/matches/?page={rng.randint(1, 20)}"
         if kind == "match_page":
-            return f"/matches/{rng.choice(with_replay[:200])}/"
+            return kind, f"/matches/{rng.choice(with_replay[:200])}/"
         if kind == "replay":
-            return f"/api/matches/{rng.choice(with_replay)}/replay/"
-        return f"/api/bots/?page={rng.randint(1, 10)}"
+            return kind, f"/api/matches/{rng.choice(with_replay)}/replay/"
+        return kind, f"/api/bots/?page={rng.randint(1, 10)}"
 
     return pick
 
 
-def _drive(port: int, pick, *, clients: int, seconds: float) -> list[float]:
-    """Latencies (ms) of every request the clients completed within ``seconds``."""
+def _drive(port: int, pick, *, clients: int, seconds: float) -> dict[str, list[float]]:
+    """Latencies (ms) by kind of every request the clients completed within ``seconds``."""
     deadline = time.monotonic() + seconds
-    latencies: list[float] = []
+    latencies: dict[str, list[float]] = {kind: [] for kind, _ in MIX}
     failures: list[str] = []
     lock = threading.Lock()
 
     def client(number: int) -> None:
         rng = random.Random(number)
         seen: dict[str, tuple[str | None, str | None]] = {}  # a browser's cache validators
-        mine: list[float] = []
+        mine: list[tuple[str, float]] = []
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         while time.monotonic() < deadline:
-            path = pick(rng)
+            kind, path = pick(rng)
             headers = {"Accept-Encoding": "gzip"}
             etag, modified = seen.get(path, (None, None))
             if etag:
@@ -142,7 +148,7 @@ def _drive(port: int, pick, *, clients: int, seconds: float) -> list[float]:
                 connection.close()
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
                 continue
-            mine.append((time.perf_counter() - began) * 1000)
+            mine.append((kind, (time.perf_counter() - began) * 1000))
             if response.status not in (200, 304):
                 failures.append(f"{response.status} {path}")
             else:
@@ -152,7 +158,8 @@ def _drive(port: int, pick, *, clients: int, seconds: float) -> list[float]:
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         connection.close()
         with lock:
-            latencies.extend(mine)
+            for kind, ms in mine:
+                latencies[kind].append(ms)
 
     threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     for thread in threads:
