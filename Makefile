@@ -10,7 +10,7 @@ PORT   ?= 8000
 
 # Debian packages each command needs, installed with apt when missing (root or passwordless sudo).
 RUN_PACKAGES  := bubblewrap python3.11 python3-seccomp
-TEST_PACKAGES := bubblewrap python3.11 python3-seccomp chromium chromium-driver docker-compose redis-server
+TEST_PACKAGES := bubblewrap python3.11 python3-seccomp chromium chromium-driver docker-compose redis-server nginx-light
 
 # $(call apt_ensure,pkgs): install the Debian packages of the list that are not installed yet.
 define apt_ensure

@@ -127,6 +127,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "arena.web.limits.BodySizeLimitMiddleware",  # before anything reads the body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -304,7 +305,12 @@ ARENA_WALL_BANK_S: float = _env["WALL_BANK"]
 ARENA_MATCH_WALL_S: float = _env["MATCH_WALL"]
 ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
 ARENA_SEED_KEY: str = _env["SEED_KEY"]
-DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, ARENA_UPLOAD_MAX_BYTES * 2)
+# Bodies over the upload limit (plus its form) are refused unread (arena.web.limits); form
+# fields are capped at the same size, and an upload is kept in memory (never spooled to a
+# temporary file) since it is at most that size.
+DATA_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES + 64 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES + 64 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 
 LOGGING = {
     "version": 1,

@@ -220,13 +220,15 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
 # --- the server and the load ---------------------------------------------------------------
 
 
-def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
+def start_server(env: dict[str, str], port: int, workers: int | None) -> subprocess.Popen:
+    """gunicorn on loopback: ``workers`` sync processes, or the arena's own sizing (None)."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    sizing = ["-c", "python:arena.gunicorn_conf"] if workers is None else [f"--workers={workers}"]
     server = subprocess.Popen(
         [
             str(gunicorn),
             "arena.wsgi:application",
-            f"--workers={workers}",
+            *sizing,
             f"--bind=127.0.0.1:{port}",
             "--log-level=warning",
         ],

@@ -6,6 +6,7 @@ import gzip
 from typing import Any
 
 from django.http import HttpResponse
+from django.utils.http import parse_etags
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
@@ -22,7 +23,13 @@ from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
 from arena.models import Match, MatchLog
 from arena.selectors.filters import MatchFilter
-from arena.selectors.matches import match_get, match_list, match_log_list, replay_bytes
+from arena.selectors.matches import (
+    match_get,
+    match_list,
+    match_log_list,
+    replay_bytes,
+    replay_exists,
+)
 
 TAGS = ["matches"]
 
@@ -185,10 +192,22 @@ class MatchReplayApi(APIView):
         "gzip-compressed (`Content-Encoding: gzip`) to clients that accept it.",
         responses={
             200: OpenApiResponse(OpenApiTypes.OBJECT, description="The replay document."),
+            304: OpenApiResponse(
+                description="Not modified: the client's copy (If-None-Match) is current."
+            ),
             **errors(404),
         },
     )
     def get(self, request: Request, match_id: int) -> HttpResponse:
+        # A replay is written once and never changes: its id is its validator, and a client
+        # that has it is answered without reading the stored bytes.
+        # Weak: the same document is sent gzip-encoded or not (Vary: Accept-Encoding).
+        etag = f'W/"replay-{match_id}"'
+        wanted = parse_etags(request.headers.get("If-None-Match", ""))
+        if (etag in wanted or "*" in wanted) and replay_exists(match_id=match_id):
+            response = HttpResponse(status=304)
+            response["ETag"] = etag
+            return response
         data = replay_bytes(match_id=match_id)
         compressed = data[:2] == b"\x1f\x8b"
         if compressed and accepts_gzip(request.headers.get("Accept-Encoding", "")):
@@ -200,6 +219,8 @@ class MatchReplayApi(APIView):
                 gzip.decompress(data) if compressed else data, content_type="application/json"
             )
         response["Vary"] = "Accept-Encoding"
+        response["ETag"] = etag
+        response["Cache-Control"] = "public, no-cache"
         return response
 
 

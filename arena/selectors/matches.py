@@ -12,7 +12,14 @@ from arena.models import Match, MatchLog, Replay
 from arena.selectors.filters import MatchFilter, apply_filters
 from arena.services.errors import Forbidden, NotFound
 
-__all__ = ["match_get", "match_list", "match_log_list", "replay_bytes"]
+__all__ = [
+    "match_get",
+    "match_list",
+    "match_log_list",
+    "match_state",
+    "replay_bytes",
+    "replay_exists",
+]
 
 # What a list of matches shows of each related row; loading whole users and versions (with
 # their logs) for 50 matches costs more than the query itself. Every Match field is loaded.
@@ -55,6 +62,15 @@ def match_get(*, match_id: int) -> Match:
     if match is None:
         raise NotFound(f"There is no match {match_id}.")
     return match
+
+
+def match_state(*, match_id: int) -> dict[str, Any] | None:
+    """What decides whether a match's page can still change: one small indexed read."""
+    return Match.objects.filter(pk=match_id).values("status", "finished_at", "rated").first()
+
+
+def replay_exists(*, match_id: int) -> bool:
+    return Replay.objects.filter(match_id=match_id).exists()
 
 
 def replay_bytes(*, match_id: int) -> bytes:

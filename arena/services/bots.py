@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from arena.models import Bot, BotVersion
 from arena.services.dispatch import enqueue
 from arena.services.errors import Conflict, Forbidden, InvalidInput, TooLarge
+from arena.services.freshness import ladder_changed
 from engine.botfiles import BotFileError, UploadLimits, read_bot
 
 __all__ = ["bot_create", "bot_deactivate", "bot_update", "bot_version_upload"]
@@ -56,6 +57,7 @@ def bot_deactivate(*, bot: Bot, user: User) -> Bot:
     if bot.is_active:
         bot.is_active = False
         bot.save(update_fields=["is_active"])
+        transaction.on_commit(lambda: ladder_changed(bot.game))
     return bot
 
 

@@ -16,6 +16,7 @@ import trueskill
 from django.db import transaction
 
 from arena.models import Match, Rating, RatingHistory
+from arena.services.freshness import ladder_changed
 
 __all__ = ["match_rate", "match_rate_locked", "rating_apply", "rating_get_or_create"]
 
@@ -26,7 +27,9 @@ _ENV = trueskill.TrueSkill()
 
 
 def rating_get_or_create(*, bot_id: int, game: str) -> Rating:
-    rating, _ = Rating.objects.get_or_create(bot_id=bot_id, game=game)
+    rating, created = Rating.objects.get_or_create(bot_id=bot_id, game=game)
+    if created:
+        transaction.on_commit(lambda: ladder_changed(game))
     return rating
 
 
@@ -121,6 +124,8 @@ def match_rate_locked(*, match: Match, mark_rated: bool = True) -> None:
     if mark_rated:
         Match.objects.filter(pk=match.pk).update(rated=True)
     match.rated = True
+    # After the commit, so no reader can cache the old ladder under the new version.
+    transaction.on_commit(lambda: ladder_changed(match.game))
     log.info(
         "match=%s rated a=%s:%.2f b=%s:%.2f",
         match.pk,

@@ -60,3 +60,39 @@ def test_docker_compose_config_accepts_the_file():
         env={**os.environ, "SECRET_KEY": "for-config"},
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_only_the_reverse_proxy_publishes_a_port(compose):
+    services = compose["services"]
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"proxy"}
+    assert services["proxy"]["image"].startswith("nginx:1.")  # pinned, not :latest
+    assert services["web"]["environment"]["ARENA_TRUSTED_PROXIES"] == "1"
+
+
+def test_the_proxy_caps_bodies_and_replaces_forwarded_for():
+    text = (DOCKER / "nginx.conf").read_text()
+    assert "client_max_body_size 1100k;" in text
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in text  # never appended
+    for timeout in ("client_body_timeout", "proxy_read_timeout", "proxy_connect_timeout"):
+        assert timeout in text
+
+
+def test_the_proxy_configuration_is_valid_nginx(tmp_path):
+    """``nginx -t`` on the file, with the compose network's upstream name resolved locally."""
+    if not shutil.which("nginx"):
+        reason = "nginx is not installed (make test installs nginx-light)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true: {reason}", pytrace=False)
+        pytest.skip(reason)
+    text = (DOCKER / "nginx.conf").read_text().replace("server web:8000;", "server 127.0.0.1:9;")
+    text = text.replace("include /etc/nginx/mime.types;", "")
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(text)
+    checked = subprocess.run(
+        ["nginx", "-t", "-c", str(conf), "-p", str(tmp_path), "-g", "error_log stderr;"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stderr

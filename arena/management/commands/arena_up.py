@@ -32,7 +32,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--web-workers", type=int, default=2)
+        parser.add_argument(
+            "--web-workers",
+            type=int,
+            default=None,
+            help="gunicorn processes (default: arena/gunicorn_conf.py's sizing, or WEB_WORKERS)",
+        )
         parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
         parser.add_argument("--no-setup", action="store_true", help="skip migrate and set-up")
 
@@ -71,10 +76,11 @@ def _web_command(options: dict[str, Any]) -> list[str]:
         "-m",
         "gunicorn",
         "arena.wsgi:application",
+        "--config",
+        "python:arena.gunicorn_conf",
         "--bind",
         f"{options['host']}:{options['port']}",
-        "--workers",
-        str(options["web_workers"]),
+        *(["--workers", str(options["web_workers"])] if options["web_workers"] else []),
         "--access-logfile",
         "-",
         "--graceful-timeout",

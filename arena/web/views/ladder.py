@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from arena.selectors.pages import ladder_sorted, rating_sparklines
+from arena.services.freshness import ladder_version
 from arena.web.errors import domain_errors
+from arena.web.freshness import conditional
 from engine.registry import GAMES
 
 __all__ = ["ladder", "ladder_index"]
 
 PAGE_SIZE = 50
+#: How long an anonymous reader's rendered ladder page is kept; any change to the ladder
+#: makes a new key at once, so this only bounds the memory of versions nobody reads.
+PAGE_CACHE_S = 300
 #: Column headers in display order: (sort key, label, descending first?); every key is one
 #: of the selector's LADDER_SORTS.
 COLUMNS = [
@@ -29,9 +37,35 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
     return redirect("ladder", game=next(iter(GAMES)))
 
 
+def _ladder_etag(request: HttpRequest, game: str) -> str | None:
+    if game not in GAMES:
+        return None  # a 404 follows; no cache key for made-up names
+    query = hashlib.blake2s(request.get_full_path().encode(), digest_size=6).hexdigest()
+    return f"ladder-{game}-{ladder_version(game)}-{query}"
+
+
 @domain_errors
+@conditional(_ladder_etag)
 def ladder(request: HttpRequest, game: str) -> HttpResponse:
-    """One page of the ladder: the ratings, then every row's sparkline in one more query."""
+    """One page of the ladder, rendered once per ladder version for anonymous readers.
+
+    A logged-in reader's page names them (and holds their CSRF token), so it is rendered
+    for them; everyone gets 304 while the ladder has not changed.
+    """
+    if request.user.is_authenticated:
+        return _render_ladder(request, game)
+    key = f"ladder-page:{_ladder_etag(request, game)}"
+    body = cache.get(key)
+    if body is None:
+        response = _render_ladder(request, game)
+        if response.status_code == 200:
+            cache.set(key, response.content, PAGE_CACHE_S)
+        return response
+    return HttpResponse(body)
+
+
+def _render_ladder(request: HttpRequest, game: str) -> HttpResponse:
+    """The ratings, then every row's sparkline in one more query."""
     ratings, sort = ladder_sorted(game=game, sort=request.GET.get("sort"))
     page = Paginator(ratings, PAGE_SIZE).get_page(request.GET.get("page"))
     sparks = rating_sparklines(bot_ids=[rating.bot_id for rating in page], game=game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -11,14 +12,23 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from arena.models import Match, MatchLog
-from arena.selectors.matches import match_get, match_list, match_log_list, replay_bytes
+from arena.selectors.matches import (
+    match_get,
+    match_list,
+    match_log_list,
+    match_state,
+    replay_bytes,
+)
 from arena.services.errors import Forbidden, NotFound
 from arena.web.errors import domain_errors
+from arena.web.freshness import conditional
 from engine import replay as replay_io
 
 __all__ = ["match_detail", "match_index"]
 
 PAGE_SIZE = 50
+#: How long an anonymous reader's rendered page of a finished match is kept.
+PAGE_CACHE_S = 600
 #: Seconds between reloads of a match that is still queued or running.
 REFRESH_S = 5
 _MATCH_FILTERS = ("bot", "status", "kind", "game", "tournament")
@@ -62,8 +72,36 @@ def match_index(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _match_etag(request: HttpRequest, match_id: int) -> str | None:
+    """A finished match never changes again: its page is validated by its final state."""
+    state = match_state(match_id=match_id)
+    if state is None or state["status"] in _OPEN:
+        return None  # missing (404 follows) or still changing (the page reloads itself)
+    finished = state["finished_at"].timestamp() if state["finished_at"] else 0
+    return f"match-{match_id}-{state['status']}-{finished:.6f}-{int(state['rated'])}"
+
+
 @domain_errors
+@conditional(_match_etag)
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match's page; a finished match's page is rendered once for anonymous readers.
+
+    Logged-in readers may see their own bots' logs on it, so theirs is rendered for them.
+    """
+    etag = None if request.user.is_authenticated else _match_etag(request, match_id)
+    if etag is None:
+        return _render_match(request, match_id)
+    key = f"match-page:{etag}"
+    body = cache.get(key)
+    if body is None:
+        response = _render_match(request, match_id)
+        if response.status_code == 200:
+            cache.set(key, response.content, PAGE_CACHE_S)
+        return response
+    return HttpResponse(body)
+
+
+def _render_match(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match, its replay embedded for the viewer, and the user's own bots' logs.
 
     The replay goes into the page (``json_script``) rather than being fetched, so the
