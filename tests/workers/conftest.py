@@ -86,6 +86,12 @@ def run_on_commit(django_capture_on_commit_callbacks):
     return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
+def tasks_queued(callbacks: list) -> list:
+    """The on-commit callbacks that queue a task (``dispatch.enqueue``'s), without the
+    others (such as a ladder's cache version being bumped)."""
+    return [cb for cb in callbacks if getattr(cb, "func", None) is not None and cb.args]
+
+
 # --- real workers ---------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from arena.services.tournaments import (
 )
 from engine import derive_seed
 from tests.workers import bots
-from tests.workers.conftest import version_add
+from tests.workers.conftest import tasks_queued, version_add
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,7 @@ class TestStart:
     def test_it_fans_out_one_task_per_match(self, owner, four, run_on_commit):
         with run_on_commit() as callbacks:
             tournament = started(owner)
-        played = [cb for cb in callbacks if cb.args[0] == "play_match"]
+        played = [cb for cb in tasks_queued(callbacks) if cb.args[0] == "play_match"]
         assert sorted(cb.args[1][0] for cb in played) == sorted(
             tournament.matches.values_list("id", flat=True)
         )

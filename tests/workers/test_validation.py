@@ -12,7 +12,7 @@ from arena.models import Bot, BotVersion, Match, MatchLog, Rating
 from arena.services.matches import PlatformError, match_play
 from arena.services.validation import VALIDATION_MIN_GAMES, version_validate
 from tests.workers import bots
-from tests.workers.conftest import version_add
+from tests.workers.conftest import tasks_queued, version_add
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_it_accepts_a_good_bot_and_makes_it_active(bot, run_on_commit):
     bot.refresh_from_db()
     assert bot.active_version == version
     assert Rating.objects.filter(bot=bot, game="lie21").count() == 1
-    assert len(callbacks) == 1  # ladder placement queued
+    assert len(tasks_queued(callbacks)) == 1  # ladder placement queued
     assert not Match.objects.exists()  # validation matches are not Matches
 
 
@@ -219,7 +219,7 @@ def test_the_sweeper_requeues_a_stuck_validation_twice_then_fails_it(
     def sweep() -> tuple[dict, list]:
         with django_capture_on_commit_callbacks() as callbacks:
             counts = version_sweep_pending()
-        return counts, [cb.args[:2] for cb in callbacks]
+        return counts, [cb.args[:2] for cb in tasks_queued(callbacks)]
 
     for requeue in (1, 2):
         counts, queued = sweep()
