@@ -17,7 +17,8 @@ p99 < 250 ms with at least 300 requests/s.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench \\
         .venv/bin/python benchmarks/web_load.py
 
-Without DATABASE_URL it uses a SQLite file in a temporary directory.
+Like ``api_load.py`` it needs PostgreSQL (default ``arena_bench`` on 127.0.0.1); the database
+named in DATABASE_URL is dropped and created again.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="arena-web-load-") as data_dir:
-        url = os.environ.get("DATABASE_URL") or f"sqlite:///{data_dir}/bench.sqlite3"
+        url = os.environ.get("DATABASE_URL") or api_load.DEFAULT_URL
         latencies, elapsed = run(args, url, data_dir)
     every = [ms for values in latencies.values() for ms in values]
     for kind, values in sorted(latencies.items()):  # where the time goes, on stderr
@@ -76,9 +77,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[dict[str, li
         "ARENA_DATA_DIR": data_dir,
         "LOG_LEVEL": "WARNING",
     }
-    postgres = url.startswith("postgres")
-    if postgres:
-        api_load.recreate_database(url)
+    api_load.recreate_database(url)
     api_load.setup_django(env)
     with_replay = api_load.seed(bots=args.bots, matches=args.matches, replays=args.replays)
     from django.core.management import call_command
@@ -95,8 +94,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[dict[str, li
         return latencies, time.monotonic() - started
     finally:
         api_load.stop_server(server)
-        if postgres:
-            api_load.drop_database(url)
+        api_load.drop_database(url)
 
 
 def _paths(args: argparse.Namespace, with_replay: list[int]):

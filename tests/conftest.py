@@ -37,3 +37,12 @@ def _every_replay_matches_the_schema():
     REPLAY_CHECKS.append(validator.validate)
     yield
     REPLAY_CHECKS.remove(validator.validate)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Pages cached by one test (ladders, match lists) must not be served to the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -113,3 +113,17 @@ def test_a_body_declared_over_the_limit_is_refused_before_it_is_read(path, json)
         assert response.json()["code"] == "too_large"
     else:
         assert b"over the" in response.content
+
+
+def test_anonymous_readers_share_a_match_list_rendering_for_a_few_seconds(
+    django_assert_max_num_queries,
+):
+    MatchFactory()
+    first = Client().get("/matches/?page=1")
+    with django_assert_max_num_queries(0):
+        again = Client().get("/matches/?page=1")
+    assert again.content == first.content
+    user = user_make("lister")
+    mine = Client()
+    mine.force_login(user)
+    assert b"lister" in mine.get("/matches/?page=1").content  # never someone else's copy

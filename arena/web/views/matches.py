@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.core.cache import cache
@@ -50,7 +51,29 @@ _PHASES = {
 }
 
 
+#: Seconds an anonymous reader's match list page is reused: new matches show within this.
+LIST_CACHE_S = 5
+
+
 def match_index(request: HttpRequest) -> HttpResponse:
+    """Matches, newest first; anonymous readers share one rendering every few seconds.
+
+    The list changes with every match played, so it has no cheap validator; a short shared
+    cache is what keeps it off the database under load.
+    """
+    if request.user.is_authenticated:
+        return _render_match_index(request)
+    key = "match-list:" + hashlib.blake2s(request.get_full_path().encode()).hexdigest()
+    body = cache.get(key)
+    if body is None:
+        response = _render_match_index(request)
+        if response.status_code == 200:
+            cache.set(key, response.content, LIST_CACHE_S)
+        return response
+    return HttpResponse(body)
+
+
+def _render_match_index(request: HttpRequest) -> HttpResponse:
     """Matches, newest first, filtered by the same parameters as the API's list."""
     filters = {name: request.GET[name] for name in _MATCH_FILTERS if request.GET.get(name)}
     invalid = False
