@@ -45,4 +45,3 @@ def _fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
-    yield
