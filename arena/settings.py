@@ -64,6 +64,9 @@ def _load() -> dict[str, object]:
         "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", True),
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
         "RATE_TOKENS": os.environ.get("ARENA_THROTTLE_TOKENS", "20/hour"),
+        "RATE_LOGIN_ACCOUNT": os.environ.get("ARENA_THROTTLE_LOGIN_ACCOUNT", "10/hour"),
+        # How many proxies of ours add to X-Forwarded-For; 0: the header is ignored.
+        "TRUSTED_PROXIES": env_int("ARENA_TRUSTED_PROXIES", 0),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         # Keys the seeds bots are given, so a bot cannot work back to its match's seed.
         "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
@@ -185,7 +188,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "uploads": _env["RATE_UPLOADS"],
         "tokens": _env["RATE_TOKENS"],
+        "logins_account": _env["RATE_LOGIN_ACCOUNT"],
     },
+    # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front.
+    "NUM_PROXIES": _env["TRUSTED_PROXIES"],
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
