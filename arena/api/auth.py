@@ -12,8 +12,18 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from arena.api.fields import StrictCharField
 from arena.api.schema import errors
 from arena.api.throttles import LoginGuard
+
+
+class TokenRequestSerializer(AuthTokenSerializer):
+    """DRF's, with fields that refuse anything but strings (a number is not a username)."""
+
+    username = StrictCharField(write_only=True)
+    password = StrictCharField(
+        style={"input_type": "password"}, trim_whitespace=False, write_only=True
+    )
 
 
 class TokenOutputSerializer(serializers.Serializer):
@@ -27,13 +37,14 @@ class TokenOutputSerializer(serializers.Serializer):
         "The same token every time, until it is revoked in the admin. Wrong passwords are "
         "limited per client address and per account (429 with `Retry-After`)."
     ),
-    request=AuthTokenSerializer,
+    request=TokenRequestSerializer,
     responses={200: TokenOutputSerializer, **errors(400, 429)},
 )
 class TokenCreateApi(ObtainAuthToken):
     # No session here: a logged-in browser would otherwise need a CSRF token to ask.
     authentication_classes = ()
     throttle_classes = ()
+    serializer_class = TokenRequestSerializer
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         username = request.data.get("username") if hasattr(request.data, "get") else None

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from arena.api.fields import StrictCharField
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
 from arena.api.schema import errors
@@ -83,9 +84,9 @@ class BotListCreateApi(ListAPIView):
     filterset_class = BotFilter
 
     class BotCreateSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=48, validators=[BOT_NAME])
+        name = StrictCharField(max_length=48, validators=[BOT_NAME])
         game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
-        description = serializers.CharField(max_length=2000, allow_blank=True, default="")
+        description = StrictCharField(max_length=2000, allow_blank=True, default="")
 
     def get_queryset(self) -> Any:
         return bot_list()
@@ -112,7 +113,7 @@ class BotListCreateApi(ListAPIView):
 
 class BotDetailApi(APIView):
     class BotUpdateSerializer(serializers.Serializer):
-        description = serializers.CharField(max_length=2000, allow_blank=True)
+        description = StrictCharField(max_length=2000, allow_blank=True, required=False)
 
     @extend_schema(
         tags=TAGS, summary="A bot", responses={200: BotDetailOutputSerializer, **errors(404)}
@@ -128,7 +129,10 @@ class BotDetailApi(APIView):
     )
     def patch(self, request: Request, bot_id: int) -> Response:
         data = _valid(self.BotUpdateSerializer, request)
-        bot = bot_update(bot=bot_get(bot_id=bot_id), user=request.user, **data)
+        bot = bot_get(bot_id=bot_id)
+        # A partial update: {} changes nothing (but is still refused to anyone but the owner).
+        description = data.get("description", bot.description)
+        bot = bot_update(bot=bot, user=request.user, description=description)
         return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data)
 
 

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arena.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
@@ -88,9 +89,9 @@ class TournamentListCreateApi(ListAPIView):
     filterset_class = TournamentFilter
 
     class TournamentCreateSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=100)
+        name = StrictCharField(max_length=100)
         game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
-        seed = serializers.IntegerField(
+        seed = StrictIntegerField(
             min_value=0,
             max_value=MAX_ID,
             required=False,
@@ -230,13 +231,13 @@ class ScheduleOutputSerializer(serializers.Serializer):
 
 
 class ScheduleWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = StrictCharField(max_length=100)
     game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
-    crontab = serializers.CharField(
+    crontab = StrictCharField(
         max_length=100,
         help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (03:00 UTC).",
     )
-    enabled = serializers.BooleanField(default=True)
+    enabled = StrictBooleanField(default=True)
 
 
 class ScheduleListCreateApi(ListAPIView):
