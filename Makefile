@@ -30,13 +30,14 @@ missing=""; \
 	fi
 endef
 
-.PHONY: help run test lint format bench system-packages test-packages clean
+.PHONY: help run test lint format bench schemathesis system-packages test-packages clean
 
 help:
 	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
 	@echo "make test   install what the tests need and run the whole suite"
 	@echo "make lint   ruff check + ruff format --check"
 	@echo "make bench  run every benchmark in benchmarks/"
+	@echo "make schemathesis  fuzz the API on a live gunicorn (needs DATABASE_URL: PostgreSQL)"
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); \
@@ -62,6 +63,11 @@ run: $(VENV)/.run-deps system-packages
 
 test: $(VENV)/.dev-deps test-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(PYTEST_ARGS)
+
+# Every schemathesis check against gunicorn with DEBUG=0 on a scratch PostgreSQL database;
+# fails on any failure. SCHEMATHESIS_MAX_EXAMPLES sets the budget per operation.
+schemathesis: $(VENV)/.dev-deps
+	$(PY) tests/live/schemathesis_run.py $(SCHEMATHESIS_ARGS)
 
 lint: $(VENV)/.dev-deps
 	$(VENV)/bin/ruff check .

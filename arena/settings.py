@@ -183,8 +183,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "arena.api.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["arena.api.filtering.FilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "uploads": _env["RATE_UPLOADS"],
         "tokens": _env["RATE_TOKENS"],
@@ -203,6 +203,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "arena.api.schema.postprocess",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "arena.models.BotVersion.Status",
         "VersionKindEnum": "arena.models.BotVersion.Kind",

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -24,6 +23,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from arena.api.fields import StrictCharField
+from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
 from arena.api.schema import errors
@@ -80,7 +80,7 @@ class BotListCreateApi(ListAPIView):
 
     serializer_class = BotOutputSerializer
     pagination_class = Pagination
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [FilterBackend]
     filterset_class = BotFilter
 
     class BotCreateSerializer(serializers.Serializer):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -17,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arena.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from arena.api.filtering import FilterBackend
 from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
@@ -85,7 +85,7 @@ class TournamentListCreateApi(ListAPIView):
     serializer_class = TournamentOutputSerializer
     pagination_class = Pagination
     permission_classes = [IsStaffOrReadOnly]
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [FilterBackend]
     filterset_class = TournamentFilter
 
     class TournamentCreateSerializer(serializers.Serializer):

@@ -65,6 +65,30 @@ def test_every_operation_documents_its_errors_in_the_one_shape(openapi):
             assert errors, f"{method.upper()} {path} documents no error response"
 
 
+def test_public_reads_are_public_in_the_schema(openapi):
+    for path in ("/api/tournaments/", "/api/tournaments/{tournament_id}/", "/api/bots/"):
+        assert {} in openapi["paths"][path]["get"]["security"], path
+    assert {} not in openapi["paths"]["/api/tournaments/"]["post"]["security"]
+    assert {} not in openapi["paths"]["/api/schedules/"]["get"]["security"]
+
+
+def test_a_bots_patch_needs_no_field_as_the_view_takes_none(openapi):
+    body = openapi["paths"]["/api/bots/{bot_id}/"]["patch"]["requestBody"]["content"]
+    ref = body["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+
+    assert not openapi["components"]["schemas"][ref].get("required")
+
+
+def test_lists_document_the_400_of_a_bad_page_size(openapi):
+    for path, operations in openapi["paths"].items():
+        get = operations.get("get", {})
+        names = {parameter["name"] for parameter in get.get("parameters", [])}
+        if "page_size" in names:
+            assert "400" in get["responses"], path
+            size = next(p for p in get["parameters"] if p["name"] == "page_size")
+            assert size["schema"]["minimum"] == 1 and size["schema"]["maximum"] == 200
+
+
 def test_lists_are_paginated_and_filters_documented(openapi):
     matches = openapi["paths"]["/api/matches/"]["get"]
     names = {parameter["name"] for parameter in matches["parameters"]}

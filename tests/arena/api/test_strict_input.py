@@ -80,3 +80,11 @@ def test_an_empty_patch_of_a_bot_changes_nothing(owner_client, owner, other_clie
     assert response.status_code == 200, response.content
     assert response.json()["description"] == "kept"
     assert other_client.patch(f"/api/bots/{bot.pk}/", {}, format="json").status_code == 403
+
+
+@pytest.mark.parametrize("value", ["null", "unknown", "1", "yes", ""])
+def test_a_boolean_filter_takes_true_or_false_only(anon_client, value):
+    body = assert_error(anon_client.get("/api/bots/", {"is_active": value}), 400, "invalid")
+
+    assert "is_active" in body["fields"]
+    assert anon_client.get("/api/bots/", {"is_active": "false"}).status_code == 200
