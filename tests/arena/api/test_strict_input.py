@@ -16,6 +16,18 @@ def test_a_bad_page_size_is_a_400(anon_client, path, value):
     assert "page_size" in body["fields"]
 
 
+@pytest.mark.parametrize("value", ["", "abc", "0", "-1", "1.0"])
+def test_a_bad_page_number_is_a_400(anon_client, value):
+    body = assert_error(anon_client.get("/api/tournaments/", {"page": value}), 400, "invalid")
+
+    assert "page" in body["fields"]
+
+
+def test_a_page_past_the_last_is_a_404(anon_client):
+    assert_error(anon_client.get("/api/tournaments/", {"page": "7"}), 404)
+    assert anon_client.get("/api/tournaments/", {"page": "1"}).status_code == 200
+
+
 def test_a_good_page_size_is_used(anon_client, owner):
     for n in range(3):
         BotFactory(owner=owner, name=f"b{n}")
