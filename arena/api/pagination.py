@@ -20,6 +20,7 @@ from arena.selectors.pagination import IdsFirstPaginator
 __all__ = ["IdsFirstPagination", "Pagination"]
 
 _DIGITS = re.compile(r"[0-9]{1,9}")
+_PAGE = re.compile(r"[0-9]+")
 
 
 class Pagination(PageNumberPagination):
@@ -39,7 +40,7 @@ class Pagination(PageNumberPagination):
         raw = request.query_params.get(self.page_query_param)
         if raw is None or raw in self.last_page_strings:
             return super().get_page_number(request, paginator)
-        if not _DIGITS.fullmatch(raw) or int(raw) < 1:
+        if not _PAGE.fullmatch(raw) or int(raw) < 1:
             message = "A page number from 1 (a page past the last is a 404)."
             raise ValidationError({self.page_query_param: [message]}, code="invalid")
         return raw

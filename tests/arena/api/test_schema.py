@@ -48,7 +48,9 @@ def test_the_upload_is_documented_as_multipart_with_its_errors(openapi):
 
     body = upload["requestBody"]["content"]
     assert list(body) == ["multipart/form-data"]
-    assert set(upload["responses"]) == {"201", "400", "401", "403", "404", "409", "413", "429"}
+    assert set(upload["responses"]) == {
+        *("201", "400", "401", "403", "404", "409", "413", "414", "429")
+    }
     error = upload["responses"]["413"]["content"]["application/json"]["schema"]["$ref"]
     assert error == "#/components/schemas/Error"
 
@@ -87,6 +89,13 @@ def test_lists_document_the_400_of_a_bad_page_size(openapi):
             assert "400" in get["responses"], path
             size = next(p for p in get["parameters"] if p["name"] == "page_size")
             assert size["schema"]["minimum"] == 1 and size["schema"]["maximum"] == 200
+
+
+def test_every_operation_documents_the_servers_414(openapi):
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            assert "414" in operation["responses"], f"{method} {path}"
+            assert "content" not in operation["responses"]["414"]
 
 
 def test_lists_are_paginated_and_filters_documented(openapi):

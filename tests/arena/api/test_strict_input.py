@@ -16,6 +16,17 @@ def test_a_bad_page_size_is_a_400(anon_client, path, value):
     assert "page_size" in body["fields"]
 
 
+@pytest.mark.parametrize(
+    "path", ["/api/tournaments/?status=", "/api/matches/?bot=", "/api/matches/?kind="]
+)
+def test_an_empty_typed_filter_is_a_400(anon_client, path):
+    assert_error(anon_client.get(path), 400, "invalid")
+
+
+def test_a_huge_page_number_is_past_the_last_page(anon_client):
+    assert_error(anon_client.get("/api/matches/", {"page": "1" + "0" * 30}), 404)
+
+
 @pytest.mark.parametrize("value", ["", "abc", "0", "-1", "1.0"])
 def test_a_bad_page_number_is_a_400(anon_client, value):
     body = assert_error(anon_client.get("/api/tournaments/", {"page": value}), 400, "invalid")
