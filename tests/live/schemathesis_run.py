@@ -14,7 +14,7 @@ What it does, so a failure can be reproduced by hand:
    with zero failures.
 
 Environment: ``DATABASE_URL`` (PostgreSQL; required), ``REDIS_URL`` (queued validations go
-there; nothing consumes them), ``SCHEMATHESIS_MAX_EXAMPLES`` (default 30),
+there; nothing consumes them), ``SCHEMATHESIS_MAX_EXAMPLES`` (default 60),
 ``SCHEMATHESIS_SEED`` (default 1).
 """
 
@@ -127,7 +127,7 @@ def main() -> int:
             "--header",
             f"Authorization: Token {token}",
             "--max-examples",
-            os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "30"),
+            os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "60"),
             "--generation-deterministic",
             "--workers",
             "2",
