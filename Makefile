@@ -30,7 +30,7 @@ missing=""; \
 	fi
 endef
 
-.PHONY: help run test test-faults lint format bench system-packages test-packages clean
+.PHONY: help run test test-faults lint format bench schemathesis system-packages test-packages clean
 
 help:
 	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
@@ -38,6 +38,7 @@ help:
 	@echo "make test-faults  only the fault test (a tournament while connections drop, a worker dies, Redis pauses)"
 	@echo "make lint   ruff check + ruff format --check"
 	@echo "make bench  run every benchmark in benchmarks/"
+	@echo "make schemathesis  fuzz the API on a live gunicorn (needs DATABASE_URL: PostgreSQL)"
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); \
@@ -67,6 +68,11 @@ test: $(VENV)/.dev-deps test-packages
 # Also part of `make test`; needs PostgreSQL (DATABASE_URL), Redis (REDIS_URL) and redis-server.
 test-faults: $(VENV)/.dev-deps test-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m faults tests/workers $(PYTEST_ARGS)
+
+# Every schemathesis check against gunicorn with DEBUG=0 on a scratch PostgreSQL database;
+# fails on any failure. SCHEMATHESIS_MAX_EXAMPLES sets the budget per operation.
+schemathesis: $(VENV)/.dev-deps
+	$(PY) tests/live/schemathesis_run.py $(SCHEMATHESIS_ARGS)
 
 lint: $(VENV)/.dev-deps
 	$(VENV)/bin/ruff check .

@@ -68,6 +68,9 @@ def _load() -> dict[str, object]:
         "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", True),
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
         "RATE_TOKENS": os.environ.get("ARENA_THROTTLE_TOKENS", "20/hour"),
+        "RATE_LOGIN_ACCOUNT": os.environ.get("ARENA_THROTTLE_LOGIN_ACCOUNT", "10/hour"),
+        # How many proxies of ours add to X-Forwarded-For; 0: the header is ignored.
+        "TRUSTED_PROXIES": env_int("ARENA_TRUSTED_PROXIES", 0),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         # Keys the seeds bots are given, so a bot cannot work back to its match's seed.
         "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
@@ -205,12 +208,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "arena.api.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["arena.api.filtering.FilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "uploads": _env["RATE_UPLOADS"],
         "tokens": _env["RATE_TOKENS"],
+        "logins_account": _env["RATE_LOGIN_ACCOUNT"],
     },
+    # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front.
+    "NUM_PROXIES": _env["TRUSTED_PROXIES"],
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -222,6 +228,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "arena.api.schema.postprocess",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "VersionStatusEnum": "arena.models.BotVersion.Status",
         "VersionKindEnum": "arena.models.BotVersion.Kind",

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -23,6 +22,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from arena.api.fields import StrictCharField
+from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
 from arena.api.schema import errors
@@ -93,13 +94,13 @@ class BotListCreateApi(ListAPIView):
 
     serializer_class = BotOutputSerializer
     pagination_class = Pagination
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [FilterBackend]
     filterset_class = BotFilter
 
     class BotCreateSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=48, validators=[BOT_NAME])
+        name = StrictCharField(max_length=48, validators=[BOT_NAME])
         game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
-        description = serializers.CharField(max_length=2000, allow_blank=True, default="")
+        description = StrictCharField(max_length=2000, allow_blank=True, default="")
 
     def get_queryset(self) -> Any:
         return bot_list()
@@ -126,7 +127,7 @@ class BotListCreateApi(ListAPIView):
 
 class BotDetailApi(APIView):
     class BotUpdateSerializer(serializers.Serializer):
-        description = serializers.CharField(max_length=2000, allow_blank=True)
+        description = StrictCharField(max_length=2000, allow_blank=True, required=False)
 
     @extend_schema(
         tags=TAGS, summary="A bot", responses={200: BotDetailOutputSerializer, **errors(404)}
@@ -142,7 +143,10 @@ class BotDetailApi(APIView):
     )
     def patch(self, request: Request, bot_id: int) -> Response:
         data = _valid(self.BotUpdateSerializer, request)
-        bot = bot_update(bot=bot_get(bot_id=bot_id), user=request.user, **data)
+        bot = bot_get(bot_id=bot_id)
+        # A partial update: {} changes nothing (but is still refused to anyone but the owner).
+        description = data.get("description", bot.description)
+        bot = bot_update(bot=bot, user=request.user, description=description)
         return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data)
 
 

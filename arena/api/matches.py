@@ -7,7 +7,6 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils.http import parse_etags
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -17,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import IdsFirstPagination, Pagination
 from arena.api.schema import errors
@@ -139,7 +139,7 @@ class MatchListApi(ListAPIView):
 
     serializer_class = MatchOutputSerializer
     pagination_class = IdsFirstPagination
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [FilterBackend]
     filterset_class = MatchFilter
 
     def get_queryset(self) -> Any:

@@ -13,6 +13,8 @@ IsStaff = IsAdminUser  # Django's is_staff: the organisers
 
 
 class IsStaffOrReadOnly(BasePermission):
+    anonymous_reads = True  # the schema marks its reads public (arena.api.schema)
+
     def has_permission(self, request: Request, view: APIView) -> bool:
         if request.method in SAFE_METHODS:
             return True

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -16,6 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arena.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from arena.api.filtering import FilterBackend
 from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
@@ -84,13 +85,13 @@ class TournamentListCreateApi(ListAPIView):
     serializer_class = TournamentOutputSerializer
     pagination_class = Pagination
     permission_classes = [IsStaffOrReadOnly]
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [FilterBackend]
     filterset_class = TournamentFilter
 
     class TournamentCreateSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=100)
+        name = StrictCharField(max_length=100)
         game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
-        seed = serializers.IntegerField(
+        seed = StrictIntegerField(
             min_value=0,
             max_value=MAX_ID,
             required=False,
@@ -230,13 +231,13 @@ class ScheduleOutputSerializer(serializers.Serializer):
 
 
 class ScheduleWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = StrictCharField(max_length=100)
     game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
-    crontab = serializers.CharField(
+    crontab = StrictCharField(
         max_length=100,
         help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (03:00 UTC).",
     )
-    enabled = serializers.BooleanField(default=True)
+    enabled = StrictBooleanField(default=True)
 
 
 class ScheduleListCreateApi(ListAPIView):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
-from django.urls import path, re_path, register_converter
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, path, re_path, register_converter, resolve
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from arena.api import auth, bots, ladder, matches, tournaments
@@ -29,8 +30,30 @@ class IdConverter:
 register_converter(IdConverter, "api_id")
 
 
-def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
-    """Unknown paths under /api/ answer in the API's error shape, not with an HTML page."""
+def _with_slash(request: HttpRequest) -> str:
+    query = request.META.get("QUERY_STRING", "")
+    return request.path + "/" + (f"?{query}" if query else "")
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Anything no route takes under /api/: a JSON 404, or the route with the slash added.
+
+    CSRF-exempt because it changes nothing: otherwise a POST to ``/api/bots/abc/`` met the
+    site's HTML "form expired" page before this view. A path without its trailing slash is
+    served by the view of the path with it when it carries a body (the API's views check
+    CSRF themselves for session clients): a 301 turns a POST into a GET and drops the body.
+    GET and HEAD are redirected, so each resource keeps one address for caches.
+    """
+    if rest and not rest.endswith("/") and "\n" not in rest:
+        try:
+            match = resolve(request.path_info + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            if request.method in ("GET", "HEAD"):
+                return HttpResponsePermanentRedirect(_with_slash(request))
+            return match.func(request, *match.args, **match.kwargs)
     return JsonResponse(error_body("Not found.", "not_found"), status=404)
 
 
@@ -101,6 +124,6 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
-    # Last: anything else under /api/ (with its trailing slash; Django adds a missing one).
-    re_path(r"^(?P<rest>.*/)?$", not_found),
+    # Last: anything else under /api/, newlines included (``%0A`` in a path).
+    re_path(r"^(?P<rest>[\s\S]*)\Z", not_found),
 ]

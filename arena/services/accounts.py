@@ -6,13 +6,43 @@ import secrets
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Group, Permission
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-__all__ = ["demo_admin_ensure", "token_regenerate"]
+__all__ = [
+    "STAFF_GROUP",
+    "demo_admin_ensure",
+    "staff_group_ensure",
+    "staff_make",
+    "token_regenerate",
+]
 
 DEMO_ADMIN = "admin"
+
+STAFF_GROUP = "arena staff"
+
+# What staff look at in the admin (every arena model), and the tournaments they organise
+# (the API already lets staff create, start, cancel and schedule them).
+_STAFF_MODELS = (
+    "bot",
+    "botversion",
+    "match",
+    "replay",
+    "matchlog",
+    "rating",
+    "ratinghistory",
+    "tournament",
+    "tournamententry",
+    "tournamentschedule",
+)
+_STAFF_EXTRA = (
+    "add_tournament",
+    "change_tournament",
+    "add_tournamentschedule",
+    "change_tournamentschedule",
+    "delete_tournamentschedule",
+)
 
 
 def demo_admin_ensure(*, credentials_file: Path) -> tuple[str, str | None]:
@@ -40,3 +70,27 @@ def token_regenerate(*, user: AbstractBaseUser) -> Token:
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
         return Token.objects.create(user=user)
+
+
+def staff_group_ensure() -> Group:
+    """The "arena staff" group with exactly its documented permissions (docs/deploy.md)."""
+    from django.apps import apps
+    from django.contrib.auth.management import create_permissions
+
+    # Permissions are created after migrate; make sure they exist on a fresh database.
+    create_permissions(apps.get_app_config("arena"), verbosity=0)
+    codenames = [f"view_{model}" for model in _STAFF_MODELS] + list(_STAFF_EXTRA)
+    permissions = Permission.objects.filter(content_type__app_label="arena", codename__in=codenames)
+    group, _ = Group.objects.get_or_create(name=STAFF_GROUP)
+    group.permissions.set(permissions)
+    return group
+
+
+def staff_make(*, username: str) -> AbstractBaseUser:
+    """Make an existing user staff: admin access and the staff group's permissions."""
+    user = get_user_model().objects.get(username=username)
+    with transaction.atomic():
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        user.groups.add(staff_group_ensure())
+    return user

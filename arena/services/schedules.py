@@ -29,7 +29,7 @@ from django_celery_beat.models import (
 )
 
 from arena.models import Tournament, TournamentSchedule
-from arena.services.errors import InvalidInput
+from arena.services.errors import InvalidInput, NotFound
 from arena.services.tournaments import (
     tournament_create,
     tournament_participants,
@@ -142,18 +142,26 @@ def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> Tournamen
         fields["crontab"] = " ".join(fields["crontab"].split())
     _check(fields.get("name", schedule.name), fields.get("game", schedule.game))
     with transaction.atomic():
+        # Under the row lock, and from the database: a schedule deleted meanwhile (a
+        # concurrent DELETE) is a 404, not re-inserted by save() without its task.
+        locked = TournamentSchedule.objects.select_for_update().filter(pk=schedule.pk).first()
+        if locked is None:
+            raise NotFound("no such schedule")
         for name, value in fields.items():
-            setattr(schedule, name, value)
-        schedule.save()
-        _periodic_task_sync(schedule)
-    return schedule
+            setattr(locked, name, value)
+        locked.save()
+        _periodic_task_sync(locked)
+    return locked
 
 
 def schedule_delete(*, schedule: TournamentSchedule) -> None:
     """Delete the schedule and its PeriodicTask; its past tournaments stay."""
     with transaction.atomic():
-        task_id = schedule.periodic_task_id
-        schedule.delete()
+        locked = TournamentSchedule.objects.select_for_update().filter(pk=schedule.pk).first()
+        if locked is None:
+            return  # deleted meanwhile: nothing left to do
+        task_id = locked.periodic_task_id
+        locked.delete()
         if task_id:
             PeriodicTask.objects.filter(pk=task_id).delete()
 

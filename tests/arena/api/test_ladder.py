@@ -76,11 +76,13 @@ def test_ranks_continue_across_pages(anon_client):
     assert "page=3" in page["next"]
 
 
-def test_page_size_is_capped_at_200(anon_client):
+def test_page_size_is_at_most_200(anon_client):
     for n in range(201):
         rate(f"b{n}", mu=n)
 
-    assert len(anon_client.get("/api/ladder/lie21/?page_size=1000").json()["results"]) == 200
+    assert len(anon_client.get("/api/ladder/lie21/?page_size=200").json()["results"]) == 200
+    # Over the documented maximum is refused, not silently capped.
+    assert_error(anon_client.get("/api/ladder/lie21/?page_size=1000"), 400, "invalid")
 
 
 def test_it_answers_404_for_an_unknown_game(anon_client):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django_celery_beat.models import PeriodicTask
 
 from arena.models import TournamentSchedule
@@ -64,3 +65,18 @@ def test_users_cannot_see_schedules(owner_client):
     TournamentScheduleFactory()
 
     assert_error(owner_client.get("/api/schedules/"), 403, "permission_denied")
+
+
+def test_a_patch_of_a_schedule_deleted_meanwhile_is_a_404_not_a_500(db):
+    """A DELETE that commits between a PATCH's read and its write (two server processes)."""
+    from arena.services.errors import NotFound
+    from arena.services.schedules import schedule_create, schedule_delete, schedule_update
+
+    schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")
+    stale = TournamentSchedule.objects.get(pk=schedule.pk)
+    schedule_delete(schedule=schedule)
+
+    with pytest.raises(NotFound):
+        schedule_update(schedule=stale)
+    assert not TournamentSchedule.objects.filter(pk=schedule.pk).exists()
+    schedule_delete(schedule=stale)  # a second DELETE of the same row is a no-op

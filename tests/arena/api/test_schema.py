@@ -48,7 +48,9 @@ def test_the_upload_is_documented_as_multipart_with_its_errors(openapi):
 
     body = upload["requestBody"]["content"]
     assert list(body) == ["multipart/form-data"]
-    assert set(upload["responses"]) == {"201", "400", "401", "403", "404", "409", "413", "429"}
+    assert set(upload["responses"]) == {
+        *("201", "400", "401", "403", "404", "409", "413", "414", "429")
+    }
     error = upload["responses"]["413"]["content"]["application/json"]["schema"]["$ref"]
     assert error == "#/components/schemas/Error"
 
@@ -63,6 +65,37 @@ def test_every_operation_documents_its_errors_in_the_one_shape(openapi):
         for method, operation in operations.items():
             errors = [code for code in operation["responses"] if code >= "400"]
             assert errors, f"{method.upper()} {path} documents no error response"
+
+
+def test_public_reads_are_public_in_the_schema(openapi):
+    for path in ("/api/tournaments/", "/api/tournaments/{tournament_id}/", "/api/bots/"):
+        assert {} in openapi["paths"][path]["get"]["security"], path
+    assert {} not in openapi["paths"]["/api/tournaments/"]["post"]["security"]
+    assert {} not in openapi["paths"]["/api/schedules/"]["get"]["security"]
+
+
+def test_a_bots_patch_needs_no_field_as_the_view_takes_none(openapi):
+    body = openapi["paths"]["/api/bots/{bot_id}/"]["patch"]["requestBody"]["content"]
+    ref = body["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+
+    assert not openapi["components"]["schemas"][ref].get("required")
+
+
+def test_lists_document_the_400_of_a_bad_page_size(openapi):
+    for path, operations in openapi["paths"].items():
+        get = operations.get("get", {})
+        names = {parameter["name"] for parameter in get.get("parameters", [])}
+        if "page_size" in names:
+            assert "400" in get["responses"], path
+            size = next(p for p in get["parameters"] if p["name"] == "page_size")
+            assert size["schema"]["minimum"] == 1 and size["schema"]["maximum"] == 200
+
+
+def test_every_operation_documents_the_servers_414(openapi):
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            assert "414" in operation["responses"], f"{method} {path}"
+            assert "content" not in operation["responses"]["414"]
 
 
 def test_lists_are_paginated_and_filters_documented(openapi):

@@ -1,0 +1,45 @@
+"""Input fields that take what the schema says and nothing else.
+
+DRF's fields coerce: ``CharField`` turns ``0`` into ``"0"``, ``IntegerField`` takes ``"12"``
+and ``12.0``, ``BooleanField`` takes ``"yes"`` and ``1``. The schema promises a string, an
+integer, a boolean, so a JSON body with anything else is refused (400). Form bodies
+(``application/x-www-form-urlencoded``, ``multipart/form-data``) carry only strings, so there
+the text forms are still read as DRF reads them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from rest_framework import serializers
+
+__all__ = ["StrictBooleanField", "StrictCharField", "StrictIntegerField"]
+
+
+def _from_form(field: serializers.Field) -> bool:
+    root = field.root
+    return isinstance(getattr(root, "initial_data", None), QueryDict)
+
+
+class StrictCharField(serializers.CharField):
+    default_error_messages = {"invalid": "Not a valid string."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not (isinstance(data, int) or _from_form(self)):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    def to_internal_value(self, data: Any) -> bool:
+        if not (isinstance(data, bool) or _from_form(self)):
+            self.fail("invalid")
+        return super().to_internal_value(data)

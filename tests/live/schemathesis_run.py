@@ -1,0 +1,152 @@
+"""Schemathesis against a live server, as CI runs it (``make schemathesis``).
+
+What it does, so a failure can be reproduced by hand:
+
+1. A scratch PostgreSQL database ``<DATABASE_URL's name>_schemathesis`` is dropped and made
+   afresh, migrated, and given rows to find: staff ``olga`` (who owns a bot, so owner-only
+   routes are reached) and other users' bots, a match with its replay and logs, a tournament
+   and a schedule.
+2. gunicorn serves the app on 127.0.0.1 (a free port) with ``DEBUG=0`` and the throttles
+   raised out of the way (they are tested on their own).
+3. ``schemathesis run`` fetches ``/api/schema/?format=json`` and runs every check
+   (``--checks all``) on every operation with a fixed example budget and seed, as olga
+   (``Authorization: Token ...``), stateful phase included. Its exit status is ours: 0 only
+   with zero failures.
+
+Environment: ``DATABASE_URL`` (PostgreSQL; required), ``REDIS_URL`` (queued validations go
+there; nothing consumes them), ``SCHEMATHESIS_MAX_EXAMPLES`` (default 60),
+``SCHEMATHESIS_SEED`` (default 1).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _scratch_database(url: str) -> str:
+    """Drop and create ``<name>_schemathesis`` next to the configured database; its URL."""
+    import psycopg
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        sys.exit("schemathesis_run: DATABASE_URL must be a PostgreSQL URL")
+    name = f"{parts.path.lstrip('/') or 'arena'}_schemathesis"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+SEED = """
+from rest_framework.authtoken.models import Token
+from django.contrib.auth import get_user_model
+from tests.arena.factories import (BotFactory, BotVersionFactory, MatchFactory, MatchLogFactory,
+    RatingFactory, ReplayFactory, TournamentFactory, TournamentScheduleFactory)
+staff = get_user_model().objects.create_user("olga", "olga@example.com", "olga-pass-123",
+                                             is_staff=True)
+mine = BotVersionFactory(bot=BotFactory(owner=staff, name="staffbot")).bot
+theirs = BotVersionFactory().bot
+for bot in (mine, theirs):
+    RatingFactory(bot=bot)
+match = MatchFactory(version_a=mine.active_version, version_b=theirs.active_version)
+ReplayFactory(match=match)
+MatchLogFactory(match=match)
+TournamentFactory(created_by=staff)
+TournamentScheduleFactory(created_by=staff)
+print(Token.objects.get_or_create(user=staff)[0].key)
+"""
+
+
+def main() -> int:
+    database = os.environ.get("DATABASE_URL")
+    if not database:
+        sys.exit("schemathesis_run: set DATABASE_URL to a PostgreSQL server")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": _scratch_database(database),
+        "DEBUG": "0",
+        "SECRET_KEY": "schemathesis-run-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "ARENA_THROTTLE_UPLOADS": "1000000/day",
+        "ARENA_THROTTLE_TOKENS": "1000000/day",
+        "ARENA_THROTTLE_LOGIN_ACCOUNT": "1000000/day",
+        "ARENA_DATA_DIR": str(ROOT / "test-artifacts" / "schemathesis-data"),
+        "DJANGO_SETTINGS_MODULE": "arena.settings",
+        "PYTHONPATH": str(ROOT),
+    }
+    python = sys.executable
+    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    token = subprocess.run(
+        [python, "manage.py", "shell", "-c", SEED],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()[-1]
+    server = subprocess.Popen(
+        [str(BIN / "gunicorn"), "arena.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(60):
+            try:
+                urllib.request.urlopen(f"{base}/api/schema/?format=json", timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.5)
+        report = ROOT / "test-artifacts" / "schemathesis"
+        command = [
+            str(BIN / "schemathesis"),
+            "--config-file",
+            str(Path(__file__).with_name("schemathesis.toml")),
+            "run",
+            f"{base}/api/schema/?format=json",
+            "--checks",
+            "all",
+            "--header",
+            f"Authorization: Token {token}",
+            "--max-examples",
+            os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "60"),
+            "--generation-deterministic",
+            "--workers",
+            "2",
+            "--report",
+            "junit",
+            "--report-dir",
+            str(report),
+            *sys.argv[1:],
+        ]
+        print(
+            "schemathesis_run:",
+            " ".join(c if "Token" not in c else "Authorization: Token …" for c in command),
+            flush=True,
+        )
+        return subprocess.run(command, cwd=ROOT, env=env).returncode
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
