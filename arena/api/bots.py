@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -126,6 +126,10 @@ class BotListCreateApi(ListAPIView):
 
 
 class BotDetailApi(APIView):
+    # JSON only: every field of the PATCH is optional, so a form body the parser cannot
+    # read (and reads as empty) would pass as {}; a JSON body that is not an object is a 400.
+    parser_classes = [JSONParser]
+
     class BotUpdateSerializer(serializers.Serializer):
         description = StrictCharField(max_length=2000, allow_blank=True, required=False)
 

@@ -11,6 +11,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -273,6 +274,10 @@ class ScheduleListCreateApi(ListAPIView):
 
 
 class ScheduleDetailApi(APIView):
+    # JSON only: every field of the PATCH is optional, so a form body the parser cannot
+    # read (and reads as empty) would pass as {}; a JSON body that is not an object is a 400.
+    parser_classes = [JSONParser]
+
     permission_classes = [IsStaff]
 
     @extend_schema(

@@ -111,3 +111,19 @@ def test_a_boolean_filter_takes_true_or_false_only(anon_client, value):
 
     assert "is_active" in body["fields"]
     assert anon_client.get("/api/bots/", {"is_active": "false"}).status_code == 200
+
+
+def test_a_patch_takes_json_only(owner_client, owner, staff_client):
+    from tests.arena.factories import TournamentScheduleFactory
+
+    bot = BotFactory(owner=owner, description="kept")
+    schedule = TournamentScheduleFactory()
+    body = "--b\r\n\xf1|--b--\r\n"
+
+    for client, path in (
+        (owner_client, f"/api/bots/{bot.pk}/"),
+        (staff_client, f"/api/schedules/{schedule.pk}/"),
+    ):
+        response = client.patch(path, body, content_type="multipart/form-data; boundary=b")
+        assert_error(response, 415, "unsupported_media_type")
+        assert_error(client.patch(path, '"text"', content_type="application/json"), 400)
