@@ -30,11 +30,13 @@ missing=""; \
 	fi
 endef
 
-.PHONY: help run test test-faults lint format bench schemathesis system-packages test-packages clean
+.PHONY: help run test test-fast test-strength test-faults lint format bench schemathesis system-packages test-packages clean
 
 help:
 	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
 	@echo "make test   install what the tests need and run the whole suite"
+	@echo "make test-fast  the inner loop: rules, services, API (no browser, no strength, no slow tests)"
+	@echo "make test-strength  only the bots' strength tests (hundreds of matches each; in make test)"
 	@echo "make test-faults  only the fault test (a tournament while connections drop, a worker dies, Redis pauses)"
 	@echo "make lint   ruff check + ruff format --check"
 	@echo "make bench  run every benchmark in benchmarks/"
@@ -64,6 +66,15 @@ run: $(VENV)/.run-deps system-packages
 
 test: $(VENV)/.dev-deps test-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(PYTEST_ARGS)
+
+# The inner loop: everything but browser, strength, slow and fault tests (a few minutes).
+FAST_MARKERS := not browser and not strength and not slow and not faults
+test-fast: $(VENV)/.dev-deps
+	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
+
+# Also part of `make test`: the built-in bots' strength, hundreds of matches each.
+test-strength: $(VENV)/.dev-deps
+	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m strength $(PYTEST_ARGS)
 
 # Also part of `make test`; needs PostgreSQL (DATABASE_URL), Redis (REDIS_URL) and redis-server.
 test-faults: $(VENV)/.dev-deps test-packages

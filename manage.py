@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Django's command-line utility for the Lie 21 Arena."""
+"""Django's command-line utility for the Bluff Arena."""
 
 import os
 import sys

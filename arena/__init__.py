@@ -1,1 +1,1 @@
-"""The Lie 21 Arena Django project and app: models, services, API and pages."""
+"""The Bluff Arena Django project and app: models, services, API and pages."""

@@ -21,6 +21,7 @@ from arena.models import (
     BotVersion,
     Match,
     MatchLog,
+    MatchSeat,
     Rating,
     RatingHistory,
     Replay,
@@ -76,7 +77,30 @@ class MatchLogInline(admin.TabularInline):
     model = MatchLog
     extra = 0
     can_delete = False
-    fields = ("seat", "bot", "output", "traceback")
+    fields = ("seat", "bot", "output", "traceback", "steps")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+    can_delete = False
+    fields = (
+        "seat",
+        "bot",
+        "version",
+        "placing",
+        "score",
+        "fault",
+        "fault_detail",
+        "mu_before",
+        "sigma_before",
+        "mu_after",
+        "sigma_after",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -85,54 +109,32 @@ class MatchLogInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(_RecordAdmin):
-    list_display = (
-        "id",
-        "game",
-        "kind",
-        "status",
-        "bot_a",
-        "bot_b",
-        "outcome",
-        "reason",
-        "created",
-        "duration_s",
-    )
-    list_filter = ("status", "kind", "game", "outcome", "reason", "rated")
-    search_fields = ("=id", "bot_a__name", "bot_b__name")
-    raw_id_fields = ("tournament", "version_a", "version_b", "bot_a", "bot_b")
-    list_select_related = ("bot_a__owner", "bot_b__owner")
+    list_display = ("id", "game", "kind", "status", "seat_count", "reason", "created", "duration_s")
+    list_filter = ("status", "kind", "game", "reason", "rated", "ranked")
+    search_fields = ("=id", "seats__bot__name")
+    raw_id_fields = ("tournament",)
     show_full_result_count = False  # COUNT(*) over every match, on every page: no
     date_hierarchy = "created"
-    inlines = (MatchLogInline,)
+    inlines = (MatchSeatInline, MatchLogInline)
     readonly_fields = (
         "game",
         "kind",
         "tournament",
-        "version_a",
-        "version_b",
-        "bot_a",
-        "bot_b",
         "seed",
+        "options",
+        "seat_count",
+        "ranked",
+        "duplicate_key",
         "attempts",
         "claimed_by",
         "created",
         "started_at",
         "finished_at",
         "duration_s",
-        "outcome",
         "reason",
-        "match_points_a",
-        "match_points_b",
-        "game_wins_a",
-        "game_wins_b",
-        "points_a",
-        "points_b",
-        "sweeps_a",
-        "sweeps_b",
         "games_played",
-        "error_kind",
-        "error_seat",
-        "error_detail",
+        "totals",
+        "failure_reason",
         "rated",
         "replay_link",
     )
@@ -141,6 +143,17 @@ class MatchAdmin(_RecordAdmin):
     def replay_link(self, match: Match) -> str:
         url = reverse("api-match-replay", args=[match.pk])
         return format_html('<a href="{}">{}</a>', url, url)
+
+
+@admin.register(MatchSeat)
+class MatchSeatAdmin(_RecordAdmin):
+    list_display = ("match", "seat", "bot", "version", "placing", "score", "fault")
+    list_filter = ("fault", "match__game")
+    search_fields = ("=match__id", "bot__name")
+    raw_id_fields = ("match", "bot", "version")
+    list_select_related = ("match", "bot__owner", "version__bot__owner")
+    show_full_result_count = False
+    readonly_fields = (*MatchSeatInline.fields, "match")
 
 
 @admin.register(Replay)
@@ -171,20 +184,37 @@ class MatchLogAdmin(_RecordAdmin):
     raw_id_fields = ("match", "bot")
     list_select_related = ("match", "bot__owner")
     show_full_result_count = False
-    readonly_fields = ("match", "seat", "bot", "output", "traceback")
+    readonly_fields = ("match", "seat", "bot", "output", "traceback", "steps")
 
 
 @admin.register(Rating)
 class RatingAdmin(_RecordAdmin):
-    list_display = ("bot", "game", "score", "mu", "sigma", "matches", "wins", "draws", "losses")
-    list_filter = ("game",)
+    list_display = (
+        "version",
+        "game",
+        "current",
+        "score",
+        "mu",
+        "sigma",
+        "matches",
+        "wins",
+        "draws",
+        "losses",
+        "faults",
+    )
+    list_filter = ("game", "current")
     search_fields = ("bot__name", "bot__owner__username")
-    raw_id_fields = ("bot",)
-    list_select_related = ("bot__owner",)
+    raw_id_fields = ("bot", "version")
+    list_select_related = ("version__bot__owner",)
     ordering = ("game", "-score", "id")
     readonly_fields = (
+        "version",
         "bot",
         "game",
+        "current",
+        "first_places",
+        "placing_sum",
+        "faults",
         "mu",
         "sigma",
         "score",
@@ -198,13 +228,13 @@ class RatingAdmin(_RecordAdmin):
 
 @admin.register(RatingHistory)
 class RatingHistoryAdmin(_RecordAdmin):
-    list_display = ("bot", "game", "match", "score", "mu", "sigma", "created")
+    list_display = ("version", "game", "match", "score", "mu", "sigma", "created")
     list_filter = ("game",)
     search_fields = ("bot__name", "=match__id")
-    raw_id_fields = ("bot", "match")
-    list_select_related = ("bot__owner", "match")
+    raw_id_fields = ("version", "bot", "match")
+    list_select_related = ("version__bot__owner", "match")
     show_full_result_count = False
-    readonly_fields = ("bot", "game", "match", "mu", "sigma", "score", "created")
+    readonly_fields = ("version", "bot", "game", "match", "mu", "sigma", "score", "created")
 
 
 class TournamentEntryInline(admin.TabularInline):
@@ -274,4 +304,4 @@ class TournamentScheduleAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     raw_id_fields = ("created_by",)
     list_select_related = ("created_by",)
-    readonly_fields = ("periodic_task", "created")
+    readonly_fields = ("periodic_task", "due_after", "created")

@@ -34,3 +34,15 @@ graceful_timeout = 10
 limit_request_line = 4094
 limit_request_fields = 60
 limit_request_field_size = 8190
+
+
+def on_starting(server: object) -> None:
+    """Refuse to start with pages that could only be 500s (no collected static files)."""
+    import django
+
+    django.setup()
+    from arena.checks import static_files_problem
+
+    problem = static_files_problem()
+    if problem:
+        raise SystemExit(f"arena: {problem}")

@@ -1,4 +1,4 @@
-"""Django settings for the Lie 21 Arena, read from the environment.
+"""Django settings for the Bluff Arena, read from the environment.
 
 Every variable is listed with its default in the README's configuration table. The defaults
 run the whole arena on a laptop with only Python: a SQLite file and a filesystem broker
@@ -220,8 +220,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
-    "TITLE": "Lie 21 Arena API",
-    "DESCRIPTION": "Upload bots for Lie 21, follow ladders, tournaments and replays.",
+    "TITLE": "Bluff Arena API",
+    "DESCRIPTION": "Upload bots for the hosted games, follow ladders, tournaments and replays.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
@@ -299,7 +299,7 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BEAT_SCHEDULER = "workers.beat:ArenaScheduler"
 # Celery's Django fixup closes every database connection before and after each task unless
 # this is set; reopening one costs more than a short match's bookkeeping. Workers instead
 # drop broken or old connections the way Django does per request (workers/celery.py).

@@ -1,13 +1,17 @@
 """API load: latency of the ladder, the match list and replays at arena scale, on PostgreSQL.
 
-Seeds a database of its own (1,000 bots, 100,000 matches, real replays from in-process
-matches of built-in bots on a subset), serves the app with gunicorn on loopback, drives it
-with a thread-per-connection HTTP client, and prints one line per figure:
+Seeds a database of its own (1,000 bots, a third with an older version, one rating per
+version; 100,000 rated matches with their seats: 85% two-seat Lie 21, 15% three or four
+seats of the test game High Card, hosted for the run with ``ARENA_EXTRA_GAMES``; real
+replays from in-process matches of built-in bots on a subset), serves the app with
+gunicorn on loopback, drives it with a thread-per-connection HTTP client, and prints one
+line per figure:
 
     ladder_median: N ms     GET /api/ladder/lie21/?page=P (50 rows, random page)
     ladder_p99: N ms
-    matches_median: N ms    GET /api/matches/?page=P (random page among the first 100),
-    matches_p99: N ms       one request in four filtered by a random bot
+    matches_median: N ms    GET /api/matches/?page=P (random page among the first 100, 50
+    matches_p99: N ms       matches with all their seats), one request in four filtered by
+                            a random bot (any seat)
     replay_median: N ms     GET /api/matches/ID/replay/ with Accept-Encoding: gzip
     replay_p99: N ms
 
@@ -36,6 +40,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +48,13 @@ sys.path.insert(0, str(ROOT))
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/arena_bench"
 BATCH = 5_000
+#: The two-seat game most bots play, and the 2-4 seat test game some play (hosted for the
+#: benchmark's processes with ARENA_EXTRA_GAMES, as the test suite hosts it).
+MAIN_GAME = "lie21"
+MULTI_GAME = "highcard"
+MULTI_GAME_MODULE = "tests.games.highcard"
+#: Share of bots (and of matches) of the multi-seat game, whose matches have 3 or 4 seats.
+MULTI_SEAT_SHARE = 0.15
 
 
 def log(message: str) -> None:
@@ -92,58 +104,71 @@ def real_replays(count: int) -> list[bytes]:
     for seed in range(count):
         pair = [bots[seed % 3], bots[(seed + 1) % 3]]
         players = [
-            InProcessPlayer(f"{bot}{n}", builtin_bot("lie21", bot)) for n, bot in enumerate(pair)
+            InProcessPlayer(f"{bot}{n}", builtin_bot(MAIN_GAME, bot)) for n, bot in enumerate(pair)
         ]
-        replays.append(dumps(play_match("lie21", players, seed=seed).replay))
+        replays.append(dumps(play_match(MAIN_GAME, players, seed=seed).replay))
     return replays
 
 
-def seed(*, bots: int, matches: int, replays: int) -> list[int]:
-    """Fill the database; returns the ids of the matches that have a replay."""
+def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
+    """Users, bots, versions and per-version ratings; the versions of each game's bots.
+
+    A share of the bots (``MULTI_SEAT_SHARE``) play the multi-seat game. A third of the bots
+    have an older version too, whose rating is no longer current: the ladder reads only the
+    current ones, as in production.
+    """
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
-    from django.utils import timezone
 
-    from arena.models import Bot, BotVersion, Match, Rating, Replay
+    from arena.models import Bot, BotVersion, Rating
 
-    started = time.perf_counter()
-    call_command("migrate", verbosity=0)
-    rng = random.Random(21)
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{n}", password="!") for n in range(bots // 5)
     )
+    games = [MULTI_GAME if rng.random() < MULTI_SEAT_SHARE else MAIN_GAME for _ in range(bots)]
     created = Bot.objects.bulk_create(
-        Bot(owner=users[n % len(users)], name=f"bot{n}", description="A benchmark bot. " * 20)
+        Bot(
+            owner=users[n % len(users)],
+            name=f"bot{n}",
+            game=games[n],
+            description="A benchmark bot. " * 20,
+        )
         for n in range(bots)
     )
-    versions = BotVersion.objects.bulk_create(
-        BotVersion(
-            bot=bot,
-            number=1,
-            file=f"bots/{bot.pk}/{n:064x}.py",
-            filename="bot.py",
-            kind="py",
-            sha256=f"{n:064x}",
-            size=1000,
-            status="valid",
-            validation_log="smoke match vs random: won 7-0\n" * 20,
-        )
-        for n, bot in enumerate(created)
-    )
-    for bot, version in zip(created, versions, strict=True):
-        bot.active_version = version
+    rows = []
+    for n, bot in enumerate(created):
+        for number in range(1, 3 if n % 3 == 0 else 2):
+            digest = f"{n:032x}{number:032x}"
+            rows.append(
+                BotVersion(
+                    bot=bot,
+                    number=number,
+                    file=f"bots/{bot.pk}/{digest}.py",
+                    filename="bot.py",
+                    kind="py",
+                    sha256=digest,
+                    size=1000,
+                    status="valid",
+                    validation_log="Validation match 1 (seat 0): 1st (match_points)\n" * 20,
+                )
+            )
+    versions = BotVersion.objects.bulk_create(rows, batch_size=BATCH)
+    latest = {version.bot_id: version for version in versions}  # created in number order
+    for bot in created:
+        bot.active_version = latest[bot.pk]
         bot.is_active = rng.random() > 0.05
     Bot.objects.bulk_update(created, ["active_version", "is_active"], batch_size=BATCH)
     ratings = []
-    for bot in created:
+    for version in versions:
         mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
         played = rng.randint(0, 400)
         wins = rng.randint(0, played)
         draws = rng.randint(0, played - wins)
         ratings.append(
             Rating(
-                bot=bot,
+                version=version,
+                bot_id=version.bot_id,
+                game=version.bot.game,
+                current=latest[version.bot_id] is version,
                 mu=mu,
                 sigma=sigma,
                 score=mu - 3 * sigma,
@@ -151,39 +176,94 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
                 wins=wins,
                 draws=draws,
                 losses=played - wins - draws,
+                first_places=wins + draws,
+                placing_sum=played - wins - draws,
+                faults=rng.randint(0, played // 20),
             )
         )
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
+    by_game: dict[str, list[Any]] = {MAIN_GAME: [], MULTI_GAME: []}
+    for version in versions:
+        by_game[version.bot.game].append(version)
+    return by_game
+
+
+def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Random) -> None:
+    """Finished, rated matches with their seats: two seats of the main game, and a share
+    of three or four seats of the multi-seat game."""
+    from arena.models import Match, MatchSeat
+
+    for start in range(0, matches, BATCH):
+        tables = []
+        for _ in range(min(BATCH, matches - start)):
+            multi = rng.random() < MULTI_SEAT_SHARE
+            game = MULTI_GAME if multi else MAIN_GAME
+            seated = rng.sample(versions[game], rng.choice((3, 4)) if multi else 2)
+            scores = [rng.randint(0, 7) for _ in seated]
+            placings = [sum(other > mine for other in scores) for mine in scores]
+            if multi:
+                totals = {"firsts": [int(p == 0) for p in placings]}
+            else:
+                totals = {
+                    "game_wins": [rng.randint(0, 4) for _ in seated],
+                    "points": [rng.randint(100, 600) for _ in seated],
+                    "sweeps": [0 for _ in seated],
+                }
+            match = Match(
+                game=game,
+                seed=rng.getrandbits(52),
+                seat_count=len(seated),
+                status="done",
+                reason="games" if multi else "match_points",
+                games_played=3 if multi else rng.randint(4, 9),
+                totals=totals,
+                duration_s=rng.uniform(2, 30),
+                rated=True,
+            )
+            tables.append((match, seated, scores, placings))
+        Match.objects.bulk_create([match for match, *_ in tables])
+        seats = []
+        for match, seated, scores, placings in tables:
+            for seat, (version, score, placing) in enumerate(
+                zip(seated, scores, placings, strict=True)
+            ):
+                mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
+                fault = "timeout" if rng.random() < 0.01 else ""
+                seats.append(
+                    MatchSeat(
+                        match=match,
+                        seat=seat,
+                        version=version,
+                        bot_id=version.bot_id,
+                        placing=placing,
+                        score=score,
+                        fault=fault,
+                        fault_detail="took 3.2 s for one move" if fault else "",
+                        mu_before=mu,
+                        sigma_before=sigma,
+                        mu_after=mu + rng.uniform(-1, 1),
+                        sigma_after=sigma * 0.97,
+                    )
+                )
+        MatchSeat.objects.bulk_create(seats, batch_size=BATCH)
+
+
+def seed(*, bots: int, matches: int, replays: int) -> list[int]:
+    """Fill the database; returns the ids of the matches that have a replay."""
+    from django.core.management import call_command
+    from django.db import connection
+    from django.utils import timezone
+
+    from arena.models import Match, MatchSeat, Replay
+    from engine.replay import REPLAY_FORMAT
+
+    started = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    rng = random.Random(21)
+    versions = seed_bots(bots, rng)
     log(f"seeded {bots} bots in {time.perf_counter() - started:.1f} s")
 
-    outcomes = ["a", "b", "draw"]
-    for start in range(0, matches, BATCH):
-        rows = []
-        for _ in range(min(BATCH, matches - start)):
-            a, b = rng.sample(range(bots), 2)
-            outcome = rng.choice(outcomes)
-            rows.append(
-                Match(
-                    version_a=versions[a],
-                    version_b=versions[b],
-                    bot_a=created[a],
-                    bot_b=created[b],
-                    seed=rng.getrandbits(62),
-                    status="done",
-                    outcome=outcome,
-                    reason="match_points",
-                    match_points_a=7 if outcome == "a" else rng.randint(0, 6),
-                    match_points_b=7 if outcome == "b" else rng.randint(0, 6),
-                    game_wins_a=rng.randint(0, 4),
-                    game_wins_b=rng.randint(0, 4),
-                    points_a=rng.randint(100, 600),
-                    points_b=rng.randint(100, 600),
-                    games_played=rng.randint(4, 9),
-                    duration_s=rng.uniform(2, 30),
-                    rated=True,
-                )
-            )
-        Match.objects.bulk_create(rows)
+    seed_matches(matches, versions, rng)
     # auto_now_add gave every row the same instant: spread them over the past months.
     now = timezone.now()
     with connection.cursor() as cursor:
@@ -193,17 +273,21 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
             " finished_at = %s - (id * interval '97 seconds') + interval '20 seconds'",
             [now, now, now],
         )
-    log(f"seeded {matches} matches in {time.perf_counter() - started:.1f} s")
+    seats = MatchSeat.objects.count()
+    elapsed = time.perf_counter() - started
+    log(f"seeded {matches} matches ({seats} seats) in {elapsed:.1f} s")
 
     documents = real_replays(24)
-    recent = list(Match.objects.order_by("-id").values_list("id", flat=True)[:replays])
+    recent = list(
+        Match.objects.filter(game=MAIN_GAME).order_by("-id").values_list("id", flat=True)[:replays]
+    )
     for start in range(0, len(recent), BATCH):
         Replay.objects.bulk_create(
             Replay(
                 match_id=match_id,
                 data=documents[match_id % len(documents)],
                 size=len(documents[match_id % len(documents)]),
-                format=1,
+                format=REPLAY_FORMAT,
             )
             for match_id in recent[start : start + BATCH]
         )
@@ -239,7 +323,7 @@ def start_server(env: dict[str, str], port: int, workers: int | None) -> subproc
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if get(port, "/api/ladder/lie21/?page_size=1")[0] == 200:
+            if get(port, f"/api/ladder/{MAIN_GAME}/?page_size=1")[0] == 200:
                 return server
         except OSError:
             pass
@@ -341,6 +425,8 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[flo
         "ALLOWED_HOSTS": "127.0.0.1",
         "ARENA_DATA_DIR": data_dir,  # media and the broker's files: nothing is written there
         "LOG_LEVEL": "WARNING",
+        "ARENA_EXTRA_GAMES": MULTI_GAME_MODULE,
+        "PYTHONPATH": str(ROOT),
     }
     if not args.no_seed:
         recreate_database(url)
@@ -355,13 +441,16 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[flo
 
     connection.close()  # the server's processes must not share this one
 
+    ladder_pages = max(1, int(args.bots * (1 - MULTI_SEAT_SHARE) * 0.9) // 50)
+    match_pages = max(1, min(100, args.matches // 50))  # a smaller run: its own pages
+
     def ladder(rng: random.Random) -> str:
-        return f"/api/ladder/lie21/?page={rng.randint(1, max(1, args.bots // 50))}"
+        return f"/api/ladder/{MAIN_GAME}/?page={rng.randint(1, ladder_pages)}"
 
     def matches(rng: random.Random) -> str:
         if rng.random() < 0.25:
             return f"/api/matches/?bot={rng.randint(1, args.bots)}"
-        return f"/api/matches/?page={rng.randint(1, 100)}"
+        return f"/api/matches/?page={rng.randint(1, match_pages)}"
 
     def replay(rng: random.Random) -> str:
         return f"/api/matches/{rng.choice(with_replay)}/replay/"

@@ -12,6 +12,11 @@ Prints one ``name: value unit`` line per figure:
                                          sums, draws; no observations, checks or bots), the
                                          kind the targets were set against (about 26,000 on
                                          this machine when it is not busy elsewhere)
+    <game>_random_games: N games/s       for every other hosted game: its built-in random bots
+                                         in every seat (4 seats where the game allows, else its
+                                         most), the same loop as engine_random_games plus the
+                                         legal actions in each observation where the game
+                                         lists them
 
 Each figure is the best of several timed runs on one core: the machine's speed drifts by tens of
 percent from second to second, and the best run is the one least disturbed.
@@ -25,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import InProcessPlayer, builtin_bot, get_game, play_match
+from engine import GAMES, InProcessPlayer, builtin_bot, get_game, play_match
 
 
 def game_loop_rate(bot: str, *, seconds: float, runs: int = 5) -> float:
@@ -51,6 +56,42 @@ def game_loop_rate(bot: str, *, seconds: float, runs: int = 5) -> float:
                     state.apply(seat, acts[seat](observation))
                     seat = state.to_act()
             games += 50
+        best = max(best, games / elapsed)
+    return best
+
+
+def other_game_rate(name: str, *, seconds: float, runs: int = 3) -> float:
+    """Games per second of one game's built-in random bots, through its rules alone."""
+    game = get_game(name)
+    seats = min(4, game.max_players)
+    path = builtin_bot(name, "random")
+    players = [InProcessPlayer(f"random{seat}", path) for seat in range(seats)]
+    for seat, player in enumerate(players):
+        player.start({"game": name, "seat": seat, "players": seats, "seed": seat})
+    acts = [player.act for player in players]
+    context = {"game_number": 1, "match_points": [0] * seats, "games": []}
+    options = game.match_rules(None).options()
+    lists = game.lists_legal_actions
+    best = 0.0
+    seed = 0
+    for _ in range(runs):
+        games = 0
+        started = time.perf_counter()
+        while (elapsed := time.perf_counter() - started) < seconds:
+            for _ in range(10):
+                seed += 1
+                state = game.new_game(
+                    seed=seed, dealer=seed % seats, num_players=seats, options=options
+                )
+                seat = state.to_act()
+                while seat is not None:
+                    observation = state.observation(seat)
+                    observation.update(context)
+                    if lists:
+                        observation["legal_actions"] = state.legal_actions(seat)
+                    state.apply(seat, acts[seat](observation))
+                    seat = state.to_act()
+            games += 10
         best = max(best, games / elapsed)
     return best
 
@@ -109,6 +150,9 @@ def main() -> None:
     print(f"engine_heuristic_games: {game_loop_rate('heuristic', seconds=2.0, runs=3):.1f} games/s")
     print(f"engine_random_matches: {match_rate(seconds=1.5):.0f} matches/s")
     print(f"engine_lean_loop: {lean_loop_rate(seconds=1.0):.0f} games/s")
+    for name in GAMES:
+        if name != "lie21":
+            print(f"{name}_random_games: {other_game_rate(name, seconds=1.5):.0f} games/s")
 
 
 if __name__ == "__main__":

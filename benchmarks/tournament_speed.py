@@ -119,7 +119,7 @@ def setup_database() -> list:
     from django.core.files.base import ContentFile
 
     from arena.models import Bot, BotVersion
-    from arena.services.ratings import rating_get_or_create
+    from arena.services.ratings import rating_activate
     from engine import builtin_bot
 
     owner = get_user_model().objects.create_user("bench")
@@ -127,7 +127,7 @@ def setup_database() -> list:
     for number, name in enumerate(BOTS, start=1):
         path = builtin_bot("lie21", name)
         data = path.read_bytes()
-        bot = Bot.objects.create(owner=owner, name=f"{name}-{number}")
+        bot = Bot.objects.create(owner=owner, name=f"{name}-{number}", game="lie21")
         version = BotVersion(
             bot=bot,
             number=1,
@@ -140,22 +140,25 @@ def setup_database() -> list:
         version.file.save(path.name, ContentFile(data), save=False)
         version.save()
         Bot.objects.filter(pk=bot.pk).update(active_version=version)
-        rating_get_or_create(bot_id=bot.pk, game="lie21")
+        rating_activate(version=version)
         bots.append(bot)
     return bots
 
 
 def pairings() -> list[tuple[object, object, int]]:
     """The tournament's 28 pairings and seeds, as tournament_start will create them."""
-    from itertools import combinations
-
     from arena.models import Bot
+    from arena.services.pairings import round_robin
     from engine import derive_seed
 
-    bots = list(Bot.objects.select_related("active_version").order_by("id"))
+    bots = {bot.pk: bot for bot in Bot.objects.select_related("active_version").order_by("id")}
     return [
-        (a.active_version, b.active_version, derive_seed(TOURNAMENT_SEED, "match", a.pk, b.pk))
-        for a, b in combinations(bots, 2)
+        (
+            bots[a].active_version,
+            bots[b].active_version,
+            derive_seed(TOURNAMENT_SEED, "match", number, a, b),
+        )
+        for number, (a, b) in enumerate(round_robin(sorted(bots)))
     ]
 
 

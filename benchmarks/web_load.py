@@ -1,10 +1,13 @@
 """Web load: throughput and tail latency of the pages people open, with 50 clients at once.
 
-Seeds a database of its own (as ``api_load.py`` does: bots, matches, real replays), serves
+Seeds a database of its own on the N-seat model (bots of every hosted game, each with a
+valid version on its game's ladder and a rating history; finished matches with a seat row
+per seat, placings, scores and rating changes; real format-2 replays on the newest), serves
 the app with gunicorn sized by ``arena/gunicorn_conf.py``, and drives it from 50 client
-threads for 30 seconds with a mix of what visitors open: the ladder page, the match list
-page, a match page (with its embedded replay), a replay download and the API's bot list.
-Only 127.0.0.1 is ever contacted, and the run stops by itself. Prints:
+threads for 30 seconds with a mix of what visitors open: a game's page (its ladder), the
+match list page, a match page (with its embedded replay and the viewer shell), a replay
+download and the API's bot list. Only 127.0.0.1 is ever contacted, and the run stops by
+itself. Prints:
 
     web_load_rps: N req/s      completed requests per second over the run
     web_load_p99_ms: N ms      99th percentile latency, request sent to body read
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[dict[str, li
     }
     api_load.recreate_database(url)
     api_load.setup_django(env)
-    with_replay = api_load.seed(bots=args.bots, matches=args.matches, replays=args.replays)
+    with_replay = seed(bots=args.bots, matches=args.matches, replays=args.replays)
     from django.core.management import call_command
     from django.db import connection
 
@@ -98,13 +101,16 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[dict[str, li
 
 
 def _paths(args: argparse.Namespace, with_replay: list[int]):
-    pages = max(1, args.bots // 50)
+    from engine.registry import GAMES
+
+    games = list(GAMES)
+    pages = max(1, args.bots // len(games) // 50)
     kinds = [kind for kind, weight in MIX for _ in range(weight)]
 
     def pick(rng: random.Random) -> tuple[str, str]:
         kind = rng.choice(kinds)
         if kind == "ladder":
-            return kind, f"/ladder/lie21/?page={rng.randint(1, min(pages, 5))}"
+            return kind, f"/games/{rng.choice(games)}/?page={rng.randint(1, min(pages, 5))}"
         if kind == "match_list":
             return kind, f"/matches/?page={rng.randint(1, 20)}"
         if kind == "match_page":
@@ -114,6 +120,214 @@ def _paths(args: argparse.Namespace, with_replay: list[int]):
         return kind, f"/api/bots/?page={rng.randint(1, 10)}"
 
     return pick
+
+
+# --- the data: the N-seat model ----------------------------------------------------------
+
+BATCH = 5_000
+HISTORY_POINTS = 20  # rating history rows per version on the first ladder pages
+
+
+def real_replays(game: str, seats: int, count: int) -> list[bytes]:
+    """Replays (format 2) of real matches of ``game`` between its built-in bots."""
+    from engine import InProcessPlayer, builtin_bot, get_game, play_match
+    from engine.replay import dumps
+
+    names = sorted(get_game(game).builtin_bots())
+    documents = []
+    for seed in range(count):
+        players = [
+            InProcessPlayer(
+                f"{names[(seed + n) % len(names)]}{n}",
+                builtin_bot(game, names[(seed + n) % len(names)]),
+            )
+            for n in range(seats)
+        ]
+        documents.append(dumps(play_match(game, players, seed=seed).replay))
+    return documents
+
+
+def seed(*, bots: int, matches: int, replays: int) -> list[int]:
+    """Fill the database; returns the ids of the matches that have a replay."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.utils import timezone
+
+    from arena.models import (
+        Bot,
+        BotVersion,
+        Match,
+        MatchSeat,
+        Rating,
+        RatingHistory,
+        Replay,
+    )
+    from arena.services.ladder import ladder_seats
+    from engine.registry import GAMES
+    from engine.replay import REPLAY_FORMAT
+
+    started = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    rng = random.Random(21)
+    games = list(GAMES)
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"author{n}", password="!") for n in range(bots // 5)
+    )
+    created = Bot.objects.bulk_create(
+        Bot(
+            owner=users[n % len(users)],
+            name=f"bot{n}",
+            game=games[n % len(games)],
+            description="A benchmark bot. " * 20,
+        )
+        for n in range(bots)
+    )
+    versions = BotVersion.objects.bulk_create(
+        BotVersion(
+            bot=bot,
+            number=1,
+            file=f"bots/{bot.pk}/{n:064x}.py",
+            filename="bot.py",
+            kind="py",
+            sha256=f"{n:064x}",
+            size=1000,
+            status="valid",
+            validation_log="smoke match vs random: won\n" * 20,
+        )
+        for n, bot in enumerate(created)
+    )
+    for bot, version in zip(created, versions, strict=True):
+        bot.active_version = version
+        bot.is_active = rng.random() > 0.05
+    Bot.objects.bulk_update(created, ["active_version", "is_active"], batch_size=BATCH)
+    ratings = []
+    for bot, version in zip(created, versions, strict=True):
+        mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
+        played = rng.randint(0, 400)
+        wins = rng.randint(0, played)
+        draws = rng.randint(0, played - wins)
+        ratings.append(
+            Rating(
+                version=version,
+                bot=bot,
+                game=bot.game,
+                current=True,
+                mu=mu,
+                sigma=sigma,
+                score=mu - 3 * sigma,
+                matches=played,
+                wins=wins,
+                draws=draws,
+                losses=played - wins - draws,
+                first_places=wins + draws,
+                placing_sum=rng.randint(0, 2 * played),
+                faults=rng.randint(0, played // 20),
+            )
+        )
+    Rating.objects.bulk_create(ratings, batch_size=BATCH)
+    log(f"seeded {bots} bots of {len(games)} game(s) in {time.perf_counter() - started:.1f} s")
+
+    by_game = {game: [n for n in range(bots) if created[n].game == game] for game in games}
+    seats_of = {game: ladder_seats(game, len(by_game[game])) for game in games}
+    for start in range(0, matches, BATCH):
+        rows, tables = [], []
+        for _ in range(min(BATCH, matches - start)):
+            game = rng.choice(games)
+            table = rng.sample(by_game[game], seats_of[game])
+            rows.append(
+                Match(
+                    game=game,
+                    seat_count=len(table),
+                    seed=rng.getrandbits(52),
+                    status="done",
+                    reason="match_points",
+                    games_played=rng.randint(4, 9),
+                    duration_s=rng.uniform(2, 30),
+                    rated=True,
+                )
+            )
+            tables.append(table)
+        Match.objects.bulk_create(rows)
+        seat_rows = []
+        for match, table in zip(rows, tables, strict=True):
+            order = list(range(len(table)))
+            rng.shuffle(order)
+            for seat, n in enumerate(table):
+                mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
+                seat_rows.append(
+                    MatchSeat(
+                        match=match,
+                        seat=seat,
+                        version=versions[n],
+                        bot=created[n],
+                        placing=order[seat],
+                        score=rng.randint(0, 7),
+                        mu_before=mu,
+                        sigma_before=sigma,
+                        mu_after=mu + rng.uniform(-1, 1),
+                        sigma_after=sigma * 0.98,
+                    )
+                )
+        MatchSeat.objects.bulk_create(seat_rows, batch_size=BATCH)
+    # auto_now_add gave every row the same instant: spread them over the past months.
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE arena_match SET created = %s - (id * interval '97 seconds'),"
+            " started_at = %s - (id * interval '97 seconds') + interval '1 second',"
+            " finished_at = %s - (id * interval '97 seconds') + interval '20 seconds'",
+            [now, now, now],
+        )
+    log(f"seeded {matches} matches in {time.perf_counter() - started:.1f} s")
+
+    # Sparklines: a rating history for the versions the first ladder pages show.
+    top = sorted(ratings, key=lambda rating: -rating.score)[: 250 * len(games)]
+    recent = list(Match.objects.order_by("-id").values_list("id", flat=True)[:HISTORY_POINTS])
+    RatingHistory.objects.bulk_create(
+        (
+            RatingHistory(
+                version_id=rating.version_id,
+                bot_id=rating.bot_id,
+                game=rating.game,
+                match_id=match_id,
+                mu=rating.mu + rng.uniform(-2, 2),
+                sigma=rating.sigma,
+                score=rating.score + rng.uniform(-2, 2),
+            )
+            for rating in top
+            for match_id in recent
+        ),
+        batch_size=BATCH,
+    )
+
+    documents = {game: real_replays(game, seats_of[game], 12) for game in games}
+    newest = list(Match.objects.order_by("-id").values_list("id", "game")[:replays])
+    for start in range(0, len(newest), BATCH):
+        Replay.objects.bulk_create(
+            Replay(
+                match_id=match_id,
+                data=documents[game][match_id % len(documents[game])],
+                size=len(documents[game][match_id % len(documents[game])]),
+                format=REPLAY_FORMAT,
+            )
+            for match_id, game in newest[start : start + BATCH]
+        )
+    sizes = sorted(len(document) for docs in documents.values() for document in docs)
+    elapsed = time.perf_counter() - started
+    log(f"seeded {len(newest)} replays (gzip {sizes[0]}-{sizes[-1]} bytes) in {elapsed:.1f} s")
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    connection.close()
+    log(f"seeding done in {time.perf_counter() - started:.1f} s")
+    return [match_id for match_id, _ in newest]
+
+
+def log(message: str) -> None:
+    api_load.log(message)
+
+
+# --- the load ----------------------------------------------------------------------------
 
 
 def _drive(port: int, pick, *, clients: int, seconds: float) -> dict[str, list[float]]:

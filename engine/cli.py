@@ -1,11 +1,16 @@
 """``python -m engine``: play bots against each other locally, and read replays.
 
-    python -m engine play A B --matches N --seed S [--replay-dir DIR] [--json] [--in-process]
+    python -m engine games
+    python -m engine play [--game GAME] BOT BOT [BOT ...] [--matches N] [--seed S] [--json]
+                          [--replay-dir DIR] [--in-process] [--quiet] [--options JSON]
+    python -m engine tournament [--game GAME] BOT BOT [BOT ...] [--matches N] [--seed S] [--json]
     python -m engine replay FILE
-    python -m engine bots
+    python -m engine bots [--game GAME]
 
-Bad input (a missing file, a syntax error, a bot without ``act``) prints one line naming the
-file and the problem, and exits with status 2.
+While matches play, what each bot prints and any traceback of its own go to stderr, labelled
+with the match, game, step and where in the game (``--quiet`` silences them). Bad input (a
+missing file, a syntax error, a bot without ``act``) prints one line naming the file and the
+problem, and exits with status 2.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from engine.registry import GAMES, UnknownGame, get_game
 from engine.runner import SandboxMissing, Summary, run_matches
 from engine.transcript import transcript
 
-__all__ = ["main"]
+__all__ = ["entry", "main"]
 
 USAGE_ERROR = 2
 
@@ -35,18 +40,27 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine", description="Lie 21 local runner")
+    parser = _Parser(prog="python -m engine", description="Bluffing games arena: local runner")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    play = sub.add_parser("play", help="play matches between two bots")
-    play.add_argument("a", help="built-in bot name or path to a .py / .zip bot")
-    play.add_argument("b", help="built-in bot name or path to a .py / .zip bot")
+    play = sub.add_parser("play", help="play matches among bots (one per seat)")
+    play.add_argument(
+        "bots", nargs="+", metavar="BOT", help="built-in bot name or path to a .py / .zip bot"
+    )
+    play.add_argument(
+        "--game",
+        default=next(iter(GAMES)),
+        help=f"the game (default: {next(iter(GAMES))}; see: python -m engine games)",
+    )
     play.add_argument("--matches", type=int, default=1, help="number of matches (default 1)")
     play.add_argument(
         "--seed", type=int, default=0, help="seed of the first match; match i uses seed + i"
     )
-    play.add_argument("--game", default="lie21", choices=sorted(GAMES))
+    play.add_argument("--options", help="the game's options as a JSON object")
     play.add_argument("--replay-dir", help="write one gzip replay per match here")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    play.add_argument(
+        "--quiet", action="store_true", help="do not show what the bots print, nor tracebacks"
+    )
     play.add_argument(
         "--in-process",
         action="store_true",
@@ -57,10 +71,29 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="leave move times out of replays, so equal seeds give byte-identical files",
     )
-    replay = sub.add_parser("replay", help="print a replay as a hand-by-hand transcript")
+    tour = sub.add_parser(
+        "tournament",
+        help="a round robin among bots: standings, a crosstable and ratings, as the arena's",
+    )
+    tour.add_argument("bots", nargs="+", metavar="BOT")
+    tour.add_argument("--game", default=next(iter(GAMES)), help="the game")
+    tour.add_argument("--matches", type=int, default=2, help="matches per table (default 2)")
+    tour.add_argument("--seed", type=int, default=0, help="seed of the first match")
+    tour.add_argument("--options", help="the game's options as a JSON object")
+    tour.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    tour.add_argument("--quiet", action="store_true", help="do not show what the bots print")
+    tour.add_argument("--in-process", action="store_true", help="no sandbox (trusted code only)")
+    replay = sub.add_parser("replay", help="print a replay as a readable transcript")
     replay.add_argument("file")
-    sub.add_parser("bots", help="list the built-in bots")
+    bots = sub.add_parser("bots", help="list the built-in bots")
+    bots.add_argument("--game", help="only this game's")
+    sub.add_parser("games", help="list the hosted games and their seat counts")
     return parser
+
+
+def entry() -> None:
+    """The ``arena-engine`` command (installed with the package): ``python -m engine``."""
+    sys.exit(main())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,7 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "replay":
             return _replay(args.file)
+        if args.command == "tournament":
+            return _tournament(args)
+        if args.command == "games":
+            return _games()
         for name, game in GAMES.items():
+            if args.game and name != get_game(args.game).name:
+                continue
             for bot, path in sorted(game.builtin_bots().items()):
                 print(f"{name}/{bot}\t{path}")
         return 0
@@ -82,6 +121,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(message))
     except SandboxMissing as exc:
         return _fail(str(exc))
+
+
+def _games() -> int:
+    for name, game in GAMES.items():
+        seats = (
+            str(game.min_players)
+            if game.min_players == game.max_players
+            else f"{game.min_players}-{game.max_players}"
+        )
+        print(f"{name}\t{seats} seats\t{game.title}: {game.summary}")
+    return 0
 
 
 def _replay(path: str) -> int:
@@ -102,30 +152,161 @@ def _fail(message: str) -> int:
     return USAGE_ERROR
 
 
+def _options(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--options is not JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise ValueError("--options must be a JSON object")
+    return options
+
+
 def _play(args: argparse.Namespace) -> int:
     if args.matches < 1:
         return _fail("--matches must be at least 1")
     if not 0 <= args.seed <= 2**53 - args.matches:  # the last match's seed stays below 2**53
         return _fail("--seed must be 0 or more and below 2**53 (seeds stay exact in JSON)")
-    get_game(args.game)
+    game = get_game(args.game)
+    if len(args.bots) == 1:
+        return _fail(f"name at least two bots ({game.title}: {game.min_players} or more)")
     progress = _Progress(args.matches, enabled=not args.json and sys.stderr.isatty())
+    report = _Report(args.bots, quiet=args.quiet)
+
+    def after(index: int, result: MatchResult, seats: list[int]) -> None:
+        progress.advance()
+        report.match(index, result, seats)
+
     with progress:
         summary = run_matches(
-            args.a,
-            args.b,
+            args.bots,
             matches=args.matches,
             seed=args.seed,
-            game=args.game,
+            game=game.name,
+            options=_options(args.options),
             replay_dir=args.replay_dir,
             sandbox=not args.in_process,
             record_timing=not args.no_timing,
-            on_match=progress.advance,
+            collect_logs=not args.quiet,
+            on_match=after,
         )
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
         _print_table(summary)
     return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from engine.tournament import tables_for, tournament_run
+
+    if args.matches < 1:
+        return _fail("--matches must be at least 1")
+    game = get_game(args.game)
+    if len(set(args.bots)) != len(args.bots):
+        return _fail("name each bot once (copies of a file: copy the file)")
+    seats = min(len(args.bots), max(game.min_players, min(4, game.max_players)))
+    total = len(tables_for(len(args.bots), seats)) * args.matches if seats > 1 else 0
+    progress = _Progress(total, enabled=not args.json and sys.stderr.isatty())
+    report = _Report(args.bots, quiet=args.quiet)
+
+    def after(index: int, result: MatchResult, table: list[int]) -> None:
+        progress.advance()
+        report.match(index, result, table)
+
+    with progress:
+        tournament = tournament_run(
+            args.bots,
+            game=game.name,
+            matches=args.matches,
+            seed=args.seed,
+            sandbox=not args.in_process,
+            options=_options(args.options),
+            on_match=after,
+        )
+    if args.json:
+        print(json.dumps(tournament.to_json()))
+        return 0
+    _print_tournament(tournament)
+    return 0
+
+
+def _print_tournament(tournament: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    data = tournament.to_json()
+    title = f"{get_game(tournament.game).title}: {tournament.matches} matches"
+    table = Table(title=title)
+    for column in ("#", "bot", "played", "points", "1st", "mean place", "faults", "rating"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, row in enumerate(data["standing"], start=1):
+        rating = f"{row['mu']:.1f} ± {3 * row['sigma']:.1f}" if "mu" in row else "-"
+        table.add_row(
+            str(rank),
+            row["name"],
+            str(row["played"]),
+            f"{row['points']:g}",
+            str(row["first_places"]),
+            f"{row['mean_placing'] + 1:.2f}",
+            str(row["faults"]),
+            rating,
+        )
+    console = Console()
+    console.print(table)
+    names = [row["name"] for row in data["standing"]]
+    cross = Table(title="crosstable: the row bot's score against the column bot")
+    cross.add_column("")
+    for name in names:
+        cross.add_column(name, justify="right")
+    for row_name in names:
+        cells = []
+        for col_name in names:
+            cell = data["crosstable"][row_name].get(col_name)
+            cells.append("·" if cell is None else f"{cell['score']:g}/{cell['meetings']}")
+        cross.add_row(row_name, *cells)
+    console.print(cross)
+
+
+class _Report:
+    """What the bots printed and how they failed, on stderr, labelled with where it was."""
+
+    def __init__(self, names: Sequence[str], *, quiet: bool) -> None:
+        self.names = list(names)
+        self.quiet = quiet
+
+    def match(self, index: int, result: MatchResult, seats: list[int]) -> None:
+        if self.quiet:
+            return
+        out = sys.stderr
+        game = result.game
+        for seat, entries in enumerate(result.logs):
+            name = self.names[seats[seat]]
+            for entry in entries:
+                label = _where(game, index, entry["game"], entry["step"], entry.get("where"))
+                for line in entry["text"].rstrip("\n").splitlines():
+                    print(f"[{label}] {name}: {line}", file=out)
+        for fault in result.faults:
+            name = self.names[seats[fault.seat]]
+            label = _where(game, index, fault.game, fault.step, fault.location)
+            print(f"[{label}] {name} is out: {fault.kind}: {fault.detail}", file=out)
+            if fault.private.strip():
+                for line in fault.private.rstrip("\n").splitlines():
+                    print(f"    {line}", file=out)
+
+
+def _where(
+    game: str, match: int, number: int, step: int | None, where: dict[str, Any] | None
+) -> str:
+    parts = [f"{game} match {match}", f"game {number}"]
+    for key, value in (where or {}).items():
+        if key != "phase" and isinstance(value, int | str):
+            parts.append(f"{key} {value}")
+    if step is not None:
+        parts.append(f"step {step}")
+    return ", ".join(parts)
 
 
 class _Progress:
@@ -151,35 +332,38 @@ class _Progress:
         if self._bar is not None:
             self._bar.stop()
 
-    def advance(self, index: int, result: MatchResult) -> None:
+    def advance(self) -> None:
         if self._bar is not None:
             self._bar.advance(self._task)
 
 
 def _print_table(summary: Summary) -> None:
-    rows = [
-        ("match wins", summary.match_wins),
-        ("game wins", summary.game_wins),
-        ("points", summary.points),
-        ("sweeps", summary.sweeps),
-        ("errors", [_kinds(summary.errors_by_kind(k)) for k in (0, 1)]),
+    n = len(summary.players)
+    rows: list[tuple[str, list[Any]]] = [
+        ("first places", summary.first_places),
+        ("mean place", [f"{summary.mean_placing(k) + 1:.2f}" for k in range(n)]),
     ]
-    title = f"{summary.matches} matches, {summary.draws} drawn"
+    if n == 2:
+        rows.insert(0, ("match wins", summary.match_wins))
+    rows += [(key.replace("_", " "), values) for key, values in summary.totals.items()]
+    rows.append(("faults", [_kinds(summary.errors_by_kind(k)) for k in range(n)]))
+    shared = "drawn" if n == 2 else "with a shared first place"
+    title = f"{get_game(summary.game).title}: {summary.matches} matches, {summary.draws} {shared}"
     try:
         from rich.console import Console
         from rich.table import Table
     except ImportError:
         print(title)
-        print(f"{'':12} {summary.players[0]:>20} {summary.players[1]:>20}")
-        for label, (a, b) in rows:
-            print(f"{label:12} {a!s:>20} {b!s:>20}")
+        print(f"{'':14}" + "".join(f"{name:>20}" for name in summary.players))
+        for label, values in rows:
+            print(f"{label:14}" + "".join(f"{value!s:>20}" for value in values))
         return
     table = Table(title=title)
     table.add_column("")
-    table.add_column(summary.players[0], justify="right")
-    table.add_column(summary.players[1], justify="right")
-    for label, (a, b) in rows:
-        table.add_row(label, str(a), str(b))
+    for name in summary.players:
+        table.add_column(name, justify="right")
+    for label, values in rows:
+        table.add_row(label, *map(str, values))
     Console().print(table)
 
 

@@ -15,13 +15,14 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
 from engine.botfiles import ENTRY_FILE
-from engine.players import HOOKS, BotFault, FaultKind
+from engine.game import MATCH_HOOKS
+from engine.players import BotFault, FaultKind
 
 __all__ = ["InProcessPlayer"]
 
@@ -54,6 +55,8 @@ class _CappedBuffer(io.StringIO):
 class InProcessPlayer:
     """A bot file (or a directory with ``bot.py``) loaded as a module in this process."""
 
+    trusted = True  # in-process means trusted code: the rules check its actions directly
+
     def __init__(
         self,
         name: str,
@@ -73,9 +76,11 @@ class InProcessPlayer:
         self._act: Any = None
         self._modules_before: frozenset[str] = frozenset()
         self.hooks: frozenset[str] = frozenset()
+        self.last_move_late = False
+        self._taken = 0  # characters of the output already handed out by take_output()
 
-    def start(self, info: Mapping[str, Any]) -> None:
-        module = ModuleType(f"_lie21_bot_{next(_module_ids)}")
+    def start(self, info: Mapping[str, Any], hooks: Sequence[str] = MATCH_HOOKS) -> None:
+        module = ModuleType(f"_arena_bot_{next(_module_ids)}")
         module.__file__ = self._path
         code = self._guard("import", _compiled, self._path)
         bot_dir = os.path.dirname(self._path)
@@ -91,7 +96,7 @@ class InProcessPlayer:
             raise BotFault(FaultKind.CRASH, "bot.py defines no act() function")
         self._module, self._act = module, act
         namespace = module.__dict__
-        self.hooks = frozenset([h for h in HOOKS if callable(namespace.get(h))])
+        self.hooks = frozenset([h for h in hooks if callable(namespace.get(h))])
         if "on_match_start" in self.hooks:
             self._guard("on_match_start", module.on_match_start, dict(info))
 
@@ -143,11 +148,21 @@ class InProcessPlayer:
     def output(self) -> str:
         return self._buffer.getvalue() if self._buffer is not None else ""
 
+    def take_output(self) -> str:
+        """What the bot printed since the last call (within the cap), for per-step logs."""
+        if self._buffer is None:
+            return ""
+        text = self._buffer.getvalue()
+        new, self._taken = text[self._taken :], len(text)
+        return new
+
     def _charge(self, used_s: float) -> None:
         """Draw an overrun from the time bank; past the bank the bot has timed out."""
         limit = self._move_timeout_s
         if limit is None or used_s <= limit:
+            self.last_move_late = False
             return
+        self.last_move_late = True
         self._bank_s -= used_s - limit
         if self._bank_s < 0:
             raise BotFault(

@@ -1,19 +1,40 @@
-"""Playing one match between bots: the loop that joins a game, its match rules and players.
+"""Playing one match: the loop that joins a game, its match rules and the players at the table.
 
-The runner is the only code that talks to players. It hands each one observations built by
-the game for that seat, checks every action through the game's rules, and turns any fault
-of a bot (a :class:`BotFault` from the player, or an illegal move) into a lost match with
-the reason recorded in the replay. It never lets a bot's failure escape as an exception.
+The runner is the only code that talks to players. It hands each seat the observation the
+game builds for it, checks every action (the game's JSON Schema for untrusted players, then
+the rules), logs the events each move causes, and turns any fault of a bot (a
+:class:`BotFault` from the player, a malformed or illegal action) into a recorded outcome:
+
+* with two seats, the faulting seat loses the match at once;
+* with more, it is out of the match and shares last place with any other faulting seat;
+  the others play on while the game allows (:meth:`GameState.eliminate`), else the match
+  ends and they are ranked by the standing at that moment.
+
+It never lets a bot's failure escape as an exception, and never makes everyone draw
+because one bot failed. Nothing here knows a game: hooks, events and legality come from
+the game's own declarations.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.game import Game, GameOutcome, MatchDecision, derive_seed
+from engine.actions import action_problem
+from engine.game import (
+    MATCH_HOOKS,
+    Event,
+    Game,
+    GameOutcome,
+    MatchDecision,
+    Tally,
+    derive_seed,
+    ranks_from_scores,
+    winner_of,
+)
 from engine.players import BotFault, FaultKind, Player
 from engine.registry import get_game
 from engine.replay import REPLAY_FORMAT
@@ -27,13 +48,15 @@ REPLAY_CHECKS: list[Callable[[dict[str, Any]], None]] = []
 
 @dataclass(frozen=True, slots=True)
 class MatchError:
-    """The fault that ended a match: who, where and why."""
+    """A fault that put a seat out of the match: who, where and why."""
 
     seat: int
     kind: str
     detail: str  # public, written by the platform
     game: int  # 0 when the bot failed before the first game
-    location: dict[str, Any] = field(default_factory=dict)
+    phase: str  # what the bot was asked: "start", "act", or a hook ("on_game_end" ...)
+    step: int | None = None  # index into that game's steps (the move that failed), if any
+    location: dict[str, Any] = field(default_factory=dict)  # the game's own (hand, phase ...)
     private: str = ""  # the bot's own traceback/output: owner only, never in the replay
 
     def to_json(self) -> dict[str, Any]:
@@ -42,24 +65,45 @@ class MatchError:
             "kind": self.kind,
             "detail": self.detail,
             "game": self.game,
-            **self.location,
+            "phase": self.phase,
+            "step": self.step,
+            "where": dict(self.location),
         }
 
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
+    game: str
     players: tuple[str, ...]
     seed: int
-    winner: int | None  # None for a drawn match
-    reason: str  # match_points | sweep | game_cap | error
-    match_points: tuple[int, ...]
-    game_wins: tuple[int, ...]
-    points: tuple[int, ...]  # game points summed over finished games
-    sweeps: tuple[int, ...]
+    placings: tuple[int, ...]  # rank per seat, 0 = first, ties share a rank
+    scores: tuple[int, ...]  # match points per seat
+    reason: str  # the match rules' word, or "fault" for a match a fault cut short
+    totals: dict[str, tuple[int, ...]]  # the game's per-seat totals (Lie 21: game_wins ...)
     games_played: int
-    error: MatchError | None
+    faults: tuple[MatchError, ...]
     replay: dict[str, Any]
     duration_s: float
+    #: Per seat, what the bot printed, filed by game and step (``collect_logs=True``):
+    #: ``{"game", "step", "phase", "text"}``; private to the bot's owner, never in the replay.
+    logs: tuple[list[dict[str, Any]], ...] = ()
+
+    @property
+    def winner(self) -> int | None:
+        """The seat alone in first place (None for a shared first place)."""
+        return winner_of(self.placings)
+
+    @property
+    def error(self) -> MatchError | None:
+        """The first fault of the match, if any."""
+        return self.faults[0] if self.faults else None
+
+    @property
+    def match_points(self) -> tuple[int, ...]:
+        return self.scores
+
+    def total(self, key: str) -> tuple[int, ...]:
+        return self.totals.get(key, (0,) * len(self.players))
 
 
 _SEED_LIMIT = 1 << 53  # seeds stay exact as JSON numbers
@@ -69,45 +113,442 @@ def _is_seed(value: object) -> bool:
     return type(value) is int and 0 <= value < _SEED_LIMIT
 
 
-class _SeatFault(Exception):
-    def __init__(self, seat: int, fault: BotFault, location: dict[str, Any] | None = None) -> None:
-        self.seat = seat
-        self.fault = fault
-        self.location = location  # set when the fault came from a hook, not a move
-
-
 def _wants(player: Player, hook: str) -> bool:
     hooks = getattr(player, "hooks", None)
     return hooks is None or hook in hooks
 
 
-class _Tally:
-    """Running totals of a match, per seat."""
+def _copy_action(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The action as the replay keeps it: a trusted in-process bot may reuse its dict."""
+    return {k: (list(v) if type(v) is list else v) for k, v in action.items()}
 
-    def __init__(self, seats: int) -> None:
-        self.match_points = [0] * seats
-        self.game_wins = [0] * seats
-        self.points = [0] * seats
-        self.sweeps = [0] * seats
+
+class _Game:
+    """One game of the match being played: its state, its steps and how it ended."""
+
+    __slots__ = (
+        "dealer",
+        "end",
+        "number",
+        "pending",
+        "rotation",
+        "seed",
+        "setup",
+        "start",
+        "state",
+        "steps",
+    )
+
+    def __init__(
+        self, number: int, state: Any, seed: int, dealer: int, rotation: int, setup: dict
+    ) -> None:
+        self.number = number
+        self.state = state
+        self.seed = seed
+        self.dealer = dealer
+        self.rotation = rotation
+        self.setup = setup
+        self.start: list[Event] = state.start_events()
+        self.steps: list[dict[str, Any]] = []
+        self.end = "complete"
+        #: Events of the game's last move: their hooks wait for :meth:`_Runner.close_game`.
+        self.pending: list[Event] = []
+
+
+class _Cut(Exception):
+    """The match cannot go on (too few seats left, or the game cannot continue)."""
+
+
+class _Runner:
+    def __init__(
+        self,
+        game: Game,
+        players: Sequence[Player],
+        seed: int,
+        options: Mapping[str, Any] | None,
+        limits: Mapping[str, Any],
+        record_timing: bool,
+        bot_seeds: Sequence[int],
+        collect_logs: bool = False,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.seats = len(players)
+        self.seed = seed
+        self.rules = game.match_rules(options)
+        self.options = self.rules.options()
+        self.limits = dict(limits)
+        self.record_timing = record_timing
+        self.bot_seeds = list(bot_seeds)
+        self.first_dealer = derive_seed(seed, "dealer") % self.seats
+        self.tally = Tally(self.seats)
+        self.faults: list[MatchError] = []
+        self.games: list[_Game] = []
+        self.hooks = (*MATCH_HOOKS, *game.hooks)
+        self.hook_events = dict(game.hook_events)
+        self.late_allowed = game.late_moves_allowed
+        self.trusted = [bool(getattr(p, "trusted", False)) for p in players]
         self.summaries: list[dict[str, Any]] = []  # public results of finished games
-
-    def add(self, number: int, scores: Sequence[int], outcome: GameOutcome) -> None:
-        for seat, awarded in enumerate(outcome.awarded):
-            self.match_points[seat] += awarded
-            self.points[seat] += scores[seat]
-        if outcome.winner is not None:
-            self.game_wins[outcome.winner] += 1
-            if outcome.label == "sweep":
-                self.sweeps[outcome.winner] += 1
-        self.summaries.append(
-            {
-                "number": number,
-                "scores": list(scores),
-                "winner": outcome.winner,
-                "awarded": list(outcome.awarded),
-                "result": outcome.label,
-            }
+        self.logs: list[list[dict[str, Any]]] | None = (
+            [[] for _ in players] if collect_logs else None
         )
+
+    def note(
+        self,
+        seat: int,
+        game: int,
+        step: int | None,
+        phase: str,
+        where: Mapping[str, Any] | None = None,
+        *,
+        fault: bool = False,
+    ) -> None:
+        """File what the seat printed during its last call under that game and step
+        (``fault``: the call that failed, so no step of that number was played)."""
+        if self.logs is None:
+            return
+        take = getattr(self.players[seat], "take_output", None)
+        text = take() if take is not None else ""
+        if text:
+            entry: dict[str, Any] = {"game": game, "step": step, "phase": phase, "text": text}
+            if where:
+                entry["where"] = dict(where)
+            if fault:
+                entry["fault"] = True
+            self.logs[seat].append(entry)
+
+    # --- faults -------------------------------------------------------------------------
+
+    def fault(
+        self,
+        seat: int,
+        fault: BotFault,
+        *,
+        phase: str,
+        current: _Game | None,
+        step: int | None = None,
+    ) -> None:
+        """Put ``seat`` out of the match; raise :class:`_Cut` when the match cannot go on."""
+        number = current.number if current is not None else len(self.games)
+        self.faults.append(
+            MatchError(
+                seat=seat,
+                kind=str(fault.kind),
+                detail=fault.detail,
+                game=number,
+                phase=phase,
+                step=step,
+                location=current.state.location() if current is not None else {},
+                private=fault.private,
+            )
+        )
+        self.tally.faulted.add(seat)
+        where = current.state.location() if current is not None else None
+        self.note(seat, number, step, phase, where, fault=True)  # what it printed first
+        self.players[seat].close()  # its process and files go now, not at the end
+        if len(self.tally.live) < max(2, self.game.min_players):
+            raise _Cut
+        in_play = current is not None and current.state.to_act() is not None
+        if in_play and not current.state.eliminate(seat):
+            raise _Cut
+        take = getattr(current.state, "take_events", None) if in_play else None
+        events = take() if take is not None else []
+        if events:  # what the elimination caused (a round voided...): the fault's own step
+            current.steps.append(
+                {"seat": seat, "action": None, "fault": str(fault.kind), "events": events}
+            )
+
+    # --- the match ----------------------------------------------------------------------
+
+    def run(self) -> tuple[MatchDecision, float]:
+        started = time.perf_counter()
+        decision: MatchDecision | None = None
+        current: _Game | None = None
+        try:
+            self.start_players()
+            number = 0
+            while decision is None:
+                number += 1
+                current = self.new_game(number)
+                self.play(current)
+                outcome = self.rules.game_outcome(current.state)
+                self.tally.add(outcome)
+                decision = self.rules.decide(self.tally)
+                self.summaries.append(self.summary(current, outcome))
+                finished, current = current, None
+                self.close_game(finished, match_over=decision is not None)
+        except _Cut:
+            if current is not None:
+                current.end = "fault"
+            decision = MatchDecision(self.rules.standing(self.tally), "fault")
+        finally:
+            for player in self.players:
+                player.close()
+        return decision, time.perf_counter() - started
+
+    def start_players(self) -> None:
+        for seat, player in enumerate(self.players):
+            info = {
+                "game": self.game.name,
+                "seat": seat,
+                "players": self.seats,
+                "seed": self.bot_seeds[seat],
+                "options": json.loads(json.dumps(self.options)),  # a bot's own copy
+                "limits": dict(self.limits),
+            }
+            try:
+                player.start(info, hooks=self.hooks)
+            except BotFault as fault:
+                self.fault(seat, fault, phase="start", current=None)
+                continue
+            self.note(seat, 0, None, "start")
+
+    def new_game(self, number: int) -> _Game:
+        plan = self.rules.plan(number, self.first_dealer, self.seats)
+        seed = derive_seed(self.seed, "game", plan.deal)
+        state = self.game.new_game(
+            seed=seed,
+            dealer=plan.dealer,
+            num_players=self.seats,
+            rotation=plan.rotation,
+            options=self.options,
+            setup=dict(plan.setup),
+        )
+        for seat in sorted(self.tally.faulted):
+            if not state.eliminate(seat):
+                raise _Cut  # the game cannot be played without them: stop at the standing
+        current = _Game(number, state, seed, plan.dealer, plan.rotation, dict(plan.setup))
+        self.games.append(current)
+        return current
+
+    def context(self, number: int) -> dict[str, Any]:
+        """The match part of one observation, built anew each time.
+
+        Sandboxed bots get their own copy anyway (JSON); in-process bots get fresh objects
+        too, so one bot mutating what it was given cannot change what another one sees.
+        """
+        return {
+            "game_number": number,
+            "match_points": list(self.tally.match_points),
+            "games": [
+                {k: (list(v) if type(v) is list else v) for k, v in s.items()}
+                for s in self.summaries
+            ],
+        }
+
+    def play(self, current: _Game) -> None:
+        """Play one game to its last move. The hooks after that move are :meth:`close_game`'s.
+
+        This loop runs thousands of times a second in benchmarks and ladders, so it binds
+        what it calls to locals and keeps the per-move work to the observation, the call,
+        the checks and apply.
+        """
+        state, players, game = current.state, self.players, self.game
+        listeners = {
+            hook: [s for s, p in enumerate(players) if _wants(p, hook)] for hook in game.hooks
+        }
+        clock = time.perf_counter
+        timing = self.record_timing
+        observe, apply, to_act = state.observation, state.apply, state.to_act
+        lists = game.lists_legal_actions
+        hook_events = self.hook_events if any(listeners.values()) else {}
+        late = [0] * self.seats
+        steps = current.steps
+        number = current.number
+        seat = to_act()
+        while seat is not None:
+            observation = observe(seat)
+            observation.update(self.context(number))
+            if lists:
+                observation["legal_actions"] = state.legal_actions(seat)
+            step: dict[str, Any] = {"seat": seat}
+            where = state.location() if self.logs is not None else None
+            try:
+                begin = clock()
+                action = players[seat].act(observation)
+                took = clock() - begin
+                if self.late_allowed and getattr(players[seat], "last_move_late", False):
+                    late[seat] += 1
+                    if late[seat] > self.late_allowed:
+                        raise BotFault(
+                            FaultKind.TIMEOUT,
+                            f"ran over its move time {late[seat]} times in game {number} "
+                            f"(the rules allow {self.late_allowed})",
+                        )
+                    action, step["late"] = state.default_action(seat), True
+                step["action"] = _copy_action(action)
+                step["events"] = self.apply(seat, action, apply)
+                if timing:
+                    step["ms"] = round(took * 1000, 3)
+            except BotFault as fault:
+                self.fault(seat, fault, phase="act", current=current, step=len(steps))
+                seat = to_act()
+                continue
+            steps.append(step)
+            if self.logs is not None:
+                self.note(seat, number, len(steps) - 1, "act", where)
+            if (seat := to_act()) is None:
+                current.pending = step["events"]
+            elif hook_events:
+                self.fire_hooks(current, step["events"], listeners)
+
+    def apply(self, seat: int, action: Any, apply: Callable[..., list[Event]]) -> list[Event]:
+        """Check an action and play it; a malformed or illegal one is the bot's fault.
+
+        An untrusted (sandboxed) player's action meets the game's JSON Schema before the
+        rules see it. A trusted in-process player's goes straight to the rules, which is
+        faster; only if the rules refuse it is the schema asked for a clearer message.
+        """
+        if not self.trusted[seat]:
+            problem = action_problem(self.game, action)
+            if problem is not None:
+                raise BotFault(FaultKind.ILLEGAL_MOVE, problem)
+            try:
+                return apply(seat, action)
+            except ValueError as exc:  # the game's IllegalMove
+                raise BotFault(FaultKind.ILLEGAL_MOVE, str(exc)) from None
+        try:
+            return apply(seat, action)
+        except Exception as exc:
+            problem = action_problem(self.game, action)
+            if problem is not None:
+                raise BotFault(FaultKind.ILLEGAL_MOVE, problem) from None
+            if isinstance(exc, ValueError):
+                raise BotFault(FaultKind.ILLEGAL_MOVE, str(exc)) from None
+            raise
+
+    def fire_hooks(
+        self, current: _Game, events: list[Event], listeners: Mapping[str, list[int]]
+    ) -> None:
+        """Deliver the hooks the events fire, to every live seat whose bot defines them."""
+        for ev in events:
+            hook = self.hook_events.get(ev["type"])
+            if hook is None:
+                continue
+            for seat in listeners.get(hook, ()):
+                if seat in self.tally.faulted:
+                    continue
+                view = current.state.observation(seat)
+                view.update(self.context(current.number))
+                try:
+                    self.players[seat].notify(hook, view)
+                except BotFault as fault:
+                    self.fault(seat, fault, phase=hook, current=current, step=len(current.steps))
+                    continue
+                self.note(seat, current.number, len(current.steps) - 1, hook)
+
+    def close_game(self, current: _Game, *, match_over: bool) -> None:
+        """The hooks after a game's last move: the game's own (e.g. ``on_hand_end`` for its
+        last hand), then ``on_game_end`` with everything about the game revealed.
+
+        They run once the game is counted, so a fault here puts the seat out without undoing
+        the game; once the match is decided, a fault here changes nothing.
+        """
+        state = current.state
+        pending = [
+            self.hook_events[e["type"]] for e in current.pending if e["type"] in self.hook_events
+        ]
+        reveal = {
+            **state.reveal(),
+            **self.summaries[-1],
+            "match_points": list(self.tally.match_points),
+            "match_over": match_over,
+        }
+        for seat, player in enumerate(self.players):
+            if seat in self.tally.faulted:
+                continue
+            phase = "on_game_end"
+            try:
+                for phase in pending:
+                    if _wants(player, phase):
+                        view = state.observation(seat)
+                        view.update(self.context(current.number))
+                        player.notify(phase, view)
+                phase = "on_game_end"
+                if _wants(player, phase):
+                    player.notify(phase, reveal)
+            except BotFault as fault:
+                if not match_over:  # a result that has been reached is not taken back
+                    self.fault(seat, fault, phase=phase, current=None)
+                continue
+            self.note(seat, current.number, None, "on_game_end")
+
+    def summary(self, current: _Game, outcome: GameOutcome) -> dict[str, Any]:
+        return {
+            "number": current.number,
+            "placings": list(outcome.placings),
+            "scores": list(current.state.scores()),
+            "awarded": list(outcome.awarded),
+            "result": outcome.label,
+        }
+
+    # --- the replay ---------------------------------------------------------------------
+
+    def final_placings(self, decision: MatchDecision) -> tuple[int, ...]:
+        """The rules' placings with every faulting seat last (sharing last place)."""
+        faulted = self.tally.faulted
+        if not faulted:
+            return tuple(decision.placings)
+        live = self.tally.live
+        live_ranks = ranks_from_scores([decision.placings[s] for s in live], higher_is_better=False)
+        placings = [len(live)] * self.seats
+        for seat, rank in zip(live, live_ranks, strict=True):
+            placings[seat] = rank
+        return tuple(placings)
+
+    def game_record(self, current: _Game, outcome: GameOutcome | None) -> dict[str, Any]:
+        state = current.state
+        record = {
+            "number": current.number,
+            "seed": current.seed,
+            "dealer": current.dealer,
+            "rotation": current.rotation,
+            "start": current.start,
+            "steps": current.steps,
+            "end": current.end,
+            "placings": list(outcome.placings) if outcome else None,
+            "scores": list(state.scores()),
+            "awarded": list(outcome.awarded) if outcome else [0] * self.seats,
+            "result": outcome.label if outcome else current.end,
+            "record": state.record(),
+        }
+        if current.setup:
+            record["setup"] = current.setup
+        return record
+
+    def replay(
+        self, decision: MatchDecision, placings: tuple[int, ...], seat_info: Sequence[Mapping]
+    ) -> dict[str, Any]:
+        games = []
+        outcomes = iter(self.tally.outcomes)
+        for current in self.games:
+            finished = current.end == "complete" and current.state.to_act() is None
+            games.append(self.game_record(current, next(outcomes) if finished else None))
+        return {
+            "format": REPLAY_FORMAT,
+            "game": self.game.name,
+            "rules_version": self.game.rules_version,
+            "options": self.options,
+            "limits": self.limits,
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": player.name,
+                    "bot_seed": self.bot_seeds[seat],
+                    **dict(seat_info[seat] if seat < len(seat_info) else {}),
+                }
+                for seat, player in enumerate(self.players)
+            ],
+            "placings": list(placings),
+            "scores": list(self.tally.match_points),
+            "reason": decision.reason,
+            "games_played": self.tally.games_played,
+            "totals": {key: list(values) for key, values in self.tally.totals.items()},
+            "faults": [fault.to_json() for fault in self.faults],
+            "games": games,
+        }
 
 
 def play_match(
@@ -119,296 +560,57 @@ def play_match(
     limits: Mapping[str, Any] | None = None,
     record_timing: bool = True,
     bot_seeds: Sequence[int] | None = None,
+    seat_info: Sequence[Mapping[str, Any]] = (),
+    collect_logs: bool = False,
 ) -> MatchResult:
     """Play one match and return its result and replay. Closes every player at the end.
 
-    ``options`` are the game's match options (for Lie 21: ``target``, ``game_cap``...);
+    ``options`` are the game's options (rules and match format), checked by the game;
     ``limits`` describes the time limits in force, recorded in the replay and told to bots.
     With ``record_timing=False`` the replay holds no wall-clock times, so the same seed and
-    deterministic bots give a byte-identical replay.
+    deterministic bots give a byte-identical replay. ``seat_info`` adds fields to each
+    seat's entry in the replay (the arena puts the bot and version there).
 
     ``bot_seeds`` are the seeds each bot is given for its own random choices. By default
     they are derived from the match seed, which is reproducible but guessable: a bot that
     tries every small match seed can find one that gives its own seed, and with it every
-    deck of the match. Where bots are adversaries (the arena), pass seeds the bots cannot
+    deal of the match. Where bots are adversaries (the arena), pass seeds the bots cannot
     work back from, e.g. keyed with a secret; the replay records them either way.
+
+    With ``collect_logs`` the result's ``logs`` hold what each bot printed, filed under the
+    game and step it printed it in (for its owner, beside the replay).
     """
     game = get_game(game) if isinstance(game, str) else game
     seats = len(players)
     if not game.min_players <= seats <= game.max_players:
-        raise ValueError(f"{game.title} needs {game.min_players}-{game.max_players} players")
+        raise ValueError(
+            f"{game.title} is played by {game.min_players}-{game.max_players} bots, not {seats}"
+        )
     if not _is_seed(seed):
         raise ValueError("the match seed must be an integer from 0 to 2**53 - 1")
     if bot_seeds is None:
         bot_seeds = [derive_seed(seed, "bot", seat) for seat in range(seats)]
     if len(bot_seeds) != seats or not all(_is_seed(s) for s in bot_seeds):
         raise ValueError("bot_seeds needs one integer from 0 to 2**53 - 1 per player")
-    rules = game.match_rules(options)
-    rule_options = rules.options()
-    first_dealer = derive_seed(seed, "dealer") % seats
-    tally = _Tally(seats)
-    records: list[dict[str, Any]] = []
-    error: MatchError | None = None
-    decision: MatchDecision | None = None
-    started = time.perf_counter()
-    number = 0
-    state = None
-    dealer = game_seed = 0
-    move_ms: list[float] = []
-    try:
-        for seat, player in enumerate(players):
-            info = {
-                "game": game.name,
-                "seat": seat,
-                "players": seats,
-                "seed": bot_seeds[seat],
-                "options": rule_options,
-                "limits": dict(limits or {}),
-            }
-            _call(seat, player.start, info)
-        while decision is None:
-            number += 1
-            dealer = rules.dealer_of(number, first_dealer, seats)
-            game_seed = derive_seed(seed, "game", number)
-            state = game.new_game(seed=game_seed, dealer=dealer, num_players=seats)
-            move_ms = []
-            context = {
-                "game_number": number,
-                "match_points": list(tally.match_points),
-                "games": list(tally.summaries),
-            }
-            _play_game(state, players, context, move_ms if record_timing else None)
-            scores = state.scores()
-            outcome = rules.game_outcome(scores)
-            tally.add(number, scores, outcome)
-            decision = rules.decide(tally.match_points, number, outcome)
-            records.append(_game_record(state, number, dealer, game_seed, outcome, tally, move_ms))
-            # The game is complete and counted: a fault in its closing hooks loses the match
-            # but does not undo the game.
-            finished, state = state, None
-            _close_game(finished, players, tally, context, match_over=decision is not None)
-    except _SeatFault as exc:
-        if exc.location is not None:
-            location = dict(exc.location)
-        else:
-            location = state.location() if state is not None else {"phase": "start"}
-        error = MatchError(
-            seat=exc.seat,
-            kind=str(exc.fault.kind),
-            detail=exc.fault.detail,
-            game=number,
-            location=location,
-            private=exc.fault.private,
-        )
-        if state is not None:
-            records.append(_error_record(state, number, dealer, game_seed, tally, move_ms))
-        # The offender loses at once; in a game of more players the rest share the win.
-        others = [seat for seat in range(seats) if seat != exc.seat]
-        decision = MatchDecision(others[0] if len(others) == 1 else None, "error")
-    finally:
-        for player in players:
-            player.close()
-    assert decision is not None
-    result_json = {
-        "winner": decision.winner,
-        "reason": decision.reason,
-        "match_points": list(tally.match_points),
-        "game_wins": list(tally.game_wins),
-        "points": list(tally.points),
-        "sweeps": list(tally.sweeps),
-        "games_played": len(tally.summaries),
-        "error": error.to_json() if error else None,
-    }
-    replay = {
-        "format": REPLAY_FORMAT,
-        "game": game.name,
-        "seed": seed,
-        "players": [player.name for player in players],
-        "bot_seeds": list(bot_seeds),
-        "options": rule_options,
-        "limits": dict(limits or {}),
-        "first_dealer": first_dealer,
-        "games": records,
-        "result": result_json,
-    }
+    runner = _Runner(
+        game, players, seed, options, limits or {}, record_timing, bot_seeds, collect_logs
+    )
+    decision, duration = runner.run()
+    placings = runner.final_placings(decision)
+    replay = runner.replay(decision, placings, seat_info)
     for check in REPLAY_CHECKS:
         check(replay)
     return MatchResult(
+        game=game.name,
         players=tuple(player.name for player in players),
         seed=seed,
-        winner=decision.winner,
+        placings=placings,
+        scores=tuple(runner.tally.match_points),
         reason=decision.reason,
-        match_points=tuple(tally.match_points),
-        game_wins=tuple(tally.game_wins),
-        points=tuple(tally.points),
-        sweeps=tuple(tally.sweeps),
-        games_played=len(tally.summaries),
-        error=error,
+        totals={key: tuple(values) for key, values in runner.tally.totals.items()},
+        games_played=runner.tally.games_played,
+        faults=tuple(runner.faults),
         replay=replay,
-        duration_s=time.perf_counter() - started,
+        duration_s=duration,
+        logs=tuple(runner.logs) if runner.logs is not None else (),
     )
-
-
-def _close_game(
-    state: Any,
-    players: Sequence[Player],
-    tally: _Tally,
-    context: dict[str, Any],
-    *,
-    match_over: bool,
-) -> None:
-    """The hooks after a game's last move: ``on_hand_end`` for its last hand, then
-    ``on_game_end`` with every card of the game shown.
-
-    They run once the game is recorded, so a fault here loses the match without undoing the
-    game; and once the match is decided, a fault here changes nothing.
-    """
-    last_hand = state.location().get("hand")
-    for seat, bot in enumerate(players):
-        if _wants(bot, "on_hand_end"):
-            view = state.observation(seat)
-            view.update(_fresh(context))
-            where = {"hand": last_hand, "phase": "on_hand_end"}
-            _deliver(seat, bot, "on_hand_end", view, where, match_over)
-    listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_game_end")]
-    if not listeners:
-        return
-    reveal = {
-        **state.reveal(),
-        **tally.summaries[-1],
-        "match_points": list(tally.match_points),
-        "match_over": match_over,
-    }
-    for seat in listeners:
-        where = {"hand": last_hand, "phase": "on_game_end"}
-        _deliver(seat, players[seat], "on_game_end", reveal, where, match_over)
-
-
-def _deliver(
-    seat: int,
-    player: Player,
-    hook: str,
-    payload: dict[str, Any],
-    location: dict[str, Any],
-    match_over: bool,
-) -> None:
-    try:
-        player.notify(hook, payload)
-    except BotFault as fault:
-        if not match_over:  # a result that has been reached is not taken back
-            raise _SeatFault(seat, fault, location) from None
-
-
-def _fresh(context: dict[str, Any]) -> dict[str, Any]:
-    """The match part of one observation, built anew each time.
-
-    Sandboxed bots get their own copy anyway (JSON); in-process bots get fresh objects too,
-    so one bot mutating what it was given cannot change what the other one sees.
-    """
-    return {
-        "game_number": context["game_number"],
-        "match_points": list(context["match_points"]),
-        "games": [
-            {**game, "scores": list(game["scores"]), "awarded": list(game["awarded"])}
-            for game in context["games"]
-        ],
-    }
-
-
-def _call(seat: int, method: Any, *args: Any) -> Any:
-    try:
-        return method(*args)
-    except BotFault as fault:
-        raise _SeatFault(seat, fault, {"phase": "start"}) from None
-
-
-def _play_game(
-    state: Any,
-    players: Sequence[Player],
-    context: dict[str, Any],
-    move_ms: list[float] | None,
-) -> None:
-    """Play one game to its last move, appending each move's wall time in ms to ``move_ms``.
-
-    This loop runs thousands of times a second in benchmarks and ladders, so it binds what
-    it calls to locals and keeps the per-move work to the observation, the call and apply.
-    The hooks after the game's last move are :func:`_close_game`'s.
-    """
-    listeners = [seat for seat, bot in enumerate(players) if _wants(bot, "on_hand_end")]
-    clock = time.perf_counter
-    observe, apply = state.observation, state.apply
-    acts = [player.act for player in players]
-    seat = state.to_act()
-    while seat is not None:
-        observation = observe(seat)
-        observation.update(_fresh(context))
-        try:
-            if move_ms is None:
-                action = acts[seat](observation)
-            else:
-                begin = clock()
-                action = acts[seat](observation)
-                move_ms.append(round((clock() - begin) * 1000, 3))
-        except BotFault as fault:
-            raise _SeatFault(seat, fault) from None
-        try:
-            hooks = apply(seat, action)
-        except ValueError as exc:  # the game's IllegalMove
-            raise _SeatFault(seat, BotFault(FaultKind.ILLEGAL_MOVE, str(exc))) from None
-        if listeners and hooks == ["on_hand_end"]:  # not the last hand: see _close_game
-            where = {"hand": state.location()["hand"] - 1, "phase": "on_hand_end"}
-            for other in listeners:
-                view = observe(other)
-                view.update(_fresh(context))
-                _deliver(other, players[other], "on_hand_end", view, where, match_over=False)
-        seat = state.to_act()
-
-
-def _game_record(
-    state: Any,
-    number: int,
-    dealer: int,
-    game_seed: int,
-    outcome: GameOutcome,
-    tally: _Tally,
-    move_ms: list[float],
-) -> dict[str, Any]:
-    record = {
-        "number": number,
-        "dealer": dealer,
-        "seed": game_seed,
-        **state.record(),
-        "winner": outcome.winner,
-        "result": outcome.label,
-        "awarded": list(outcome.awarded),
-        "match_points": list(tally.match_points),
-        "end": "complete",
-    }
-    if move_ms:
-        record["move_ms"] = move_ms
-    return record
-
-
-def _error_record(
-    state: Any,
-    number: int,
-    dealer: int,
-    game_seed: int,
-    tally: _Tally,
-    move_ms: list[float],
-) -> dict[str, Any]:
-    """The unfinished game in which a bot failed: the hands played so far."""
-    record = {
-        "number": number,
-        "dealer": dealer,
-        "seed": game_seed,
-        **state.record(),
-        "winner": None,
-        "result": "error",
-        "awarded": [0] * len(tally.match_points),
-        "match_points": list(tally.match_points),
-        "end": "error",
-    }
-    if move_ms:
-        record["move_ms"] = move_ms
-    return record

@@ -13,13 +13,12 @@ the runner can turn it into a lost match with a reason instead of a crash.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["HOOKS", "BotFault", "FaultKind", "Player"]
+from engine.game import MATCH_HOOKS
 
-#: Optional notification hooks a bot module may define besides ``act``.
-HOOKS: tuple[str, ...] = ("on_match_start", "on_hand_end", "on_game_end")
+__all__ = ["MATCH_HOOKS", "BotFault", "FaultKind", "Player"]
 
 
 class FaultKind(enum.StrEnum):
@@ -57,23 +56,37 @@ class Player(Protocol):
     """One bot in one match. Implementations: ``InProcessPlayer``, ``sandbox.SandboxedPlayer``.
 
     Life cycle: ``start`` once, then ``act`` whenever the bot must move and ``notify`` for
-    the hooks it defined, then ``close`` exactly once (also after a fault). ``start``,
-    ``act`` and ``notify`` raise :class:`BotFault` on any failure of the bot.
+    the hooks it defined, then ``close`` at least once (also after a fault; a second call
+    does nothing). ``start``, ``act`` and ``notify`` raise :class:`BotFault` on any failure
+    of the bot.
+
+    ``trusted`` players (in-process, trusted code) skip the action schema check unless the
+    rules refuse an action. ``last_move_late`` says whether the last ``act`` ran over its
+    per-move time (drawing on the time bank), for games whose rules replace a late move.
     """
 
     name: str
+    trusted: bool
+    last_move_late: bool
 
-    def start(self, info: Mapping[str, Any]) -> None:
-        """Load the bot and deliver ``on_match_start(info)`` if the bot defines it."""
+    def start(self, info: Mapping[str, Any], hooks: Sequence[str] = MATCH_HOOKS) -> None:
+        """Load the bot and deliver ``on_match_start(info)`` if the bot defines it.
+
+        ``hooks`` are the hooks the game offers (the match's and the game's own); the bot
+        is asked for those of them it defines.
+        """
 
     def act(self, observation: Mapping[str, Any]) -> dict[str, Any]:
         """Ask the bot for an action; returns the bot's reply, not yet checked by the rules."""
 
     def notify(self, hook: str, payload: Mapping[str, Any]) -> None:
-        """Deliver an optional hook (``on_hand_end``, ``on_game_end``) if the bot defines it."""
+        """Deliver an optional hook (``on_game_end``, a game's own) if the bot defines it."""
 
     def close(self) -> None:
         """Release the bot (stop its process). Never raises."""
 
     def output(self) -> str:
         """The bot's own captured stdout/stderr (capped). Private to the bot's owner."""
+
+    def take_output(self) -> str:
+        """What the bot printed since the last call: the runner files it under the step."""

@@ -1,9 +1,10 @@
-"""The local runner: play N matches between two bots and sum them up, as a bot author would.
+"""The local runner: play N matches among bots of any game and sum them up, as an author would.
 
-Bots are named by a built-in name (``random``, ``greedy``, ``heuristic``, ``search``) or a
-path to a ``.py`` file or a ``.zip`` with ``bot.py``. Uploaded-style bots run in the sandbox by
-default, exactly as in the arena; ``sandbox=False`` runs them in this process (fast, no
-protection), which is meant for built-in bots and your own code.
+Bots are named by a built-in name (``random``, ``heuristic``...) or a path to a ``.py`` file or
+a ``.zip`` with ``bot.py``. Uploaded-style bots run in the sandbox by default, exactly as in
+the arena; ``sandbox=False`` runs them in this process (fast, no protection), which is meant
+for built-in bots and your own code. Seats rotate between matches, so every bot sits in every
+seat equally often.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,15 @@ from engine.match import MatchResult, play_match
 from engine.players import Player
 from engine.registry import get_game
 
-__all__ = ["BotSpec", "SandboxMissing", "Summary", "resolve_bot", "run_matches"]
+__all__ = [
+    "BotSpec",
+    "SandboxMissing",
+    "Summary",
+    "resolve_bot",
+    "run_matches",
+    "run_table",
+    "seating",
+]
 
 
 class SandboxMissing(RuntimeError):
@@ -39,7 +48,7 @@ class BotSpec:
     builtin: bool
 
 
-def resolve_bot(spec: str, *, game: str = "lie21", workdir: Path | None = None) -> BotSpec:
+def resolve_bot(spec: str, *, game: str, workdir: Path | None = None) -> BotSpec:
     """A built-in bot by name, or a bot file checked and (for a zip) unpacked under workdir.
 
     Raises BotFileError with one line naming the file and the problem.
@@ -59,52 +68,63 @@ def resolve_bot(spec: str, *, game: str = "lie21", workdir: Path | None = None) 
     return BotSpec(path.stem, target, False)
 
 
+def seating(match_index: int, bots: int) -> list[int]:
+    """Which bot (by the order given) sits in each seat of match ``match_index``.
+
+    >>> seating(0, 3), seating(1, 3), seating(1, 2)
+    ([0, 1, 2], [2, 0, 1], [1, 0])
+    """
+    shift = match_index % bots
+    return [(seat - shift) % bots for seat in range(bots)]
+
+
 @dataclass
 class Summary:
-    """What N matches between A and B came to, from A's and B's point of view."""
+    """What N matches came to, per bot in the order given."""
 
+    game: str
     players: list[str]
     matches: int = 0
-    match_wins: list[int] = field(default_factory=lambda: [0, 0])
-    draws: int = 0
-    game_wins: list[int] = field(default_factory=lambda: [0, 0])
-    points: list[int] = field(default_factory=lambda: [0, 0])
-    sweeps: list[int] = field(default_factory=lambda: [0, 0])
+    first_places: list[int] = field(default_factory=list)
+    placing_sum: list[int] = field(default_factory=list)
+    match_wins: list[int] = field(default_factory=list)  # first place alone
+    draws: int = 0  # matches with a shared first place
+    totals: dict[str, list[int]] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, index: int, result: MatchResult, seat_of: tuple[int, int]) -> None:
-        """Count one match; ``seat_of[k]`` is the seat player k (A=0, B=1) sat in."""
+    def __post_init__(self) -> None:
+        n = len(self.players)
+        self.first_places = self.first_places or [0] * n
+        self.placing_sum = self.placing_sum or [0] * n
+        self.match_wins = self.match_wins or [0] * n
+
+    def add(self, index: int, result: MatchResult, seats: Sequence[int]) -> None:
+        """Count one match; ``seats[s]`` is the bot (by order given) that sat in seat ``s``."""
         self.matches += 1
-        for k in (0, 1):
-            seat = seat_of[k]
-            self.game_wins[k] += result.game_wins[seat]
-            self.points[k] += result.points[seat]
-            self.sweeps[k] += result.sweeps[seat]
-            if result.winner == seat:
-                self.match_wins[k] += 1
+        for seat, bot in enumerate(seats):
+            placing = result.placings[seat]
+            self.placing_sum[bot] += placing
+            self.first_places[bot] += placing == 0
+            for key, values in result.totals.items():
+                self.totals.setdefault(key, [0] * len(self.players))[bot] += values[seat]
         if result.winner is None:
             self.draws += 1
-        if result.error is not None:
+        else:
+            self.match_wins[seats[result.winner]] += 1
+        for fault in result.faults:
             self.errors.append(
                 {
                     "match": index,
-                    "player": seat_of.index(result.error.seat),
-                    "kind": result.error.kind,
-                    "detail": result.error.detail,
+                    "player": seats[fault.seat],
+                    "kind": fault.kind,
+                    "detail": fault.detail,
+                    "game": fault.game,
+                    "step": fault.step,
                 }
             )
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "matches": self.matches,
-            "match_wins": self.match_wins,
-            "draws": self.draws,
-            "game_wins": self.game_wins,
-            "points": self.points,
-            "sweeps": self.sweeps,
-            "errors": self.errors,
-        }
+    def mean_placing(self, bot: int) -> float:
+        return self.placing_sum[bot] / self.matches if self.matches else 0.0
 
     def errors_by_kind(self, player: int) -> dict[str, int]:
         kinds: dict[str, int] = {}
@@ -112,6 +132,33 @@ class Summary:
             if error["player"] == player:
                 kinds[error["kind"]] = kinds.get(error["kind"], 0) + 1
         return kinds
+
+    def to_json(self) -> dict[str, Any]:
+        bots = []
+        two_seats = len(self.players) == 2
+        for k, name in enumerate(self.players):
+            entry: dict[str, Any] = {
+                "name": name,
+                "matches": self.matches,
+                "first_places": self.first_places[k],
+                "mean_placing": round(self.mean_placing(k), 4),
+                "faults": self.errors_by_kind(k),
+                "totals": {key: values[k] for key, values in self.totals.items()},
+            }
+            if two_seats:
+                entry["match_wins"] = self.match_wins[k]
+            bots.append(entry)
+        summary: dict[str, Any] = {
+            "game": self.game,
+            "players": self.players,
+            "matches": self.matches,
+            "bots": bots,
+            "draws": self.draws,
+            "errors": self.errors,
+        }
+        if two_seats:
+            summary["match_wins"] = list(self.match_wins)
+        return summary
 
 
 def _player_factory(sandbox: bool) -> tuple[Callable[[BotSpec], Player], dict[str, Any]]:
@@ -132,41 +179,86 @@ def _player_factory(sandbox: bool) -> tuple[Callable[[BotSpec], Player], dict[st
     except SandboxUnavailable as exc:
         raise SandboxMissing(f"{exc} (or run trusted bots with --in-process)") from None
     limits = Limits()
-    recorded = {"move_timeout_s": limits.move_timeout_s, "time_bank_s": limits.time_bank_s}
-    return (lambda spec: SandboxedPlayer(spec.name, spec.path, limits=limits, config=config)), (
-        recorded
-    )
+    return (
+        lambda spec: SandboxedPlayer(spec.name, spec.path, limits=limits, config=config)
+    ), limits.time_limits()
 
 
 def run_matches(
-    a: str,
-    b: str,
+    bots: Sequence[str],
     *,
     matches: int,
     seed: int,
-    game: str = "lie21",
+    game: str,
+    options: dict[str, Any] | None = None,
     replay_dir: str | Path | None = None,
     sandbox: bool = True,
     record_timing: bool = True,
-    on_match: Callable[[int, MatchResult], None] | None = None,
+    collect_logs: bool = False,
+    on_match: Callable[[int, MatchResult, list[int]], None] | None = None,
 ) -> Summary:
-    """Play ``matches`` matches of A (seat 0) against B (seat 1).
+    """Play ``matches`` matches among ``bots`` (one per seat), rotating the seats each match.
 
-    Match ``i`` uses the seed ``seed + i``, so ``--seed S --matches 1`` with ``S`` from a
-    replay (or a replay's file name) plays that very match again. Who deals first is drawn
-    from each match's seed, so neither seat is favoured.
+    Match ``i`` uses the seed ``seed + i`` and the seating :func:`seating` gives, so a replay
+    names its seed and seats and ``--seed`` reproduces it. Who deals first is drawn from each
+    match's seed, so no seat is favoured.
     """
     if matches < 1:
         raise ValueError("--matches must be at least 1")
-    workdir = Path(tempfile.mkdtemp(prefix="lie21-run-"))
+    summary = Summary(game=game, players=list(bots))
+
+    def count(index: int, result: MatchResult, seats: list[int]) -> None:
+        summary.add(index, result, seats)
+        if on_match is not None:
+            on_match(index, result, seats)
+
+    run_table(
+        bots,
+        tables=[seating(index, len(bots)) for index in range(matches)],
+        matches=1,
+        seed=seed,
+        game=game,
+        options=options,
+        replay_dir=replay_dir,
+        sandbox=sandbox,
+        record_timing=record_timing,
+        collect_logs=collect_logs,
+        on_match=count,
+    )
+    return summary
+
+
+def run_table(
+    bots: Sequence[str],
+    *,
+    tables: Sequence[Sequence[int]],
+    matches: int,
+    seed: int,
+    game: str,
+    options: dict[str, Any] | None = None,
+    replay_dir: str | Path | None = None,
+    sandbox: bool = True,
+    record_timing: bool = True,
+    collect_logs: bool = False,
+    on_match: Callable[[int, MatchResult, list[int]], None] | None = None,
+) -> int:
+    """Play every table (seat orders of indexes into ``bots``) ``matches`` times, turning it
+    one seat further each time; match ``i`` (counted over all tables) has the seed
+    ``seed + i``. Returns the number of matches."""
+    rules = get_game(game)
+    for table in tables:
+        if not rules.min_players <= len(table) <= rules.max_players:
+            raise ValueError(
+                f"{rules.title} is played by {rules.min_players}-{rules.max_players} bots, "
+                f"not {len(table)}"
+            )
+    rules.match_rules(options)  # bad options fail here, with the game's message
+    workdir = Path(tempfile.mkdtemp(prefix="arena-run-"))
     try:
-        specs = (
-            resolve_bot(a, game=game, workdir=workdir),
-            resolve_bot(b, game=game, workdir=workdir),
-        )
+        specs = [resolve_bot(b, game=game, workdir=workdir) for b in bots]
         make, limits = _player_factory(sandbox)
         if not sandbox:
-            for given, spec in zip((a, b), specs, strict=True):
+            for given, spec in zip(bots, specs, strict=True):
                 if not spec.builtin:
                     print(
                         f"warning: {given} runs inside this process without the sandbox "
@@ -176,19 +268,28 @@ def run_matches(
         out = Path(replay_dir) if replay_dir is not None else None
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
-        summary = Summary(players=[a, b])
-        for index in range(matches):
-            seat_of = (0, 1)
-            players = [make(spec) for spec in specs]
-            match_seed = seed + index
-            result = play_match(
-                game, players, seed=match_seed, limits=limits, record_timing=record_timing
-            )
-            summary.add(index, result, seat_of)
-            if out is not None:
-                replay_io.save(result.replay, out / f"match-{index:04d}-{match_seed}.json.gz")
-            if on_match is not None:
-                on_match(index, result)
-        return summary
+        index = 0
+        for listed in tables:
+            for repeat in range(matches):
+                # Each repeat turns the table one seat further: no bot keeps the first seat.
+                shift = repeat % len(listed)
+                table = [listed[(seat - shift) % len(listed)] for seat in range(len(listed))]
+                players = [make(specs[bot]) for bot in table]
+                match_seed = seed + index
+                result = play_match(
+                    game,
+                    players,
+                    seed=match_seed,
+                    options=options,
+                    limits=limits,
+                    record_timing=record_timing,
+                    collect_logs=collect_logs,
+                )
+                if out is not None:
+                    replay_io.save(result.replay, out / f"match-{index:04d}-{match_seed}.json.gz")
+                if on_match is not None:
+                    on_match(index, result, list(table))
+                index += 1
+        return index
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -1,88 +1,63 @@
-"""A replay as a readable, hand-by-hand transcript (``python -m engine replay FILE``)."""
+"""A replay as readable text (``python -m engine replay FILE``).
+
+A game may write its own transcript (``Game.transcript``); any other game gets this one,
+read straight from the game-neutral envelope: every step's seat and action, every game's
+placings, every fault, and the match's placings.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
+
+from engine.registry import GAMES
 
 __all__ = ["transcript"]
 
-_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_RULES = {
-    "forfeit": "The Judge forfeited",
-    "bust": "the other side went over 21",
-    "closer": "closer to 21",
-    "more_trumps": "more trumps",
-    "higher_trump": "higher trump",
-    "liar_wins_tie": "tie without trumps goes to The Liar",
-}
+
+def _ordinal(rank: int) -> str:
+    return {0: "1st", 1: "2nd", 2: "3rd"}.get(rank, f"{rank + 1}th")
 
 
-def transcript(replay: dict[str, Any]) -> str:
-    names = replay["players"]
+def transcript(replay: Mapping[str, Any]) -> str:
+    game = GAMES.get(replay.get("game", ""))
+    own = getattr(game, "transcript", None)
+    if own is not None:
+        return own(replay)
+    return generic_transcript(replay)
+
+
+def generic_transcript(replay: Mapping[str, Any]) -> str:
+    names = [seat["name"] for seat in replay["seats"]]
     lines = [
         f"{replay['game']} match, seed {replay['seed']}: "
-        + " vs ".join(f"{name} (seat {seat})" for seat, name in enumerate(names))
+        + ", ".join(f"{name} (seat {seat})" for seat, name in enumerate(names))
     ]
     for game in replay["games"]:
-        lines.extend(_game_lines(game, names))
-    lines.append(_result_line(replay["result"], names))
-    return "\n".join(lines) + "\n"
-
-
-def _game_lines(game: dict[str, Any], names: list[str]) -> list[str]:
-    trump = game["trump_suit"]
-    trump_text = f"trump {_SUITS[trump]}" if trump else "no trump (a Joker is turned up)"
-    lines = [
-        "",
-        f"Game {game['number']}: {names[game['dealer']]} deals; "
-        f"turned up {game['trump_card']}, {trump_text}",
-    ]
-    for seat, cards in enumerate(game["deal"]):
-        lines.append(f"  {names[seat]} is dealt {' '.join(cards)}")
-    for hand in game["hands"]:
-        liar, judge = names[hand["liar"]], names[hand["judge"]]
-        shown = hand["liar_cards"][hand["face_up"]]
-        hidden = [c for i, c in enumerate(hand["liar_cards"]) if i != hand["face_up"]]
-        answer = "challenges with" if hand["challenge"] else "forfeits"
+        lines.append("")
+        lines.append(f"Game {game['number']}: {names[game['dealer']]} deals")
+        for number, step in enumerate(game["steps"]):
+            action = json.dumps(step["action"], separators=(",", ":"))
+            late = " (late: the default move)" if step.get("late") else ""
+            lines.append(f"  step {number}: {names[step['seat']]} plays {action}{late}")
+        if game["end"] != "complete":
+            lines.append("  (game stopped: a bot failed)")
+        elif game["placings"] is not None:
+            order = sorted(range(len(names)), key=lambda s: game["placings"][s])
+            lines.append(
+                "  Placings: "
+                + ", ".join(f"{_ordinal(game['placings'][s])} {names[s]}" for s in order)
+            )
+    lines.append("")
+    for fault in replay["faults"]:
         lines.append(
-            f"  Hand {hand['number']}: {liar} lies {shown} + [{' '.join(hidden)}]; "
-            f"{judge} {answer} {' '.join(hand['judge_cards'])}"
+            f"{names[fault['seat']]} is out by {fault['kind']} in game {fault['game']}: "
+            f"{fault['detail']}"
         )
-        lines.append(
-            f"    {hand['liar_sum']} vs {hand['judge_sum']}: {names[hand['winner']]} wins "
-            f"({_RULES.get(hand['rule'], hand['rule'])}); points "
-            + "-".join(map(str, hand["points"]))
-        )
-        for draw in hand["draws"]:
-            lines.append(f"    {names[draw['seat']]} draws {' '.join(draw['cards'])}")
-    if game["end"] == "error":
-        lines.append("  (game stopped: a bot failed)")
-        return lines
-    scores = "-".join(map(str, game["scores"]))
-    if game["winner"] is None:
-        lines.append(f"  Scores {scores}: a tied game, no match points")
-    else:
-        awarded = max(game["awarded"])
-        label = " - a sweep" if game["result"] == "sweep" else ""
-        lines.append(
-            f"  Scores {scores}: {names[game['winner']]} wins the game "
-            f"(+{awarded} match point{'s' if awarded != 1 else ''}{label}); "
-            f"match points {'-'.join(map(str, game['match_points']))}"
-        )
-    return lines
-
-
-def _result_line(result: dict[str, Any], names: list[str]) -> str:
-    points = "-".join(map(str, result["match_points"]))
-    error = result.get("error")
-    if error:
-        return (
-            f"\nResult: {names[error['seat']]} loses by {error['kind']} in game {error['game']}"
-            f" ({error['detail']}); match points {points}"
-        )
-    if result["winner"] is None:
-        return f"\nResult: a drawn match ({result['reason']}); match points {points}"
-    how = {"sweep": "by a sweep", "game_cap": "on match points at the game cap"}.get(
-        result["reason"], "on match points"
+    order = sorted(range(len(names)), key=lambda s: replay["placings"][s])
+    lines.append(
+        f"Result ({replay['reason']}): "
+        + ", ".join(f"{_ordinal(replay['placings'][s])} {names[s]}" for s in order)
     )
-    return f"\nResult: {names[result['winner']]} wins {how}; match points {points}"
+    return "\n".join(lines) + "\n"

@@ -22,7 +22,6 @@ import errno
 import os
 import sys
 
-HOOKS = ("on_match_start", "on_hand_end", "on_game_end")
 EXIT_PROTOCOL_LOST = 97
 _CHUNK = 262144
 _TRACE_CHARS = 8000
@@ -312,7 +311,7 @@ def main():
         _fault_from(channel, exc, "import")
     try:
         act = getattr(bot, "act", None)
-        hooks = [name for name in HOOKS if callable(getattr(bot, name, None))]
+        hooks = [name for name in init["hooks"] if callable(getattr(bot, name, None))]
     except BaseException as exc:
         _fault_from(channel, exc, "import")
     _flush_output()

@@ -8,6 +8,7 @@ ever reaches it. The bot's traceback and output tail go into ``private`` for its
 from __future__ import annotations
 
 import builtins
+import re
 import signal
 from collections.abc import Mapping
 from typing import Any
@@ -18,13 +19,8 @@ from sandbox.protocol import EXIT_PROTOCOL_LOST, printable
 
 __all__ = ["exit_fault", "phase_text", "reported_fault"]
 
-_PHASES = {
-    "import": "while loading",
-    "on_match_start": "in on_match_start()",
-    "act": "in act()",
-    "on_hand_end": "in on_hand_end()",
-    "on_game_end": "in on_game_end()",
-}
+#: A hook's name as games declare them (``on_match_start``, ``on_game_end``, a game's own).
+_HOOK_NAME = re.compile(r"on_[a-z][a-z0-9_]{0,40}")
 #: Names of built-in exception classes: the only exception names a detail may repeat.
 _BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -34,8 +30,16 @@ _BUILTIN_EXCEPTIONS = frozenset(
 
 
 def phase_text(phase: str) -> str:
-    """'in act()', 'while loading', ... ("" for a phase this module does not know)."""
-    return _PHASES.get(phase, "")
+    """'in act()', 'while loading', 'in on_game_end()' ... ("" for anything else).
+
+    The phase is always the host's word for what it asked (never the bot's), and a hook
+    name is shown only in the shape games give hooks.
+    """
+    if phase == "import":
+        return "while loading"
+    if phase == "act" or _HOOK_NAME.fullmatch(phase):
+        return f"in {phase}()"
+    return ""
 
 
 def _mib(count: int) -> str:

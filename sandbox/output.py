@@ -8,6 +8,7 @@ a crash report, everything else is counted and dropped.
 
 from __future__ import annotations
 
+import codecs
 import os
 
 from sandbox.protocol import printable
@@ -28,6 +29,8 @@ class OutputCapture:
         self._tail = bytearray()
         self.dropped_bytes = 0
         self.eof = False
+        self._taken = 0  # bytes of the head already handed out by take()
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def drain(self, max_reads: int = 64) -> None:
         """Read what is available now (bounded, so a flood cannot starve the caller)."""
@@ -56,6 +59,12 @@ class OutputCapture:
         if self.dropped_bytes:
             text += f"\n[output truncated: {self.dropped_bytes} more bytes were dropped]\n"
         return text
+
+    def take(self) -> str:
+        """The head's bytes not handed out yet (a character split by a read waits for its end)."""
+        new = bytes(self._head[self._taken :])
+        self._taken = len(self._head)
+        return printable(self._decoder.decode(new))
 
     def tail(self) -> str:
         return printable(self._tail.decode("utf-8", "replace"))

@@ -20,11 +20,11 @@ import os
 import sys
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.players import HOOKS, BotFault, FaultKind
+from engine.players import MATCH_HOOKS, BotFault, FaultKind
 from sandbox.availability import check_available, run_as, seccomp_programs
 from sandbox.cgroups import BotCgroup, CgroupError, cgroup_support
 from sandbox.config import SandboxConfig
@@ -64,6 +64,8 @@ class SandboxedPlayer:
     Nothing starts until :meth:`start`. Not thread-safe: one match drives one player.
     """
 
+    trusted = False  # its actions meet the game's schema before the rules
+
     def __init__(
         self,
         name: str,
@@ -78,6 +80,10 @@ class SandboxedPlayer:
         self.config = config or SandboxConfig.from_env()
         #: Hooks the bot defines (known after ``start``); the match runner may skip others.
         self.hooks: frozenset[str] = frozenset()
+        #: Whether the last decision ran over its per-move CPU or wall-clock time (and drew
+        #: on a bank): games that replace a late move read it.
+        self.last_move_late = False
+        self._offered: tuple[str, ...] = MATCH_HOOKS
         self._bank_s = self.limits.time_bank_s
         self._wall_bank_s = self.limits.wall_bank_s
         self._wall_used_s = 0.0  # wall-clock time of all decisions so far
@@ -121,11 +127,15 @@ class SandboxedPlayer:
         """The bot's cgroup directories, if it has any (for monitoring and tests)."""
         return tuple(str(p) for p in self._cgroup.dirs.values()) if self._cgroup else ()
 
-    def start(self, info: Mapping[str, Any]) -> None:
-        """Start the jail, import the bot and run ``on_match_start(info)``."""
+    def start(self, info: Mapping[str, Any], hooks: Sequence[str] = MATCH_HOOKS) -> None:
+        """Start the jail, import the bot and run ``on_match_start(info)``.
+
+        ``hooks`` are the hooks the game offers; the bot reports which of them it defines.
+        """
         if self._started:
             raise RuntimeError(f"player {self.name!r} was already started")
         self._started = True
+        self._offered = tuple(hooks)
         init = {"info": dict(info)}
         encode(init)  # a non-JSON info is the caller's bug: fail before anything starts
         try:
@@ -153,8 +163,8 @@ class SandboxedPlayer:
 
     def notify(self, hook: str, payload: Mapping[str, Any]) -> None:
         """Call ``hook(payload)`` in the bot if it defines it; the return value is ignored."""
-        if hook not in HOOKS:
-            raise ValueError(f"unknown hook {hook!r}")
+        if hook not in self._offered:
+            raise ValueError(f"hook {hook!r} is not one the game offers")
         if hook == "on_match_start" or hook not in self.hooks:
             if self._fault is not None:
                 raise self._fault
@@ -180,6 +190,14 @@ class SandboxedPlayer:
         if not self._process.closed:
             self._process.output.drain()
         return self._process.output.text()
+
+    def take_output(self) -> str:
+        """What the bot printed since the last call (within the cap), for per-step logs."""
+        if self._process is None:
+            return ""
+        if not self._process.closed:
+            self._process.output.drain()
+        return self._process.output.take()
 
     def __enter__(self) -> SandboxedPlayer:
         return self
@@ -235,6 +253,7 @@ class SandboxedPlayer:
             "bot_dir": BOT_DIR if runtime is not None else bot_dir,
             "extra_paths": list(config.extra_python_paths),
             "info": dict(info),
+            "hooks": list(self._offered),
             "message_bytes": limits.message_bytes,
         }
         guard = limits.startup_wall_s
@@ -271,7 +290,7 @@ class SandboxedPlayer:
             )
         process.freeze()
         self._check_quiet("while loading")
-        self.hooks = frozenset(h for h in hooks if h in HOOKS)
+        self.hooks = frozenset(h for h in hooks if h in self._offered)
 
     def _make_cgroup(self) -> BotCgroup | None:
         config = self.config
@@ -402,6 +421,7 @@ class SandboxedPlayer:
         kind = reply.get("t")
         if kind == "fault":
             self._fail(reported_fault(reply, phase, limits, process.output.tail()))
+        self.last_move_late = used > limits.move_timeout_s or wall > limits.move_wall_s
         if used > limits.move_timeout_s:
             self._bank_s -= used - limits.move_timeout_s
             if self._bank_s < 0:

@@ -17,7 +17,7 @@ Host -> bot::
     {"op": "init", "exec_filter": hex|null, "rlimits": {...}, "bot_dir": "/bot",
      "extra_paths": [...], "info": {...}, "message_bytes": N}
     {"op": "act", "seq": N, "obs": {...}}
-    {"op": "hook", "seq": N, "hook": "on_hand_end", "payload": {...}}
+    {"op": "hook", "seq": N, "hook": "on_game_end", "payload": {...}}
 
 Bot -> host::
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
+
+# Before anything imports the engine's registry: the test game is hosted in every process.
+os.environ.setdefault("ARENA_EXTRA_GAMES", "tests.games.highcard")
 
 
 @pytest.fixture
@@ -25,18 +30,29 @@ def staff(db):
 
 @pytest.fixture(autouse=True, scope="session")
 def _every_replay_matches_the_schema():
-    """Validate every replay produced in this process against engine/replay.schema.json."""
-    import json
-
-    import jsonschema
-
-    from engine import replay as replay_io
+    """Validate every replay produced in this process against the envelope's schema
+    (engine/replay.schema.json) and its game's own (docs/games/<game>.replay.schema.json)."""
     from engine.match import REPLAY_CHECKS
+    from tests.replay_schemas import validate_replay
 
-    validator = jsonschema.Draft202012Validator(json.loads(replay_io.SCHEMA_PATH.read_text()))
-    REPLAY_CHECKS.append(validator.validate)
+    REPLAY_CHECKS.append(validate_replay)
     yield
-    REPLAY_CHECKS.remove(validator.validate)
+    REPLAY_CHECKS.remove(validate_replay)
+
+
+@pytest.fixture(autouse=True)
+def _strength_tests_skip_the_schema_check(request):
+    """Strength tests play hundreds of matches whose replays are like every other test's:
+    validating each one with jsonschema would cost them several times their own run time."""
+    from engine.match import REPLAY_CHECKS
+    from tests.replay_schemas import validate_replay
+
+    if request.node.get_closest_marker("strength") is None or validate_replay not in REPLAY_CHECKS:
+        yield
+        return
+    REPLAY_CHECKS.remove(validate_replay)
+    yield
+    REPLAY_CHECKS.append(validate_replay)
 
 
 @pytest.fixture(autouse=True)

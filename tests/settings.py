@@ -2,6 +2,8 @@
 
 import os
 
+# The three-seat test game is hosted by every process the tests start (web, workers).
+os.environ.setdefault("ARENA_EXTRA_GAMES", "tests.games.highcard")
 # Tests never need a real secret; production refuses to start without one.
 os.environ.setdefault("SECRET_KEY", "tests-only-not-a-secret")
 
@@ -26,3 +28,10 @@ STORAGES = {
 # Each test process keeps its own cache: counts cached by the API must not leak between tests.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405 - whitenoise warns without it
+
+# The test game's replay renderer, served where a hosted game's would be
+# (static/arena/games/highcard/renderer.js): the viewer shell loads it like any other.
+STATICFILES_DIRS = [
+    *globals().get("STATICFILES_DIRS", []),
+    ("arena/games/highcard", BASE_DIR / "tests" / "games" / "highcard" / "static"),  # noqa: F405
+]

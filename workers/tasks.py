@@ -22,7 +22,7 @@ from typing import Any
 from celery import Task
 from django.db import InterfaceError, OperationalError
 
-from arena.services import ladder, schedules
+from arena.services import challenges, ladder, schedules
 from arena.services.errors import Conflict
 from arena.services.matches import MatchBusy, PlatformError, match_play, match_sweep_stuck
 from arena.services.ratings import match_rate
@@ -98,10 +98,13 @@ def play_match(self: Task, match_id: int) -> None:
             if match is None:
                 line["outcome"] = "skipped"  # already played, or held by another attempt
                 return
+            seats = list(match.seats.order_by("seat").values_list("bot_id", "placing"))
             line.update(
-                bots=f"{match.bot_a_id}-{match.bot_b_id}",
+                bots="-".join(str(bot) for bot, _ in seats),
                 status=match.status,
-                outcome=match.outcome or match.status,
+                outcome="-".join("" if p is None else str(p) for _, p in seats)
+                if match.status == match.Status.DONE
+                else match.status,
                 reason=match.reason or match.failure_reason[:120],
                 attempt=match.attempts,
                 games=match.games_played,
@@ -152,9 +155,11 @@ def finish_tournament(tournament_id: int) -> None:
 @app.task(
     name="workers.tasks.run_scheduled_tournament", soft_time_limit=120, time_limit=180, **RETRY
 )
-def run_scheduled_tournament(schedule_id: int) -> None:
-    with _logged("run_scheduled_tournament", schedule=schedule_id) as line:
-        tournament = schedules.schedule_run(schedule_id=schedule_id)
+def run_scheduled_tournament(schedule_id: int, sent_at: str | None = None) -> None:
+    """A schedule's tick; ``sent_at`` (added by ``workers.beat.ArenaScheduler``) says which
+    due time it is for."""
+    with _logged("run_scheduled_tournament", schedule=schedule_id, sent_at=sent_at) as line:
+        tournament = schedules.schedule_run(schedule_id=schedule_id, sent_at=sent_at)
         line.update(
             tournament=tournament.pk if tournament else None,
             outcome="started" if tournament else "skipped",
@@ -168,6 +173,14 @@ def run_scheduled_tournament(schedule_id: int) -> None:
 def ladder_placement(bot_id: int) -> None:
     with _logged("ladder_placement", bot=bot_id) as line:
         line["matches"] = len(ladder.ladder_placement(bot_id=bot_id))
+
+
+@app.task(name="workers.tasks.compare_versions", soft_time_limit=60, time_limit=90, **RETRY)
+def compare_versions(version_id: int) -> None:
+    """A new active version against its bot's previous one (unrated matches)."""
+    with _logged("compare_versions", version=version_id) as line:
+        challenge = challenges.comparison_start(version_id=version_id)
+        line["outcome"] = f"challenge {challenge.pk}" if challenge else "skipped"
 
 
 @app.task(name="workers.tasks.ladder_tick", soft_time_limit=60, time_limit=90)

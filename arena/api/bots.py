@@ -3,6 +3,9 @@
 Who sees what: bots are public. A version's number, status and dates are public; its file
 name, hash, logs and source are its owner's only (``null`` in the versions' JSON for
 everyone else, 403 for the source). Staff use the admin for the rest.
+
+Ratings are per version: a bot lists each version's rating and record, a version shows its
+own with its rating history (see docs/api.md, "Ratings, per version").
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import JSONParser, MultiPartParser
@@ -22,20 +25,23 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from arena.api.fields import StrictCharField
+from arena.api.fields import GameField, StrictCharField
 from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
 from arena.api.schema import errors
+from arena.api.serializers import RatingRecordSerializer
 from arena.api.throttles import UploadRateThrottle
-from arena.models import Bot, BotVersion
+from arena.models import Bot, BotVersion, Rating
 from arena.models.bots import BOT_NAME
-from arena.models.games import GAME_CHOICES
 from arena.selectors.bots import (
+    RATING_HISTORY_CAP,
     bot_get,
     bot_list,
     bot_version_get,
     bot_version_list,
+    version_rating,
+    version_rating_history,
     version_source,
 )
 from arena.selectors.filters import BotFilter
@@ -74,19 +80,23 @@ class BotOutputSerializer(serializers.Serializer):
         return bot.active_version.pause_reason if paused else None
 
 
-class RatingOutputSerializer(serializers.Serializer):
-    game = serializers.CharField()
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    score = serializers.FloatField(help_text="mu - 3 sigma: what the ladder sorts by.")
-    matches = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    draws = serializers.IntegerField()
-    losses = serializers.IntegerField()
+class VersionRatingSerializer(RatingRecordSerializer):
+    """One version's rating and record (ratings are per version)."""
+
+    LEADING = ("version", "current")
+
+    version = serializers.IntegerField(source="version.number", help_text="The version's number.")
+    current = serializers.BooleanField(
+        help_text="The bot's ladder entry: the rating of the version it plays with."
+    )
 
 
 class BotDetailOutputSerializer(BotOutputSerializer):
-    ratings = RatingOutputSerializer(many=True)
+    ratings = VersionRatingSerializer(
+        many=True,
+        help_text="Each rated version's rating and record, newest version first. A new "
+        "version starts from the previous version's mu with sigma reset.",
+    )
 
 
 class BotListCreateApi(ListAPIView):
@@ -99,7 +109,7 @@ class BotListCreateApi(ListAPIView):
 
     class BotCreateSerializer(serializers.Serializer):
         name = StrictCharField(max_length=48, validators=[BOT_NAME])
-        game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
+        game = GameField()
         description = StrictCharField(max_length=2000, allow_blank=True, default="")
 
     def get_queryset(self) -> Any:
@@ -168,11 +178,28 @@ class BotDeactivateApi(APIView):
         return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data)
 
 
+class VersionRecordSerializer(RatingRecordSerializer):
+    """A version's rating and record, as its own endpoints show it."""
+
+    LEADING = ("current",)
+
+    current = serializers.BooleanField(help_text="Its bot's ladder entry (the active version).")
+
+
+class RatingPointSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match_id", help_text="The rated match.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    score = serializers.FloatField(help_text="mu - 3 sigma after the match.")
+    created = serializers.DateTimeField()
+
+
 class VersionOutputSerializer(serializers.Serializer):
     """A version; the owner-only fields are ``null`` for anyone but the bot's owner."""
 
     PRIVATE = ("filename", "sha256")
 
+    id = serializers.IntegerField(help_text="The version's id (the match list's `version` filter).")
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=BotVersion.Status.choices)
     kind = serializers.ChoiceField(choices=BotVersion.Kind.choices)
@@ -187,9 +214,22 @@ class VersionOutputSerializer(serializers.Serializer):
     pause_reason = serializers.CharField(help_text="Why it was paused ('' when not).")
     filename = serializers.CharField(allow_null=True, help_text="Owner only.")
     sha256 = serializers.CharField(allow_null=True, help_text="Owner only.")
+    rating = serializers.SerializerMethodField(
+        help_text="The version's own rating and record; null until it has one (a version "
+        "gets its rating when it first plays or becomes active)."
+    )
 
     def get_is_active(self, version: BotVersion) -> bool:
         return version.bot.active_version_id == version.pk
+
+    @extend_schema_field(VersionRecordSerializer(allow_null=True))
+    def get_rating(self, version: BotVersion) -> dict[str, Any] | None:
+        rating = self._rating(version)
+        return VersionRecordSerializer(rating).data if rating is not None else None
+
+    def _rating(self, version: BotVersion) -> Rating | None:
+        # Selected with the version (a reverse one-to-one: missing reads as no attribute).
+        return getattr(version, "rating", None)
 
     def to_representation(self, instance: BotVersion) -> dict[str, Any]:
         data = super().to_representation(instance)
@@ -205,6 +245,17 @@ class VersionDetailOutputSerializer(VersionOutputSerializer):
     error_output = serializers.CharField(
         allow_null=True, help_text="What the bot printed while validated. Owner only."
     )
+    rating_history = serializers.SerializerMethodField(
+        help_text=f"The rating after each of its last {RATING_HISTORY_CAP} rated matches, "
+        "oldest first (every match of a version: the match list's `version` filter)."
+    )
+
+    @extend_schema_field(RatingPointSerializer(many=True))
+    def get_rating_history(self, version: BotVersion) -> list[dict[str, Any]]:
+        return RatingPointSerializer(self.context["rating_history"], many=True).data
+
+    def _rating(self, version: BotVersion) -> Rating | None:
+        return self.context["rating"]  # the view reads it (a version alone has none joined)
 
 
 class BotVersionListUploadApi(ListAPIView):
@@ -229,7 +280,7 @@ class BotVersionListUploadApi(ListAPIView):
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reading the view
             return BotVersion.objects.none()
         self.bot = bot_get(bot_id=self.kwargs["bot_id"])
-        return bot_version_list(bot=self.bot).select_related("bot")
+        return bot_version_list(bot=self.bot)
 
     def get_serializer_context(self) -> dict[str, Any]:
         bot = getattr(self, "bot", None)
@@ -261,19 +312,24 @@ class BotVersionListUploadApi(ListAPIView):
         version = bot_version_upload(
             bot=bot_get(bot_id=bot_id), user=request.user, upload=data["file"]
         )
-        body = VersionDetailOutputSerializer(version, context={"is_owner": True}).data
+        context = {"is_owner": True, "rating": None, "rating_history": []}  # nothing played yet
+        body = VersionDetailOutputSerializer(version, context=context).data
         return Response(body, status=status.HTTP_201_CREATED)
 
 
 class BotVersionDetailApi(APIView):
     @extend_schema(
         tags=TAGS,
-        summary="A version, with its validation log for the owner",
+        summary="A version, its rating and rating history; its logs for the owner",
         responses={200: VersionDetailOutputSerializer, **errors(404)},
     )
     def get(self, request: Request, bot_id: int, number: int) -> Response:
         version = bot_version_get(bot=bot_get(bot_id=bot_id), number=number)
-        context = {"is_owner": _is_owner(request, version.bot)}
+        context = {
+            "is_owner": _is_owner(request, version.bot),
+            "rating": version_rating(version=version),
+            "rating_history": version_rating_history(version=version),
+        }
         return Response(VersionDetailOutputSerializer(version, context=context).data)
 
 

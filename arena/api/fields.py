@@ -14,7 +14,9 @@ from typing import Any
 from django.http import QueryDict
 from rest_framework import serializers
 
-__all__ = ["StrictBooleanField", "StrictCharField", "StrictIntegerField"]
+from engine.registry import GAMES
+
+__all__ = ["GameField", "StrictBooleanField", "StrictCharField", "StrictIntegerField"]
 
 
 def _from_form(field: serializers.Field) -> bool:
@@ -43,3 +45,23 @@ class StrictBooleanField(serializers.BooleanField):
         if not (isinstance(data, bool) or _from_form(self)):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class GameField(serializers.ChoiceField):
+    """The name of a hosted game: required where a game is chosen (no game is a default).
+
+    The schema lists the games the registry held when it was generated; the check reads
+    the registry itself. Anything else is a 400 with code ``unknown_game`` whose message
+    names the hosted games, so a client sees at once what it may send.
+    """
+
+    default_error_messages = {"unknown_game": "Unknown game {input!r}; hosted games: {games}."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", "The game's name (see /api/games/).")
+        super().__init__(choices=list(GAMES), **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str) or data not in GAMES:
+            self.fail("unknown_game", input=data, games=", ".join(GAMES))
+        return data

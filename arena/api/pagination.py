@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.paginator import Page
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 
+from arena.selectors.matches import match_rows
 from arena.selectors.pagination import IdsFirstPaginator
 
-__all__ = ["IdsFirstPagination", "Pagination"]
+__all__ = ["IdsFirstPagination", "Pagination", "RowsPagination"]
 
 _DIGITS = re.compile(r"[0-9]{1,9}")
 _PAGE = re.compile(r"[0-9]+")
@@ -58,3 +60,22 @@ class IdsFirstPagination(Pagination):
     """For big joined lists (matches): slice the ids, then load the page's rows."""
 
     django_paginator_class = IdsFirstPaginator
+
+
+class _MatchRowsPaginator(IdsFirstPaginator):
+    """Ids first (an index-only scan), then the page's matches as plain rows."""
+
+    def page(self, number: int | str) -> Page:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        ids = list(self.object_list.values_list("pk", flat=True)[bottom:top])
+        return self._get_page(match_rows(match_ids=ids), number, self)
+
+
+class RowsPagination(IdsFirstPagination):
+    """The match list: a page is :func:`~arena.selectors.matches.match_rows` of its ids."""
+
+    django_paginator_class = _MatchRowsPaginator

@@ -16,14 +16,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from arena.api.fields import GameField, StrictBooleanField, StrictCharField, StrictIntegerField
 from arena.api.filtering import FilterBackend
 from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
 from arena.models import Tournament
-from arena.models.games import GAME_CHOICES
 from arena.selectors.filters import MAX_ID, TournamentFilter
 from arena.selectors.tournaments import (
     schedule_get,
@@ -91,7 +90,7 @@ class TournamentListCreateApi(ListAPIView):
 
     class TournamentCreateSerializer(serializers.Serializer):
         name = StrictCharField(max_length=100)
-        game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
+        game = GameField()
         seed = StrictIntegerField(
             min_value=0,
             max_value=MAX_ID,
@@ -171,39 +170,87 @@ class TournamentCancelApi(APIView):
 
 
 class _CellSerializer(serializers.Serializer):
-    match = serializers.IntegerField()
-    status = serializers.CharField()
-    result = serializers.ChoiceField(choices=["win", "loss", "draw"], allow_null=True)
+    """How the row bot fared against the column bot in the matches they played together."""
+
+    matches = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The ids of those matches."
+    )
+    match = serializers.IntegerField(help_text="The last of them.")
+    status = serializers.CharField(help_text="The last one's status.")
+    ahead = serializers.IntegerField(help_text="Matches the row bot placed ahead of it.")
+    level = serializers.IntegerField(help_text="Matches they placed level.")
+    behind = serializers.IntegerField(help_text="Matches the row bot placed behind it.")
+    score = serializers.FloatField(help_text="ahead + level / 2: the row bot's points from them.")
+    result = serializers.ChoiceField(
+        choices=["win", "loss", "draw"],
+        allow_null=True,
+        required=False,
+        help_text="Two seats only: the row bot's result in the last match (null until done).",
+    )
     match_points = serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=2
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="Two seats only: [row bot, column bot] match points of the last match, "
+        "once done.",
+    )
+    interval = serializers.ListField(
+        child=serializers.FloatField(),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+        help_text="95% confidence interval (Wilson) of the row bot's score share against the "
+        "column bot: score / meetings lies in it with 95% confidence; null before they met.",
     )
 
 
 class _CrosstableSerializer(serializers.Serializer):
     bots = serializers.ListField(child=serializers.IntegerField(), help_text="In rank order.")
     cells = serializers.DictField(
-        child=_CellSerializer(), help_text='Keyed "<row bot id>-<column bot id>".'
+        child=_CellSerializer(),
+        help_text='Keyed "<row bot id>-<column bot id>"; a pair that never met has no cell.',
     )
 
 
 class _StandingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="Bots level on every tie-break share a rank.")
     bot = BotRefSerializer()
-    version = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The version it entered with (frozen).")
     played = serializers.IntegerField()
-    match_points = serializers.IntegerField()
-    match_wins = serializers.IntegerField()
-    draws = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    points = serializers.IntegerField()
+    points = serializers.FloatField(
+        help_text="Per match: 1 for each seat placed behind it, 1/2 for each placed level "
+        "(two seats: a win 1, a draw 1/2)."
+    )
+    first_places = serializers.IntegerField(help_text="Matches placed first, alone or shared.")
+    wins = serializers.IntegerField(help_text="First place alone.")
+    draws = serializers.IntegerField(help_text="First place shared.")
+    losses = serializers.IntegerField(help_text="Any other place.")
+    mean_placing = serializers.FloatField(
+        allow_null=True, help_text="Mean rank (0 = first); null before any match."
+    )
+    match_points = serializers.IntegerField(help_text="The game's own match points, summed.")
+    faults = serializers.IntegerField(help_text="Matches its own fault put it out of.")
+    superiority_over_next = serializers.FloatField(
+        allow_null=True,
+        help_text="Likelihood that this bot is really ahead of the next row (share of "
+        "bootstrap resamples of the matches that rank it ahead); null on the last row or "
+        "before any match.",
+    )
 
 
 class StandingsSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
+    game = serializers.CharField()
+    seats = serializers.IntegerField(help_text="Seats per match (the largest table).")
     status = serializers.CharField()
     matches_total = serializers.IntegerField()
-    matches_done = serializers.IntegerField()
-    rows = _StandingRowSerializer(many=True)
+    matches_done = serializers.IntegerField(help_text="Matches over: played or failed.")
+    rows = _StandingRowSerializer(
+        many=True,
+        help_text="Ranked by points, then first places, then (two seats) the results "
+        "between the bots level so far, then mean placing, then match points.",
+    )
     crosstable = _CrosstableSerializer()
 
 
@@ -233,7 +280,7 @@ class ScheduleOutputSerializer(serializers.Serializer):
 
 class ScheduleWriteSerializer(serializers.Serializer):
     name = StrictCharField(max_length=100)
-    game = serializers.ChoiceField(choices=GAME_CHOICES, default="lie21")
+    game = GameField()
     crontab = StrictCharField(
         max_length=100,
         help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (03:00 UTC).",

@@ -7,7 +7,7 @@ from django.urls import Resolver404, path, re_path, register_converter, resolve
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from arena.api import auth, bots, ladder, matches, tournaments
+from arena.api import auth, bots, games, ladder, matches, tournaments
 from arena.api.errors import error_body
 
 
@@ -81,6 +81,8 @@ urlpatterns = [
         bots.BotVersionSourceApi.as_view(),
         name="api-bot-version-source",
     ),
+    path("games/", games.GameListApi.as_view(), name="api-games"),
+    path("games/<str:name>/", games.GameDetailApi.as_view(), name="api-game"),
     path("ladder/<str:game>/", ladder.LadderApi.as_view(), name="api-ladder"),
     path("matches/", matches.MatchListApi.as_view(), name="api-matches"),
     path("matches/<api_id:match_id>/", matches.MatchDetailApi.as_view(), name="api-match"),

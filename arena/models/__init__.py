@@ -1,15 +1,17 @@
 """The arena's data model. See docs/architecture.md for how the pieces relate."""
 
 from arena.models.bots import Bot, BotVersion
-from arena.models.matches import Match, MatchLog, Replay
+from arena.models.matches import Challenge, Match, MatchLog, MatchSeat, Replay
 from arena.models.ratings import Rating, RatingHistory
 from arena.models.tournaments import Tournament, TournamentEntry, TournamentSchedule
 
 __all__ = [
     "Bot",
     "BotVersion",
+    "Challenge",
     "Match",
     "MatchLog",
+    "MatchSeat",
     "Rating",
     "RatingHistory",
     "Replay",

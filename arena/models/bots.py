@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 
-from arena.models.games import GAME_CHOICES
+from arena.models.games import validate_game
 
 BOT_NAME = RegexValidator(
     r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,47}$",
@@ -21,7 +21,7 @@ class Bot(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
     )
     name = models.CharField(max_length=48, validators=[BOT_NAME])
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, default="lie21")
+    game = models.CharField(max_length=32, validators=[validate_game])
     description = models.TextField(blank=True, max_length=2000)
     active_version = models.ForeignKey(
         "BotVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

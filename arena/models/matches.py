@@ -1,14 +1,15 @@
-"""Matches, their replays, and the bots' private output from them."""
+"""Matches (any number of seats), their seats, their replays, and the bots' private output."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
-from arena.models.games import GAME_CHOICES
+from arena.models.games import validate_game
 
 
 class Match(models.Model):
-    """One best-of-7 match between two bot versions; seat 0 is ``version_a``."""
+    """One match of a game between bot versions, one :class:`MatchSeat` per seat."""
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -19,23 +20,25 @@ class Match(models.Model):
     class Kind(models.TextChoices):
         LADDER = "ladder"
         TOURNAMENT = "tournament"
+        CHALLENGE = "challenge"  # an owner's unrated challenge
+        COMPARISON = "comparison"  # a new version against its bot's previous one, unrated
 
-    class Outcome(models.TextChoices):
-        A = "a", "A won"
-        B = "b", "B won"
-        DRAW = "draw", "Draw"
-
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, default="lie21")
+    game = models.CharField(max_length=32, validators=[validate_game])
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.LADDER)
     tournament = models.ForeignKey(
         "Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
     )
-    version_a = models.ForeignKey("BotVersion", on_delete=models.CASCADE, related_name="+")
-    version_b = models.ForeignKey("BotVersion", on_delete=models.CASCADE, related_name="+")
-    # The bots are copied from the versions so lists by bot need no join.
-    bot_a = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="+")
-    bot_b = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="+")
+    challenge = models.ForeignKey(
+        "Challenge", null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
     seed = models.BigIntegerField()
+    #: The game's options for this match (empty: the game's defaults).
+    options = models.JSONField(default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    #: Whether the result goes into the ratings (challenges and comparisons do not).
+    ranked = models.BooleanField(default=True)
+    #: Matches playing the same deals with the seats rotated share a key (duplicate play).
+    duplicate_key = models.CharField(max_length=32, blank=True, db_index=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_by = models.CharField(max_length=64, blank=True)
@@ -50,49 +53,75 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     duration_s = models.FloatField(null=True, blank=True)
 
-    # The result, filled once when the match is recorded.
-    outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True)
-    reason = models.CharField(max_length=16, blank=True)  # match_points/sweep/game_cap/error
-    match_points_a = models.PositiveSmallIntegerField(default=0)
-    match_points_b = models.PositiveSmallIntegerField(default=0)
-    game_wins_a = models.PositiveSmallIntegerField(default=0)
-    game_wins_b = models.PositiveSmallIntegerField(default=0)
-    points_a = models.PositiveIntegerField(default=0)
-    points_b = models.PositiveIntegerField(default=0)
-    sweeps_a = models.PositiveSmallIntegerField(default=0)
-    sweeps_b = models.PositiveSmallIntegerField(default=0)
+    # The result, filled once when the match is recorded (per seat: MatchSeat).
+    reason = models.CharField(max_length=16, blank=True)  # the game's word, or "fault"
     games_played = models.PositiveSmallIntegerField(default=0)
-    error_kind = models.CharField(max_length=16, blank=True)
-    error_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    error_detail = models.CharField(max_length=500, blank=True)  # public, platform-written
+    #: The game's per-seat totals over the match (Lie 21: game_wins, points, sweeps).
+    totals = models.JSONField(default=dict, blank=True)
     failure_reason = models.TextField(blank=True)  # why the platform failed it
-    rated = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)  # the ratings saw it (or had nothing to see)
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "created"], name="match_status_created"),
             models.Index(fields=["-created", "-id"], name="match_recent"),
             models.Index(fields=["tournament", "status"], name="match_tournament_status"),
-            models.Index(fields=["bot_a", "-created"], name="match_bot_a_recent"),
-            models.Index(fields=["bot_b", "-created"], name="match_bot_b_recent"),
             models.Index(fields=["game", "kind", "-created"], name="match_game_kind_recent"),
         ]
         ordering = ["-created", "-id"]
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
-        return f"match {self.pk}: {self.bot_a_id} vs {self.bot_b_id}"
+        return f"match {self.pk} ({self.game})"
 
     #: ``failure_reason`` of the matches a cancelled tournament did not get to play.
     CANCELLED = "tournament cancelled"
 
     @property
-    def winner_seat(self) -> int | None:
-        return {"a": 0, "b": 1}.get(self.outcome)
-
-    @property
     def was_cancelled(self) -> bool:
         return self.status == self.Status.FAILED and self.failure_reason == self.CANCELLED
+
+
+class MatchSeat(models.Model):
+    """One seat of a match: who sat there and, once recorded, how it placed."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    version = models.ForeignKey("BotVersion", on_delete=models.CASCADE, related_name="seats")
+    # Copied from the version so lists by bot need no join.
+    bot = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="seats")
+    placing = models.PositiveSmallIntegerField(null=True, blank=True)  # 0 = first
+    score = models.IntegerField(default=0)  # match points
+    fault = models.CharField(max_length=16, blank=True)  # the fault kind, if this seat failed
+    fault_detail = models.CharField(max_length=500, blank=True)  # public, platform-written
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_per_match")]
+        indexes = [
+            models.Index(fields=["bot", "-match"], name="seat_bot_recent"),
+            models.Index(fields=["version", "-match"], name="seat_version_recent"),
+        ]
+        ordering = ["match", "seat"]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id}"
+
+    @property
+    def score_delta(self) -> float | None:
+        """Change of the conservative score (mu - 3 sigma) this match made."""
+        if None in (self.mu_before, self.sigma_before, self.mu_after, self.sigma_after):
+            return None
+        return (self.mu_after - 3 * self.sigma_after) - (self.mu_before - 3 * self.sigma_before)
+
+    @property
+    def mu_delta(self) -> float | None:
+        if self.mu_before is None or self.mu_after is None:
+            return None
+        return self.mu_after - self.mu_before
 
 
 class Replay(models.Model):
@@ -115,9 +144,48 @@ class MatchLog(models.Model):
     bot = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="match_logs")
     output = models.TextField(blank=True)
     traceback = models.TextField(blank=True)
+    #: The output filed by step: ``[{"game", "step", "phase", "text"}]`` (the viewer shows
+    #: each line beside the step it belongs to).
+    steps = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="log_per_seat")]
 
     def __str__(self) -> str:
         return f"log of seat {self.seat} in match {self.match_id}"
+
+
+class Challenge(models.Model):
+    """Unrated matches an owner asked for: its version against chosen rivals (a challenge), or
+    a new version against its bot's previous one (a comparison, started by the platform)."""
+
+    class Kind(models.TextChoices):
+        CHALLENGE = "challenge"
+        COMPARISON = "comparison"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CHALLENGE)
+    game = models.CharField(max_length=32, validators=[validate_game])
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges",
+    )
+    version = models.ForeignKey(
+        "BotVersion", on_delete=models.CASCADE, related_name="challenges"
+    )  # the challenger
+    #: The other versions at the table, in the order chosen (ids).
+    opponents = models.JSONField(default=list)
+    matches_requested = models.PositiveSmallIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["created_by", "-created"], name="challenge_user_recent"),
+            models.Index(fields=["version", "-created"], name="challenge_version_recent"),
+        ]
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.pk} of version {self.version_id}"

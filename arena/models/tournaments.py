@@ -1,11 +1,24 @@
-"""Tournaments (round robin of best-of-7 matches) and organisers' schedules for them."""
+"""Tournaments (round robins of matches of any game) and organisers' schedules for them."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
-from arena.models.games import GAME_CHOICES
+from arena.models.games import validate_game
+
+
+def validate_crontab(value: str) -> None:
+    """The same check the services and the API make (``schedules.crontab_parse``)."""
+    from arena.services.errors import InvalidInput
+    from arena.services.schedules import crontab_parse
+
+    try:
+        crontab_parse(value)
+    except InvalidInput as exc:
+        raise ValidationError(exc.message, code="bad_crontab") from None
 
 
 class Tournament(models.Model):
@@ -16,11 +29,13 @@ class Tournament(models.Model):
         CANCELLED = "cancelled"
 
     class Format(models.TextChoices):
-        ROUND_ROBIN_BO7 = "round_robin_bo7", "Round robin, best of 7"
+        #: Two seats: every pair meets once. More seats: a balanced schedule of tables in
+        #: which every bot meets every other equally often and sits in every seat equally.
+        ROUND_ROBIN = "round_robin", "Round robin"
 
     name = models.CharField(max_length=100)
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, default="lie21")
-    format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN_BO7)
+    game = models.CharField(max_length=32, validators=[validate_game])
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     schedule = models.ForeignKey(
@@ -44,6 +59,14 @@ class Tournament(models.Model):
         indexes = [
             models.Index(fields=["status", "-created"], name="tournament_status"),
             models.Index(fields=["game", "-created"], name="tournament_game"),
+        ]
+        constraints = [
+            # A schedule runs once per due time, however often its task is delivered.
+            models.UniqueConstraint(
+                fields=["schedule", "scheduled_for"],
+                condition=models.Q(schedule__isnull=False),
+                name="one_tournament_per_due_time",
+            )
         ]
         ordering = ["-created", "-id"]
 
@@ -71,13 +94,17 @@ class TournamentSchedule(models.Model):
     """An organiser's recurring tournament (e.g. nightly), run by django-celery-beat."""
 
     name = models.CharField(max_length=100)
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, default="lie21")
+    game = models.CharField(max_length=32, validators=[validate_game])
     crontab = models.CharField(
         max_length=100,
         default="0 3 * * *",
+        validators=[validate_crontab],
         help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (nightly)",
     )
     enabled = models.BooleanField(default=True)
+    #: Due times before this are never run: when the schedule was made, or its crontab last
+    #: changed (so editing a crontab only changes future due times).
+    due_after = models.DateTimeField(default=timezone.now)
     periodic_task = models.OneToOneField(
         "django_celery_beat.PeriodicTask",
         null=True,

@@ -9,11 +9,20 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
-from arena.models import Bot, BotVersion, Rating
+from arena.models import Bot, BotVersion, Rating, RatingHistory
 from arena.selectors.filters import BotFilter, apply_filters
 from arena.services.errors import Forbidden, NotFound
 
-__all__ = ["bot_get", "bot_list", "bot_version_get", "bot_version_list", "version_source"]
+__all__ = [
+    "RATING_HISTORY_CAP",
+    "bot_get",
+    "bot_list",
+    "bot_version_get",
+    "bot_version_list",
+    "version_rating",
+    "version_rating_history",
+    "version_source",
+]
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +43,17 @@ def bot_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Bot]:
 
 
 def bot_get(*, bot_id: int) -> Bot:
-    """One bot with its owner, active version and ratings (prefetched), or NotFound."""
+    """One bot with its owner, active version and its versions' ratings (prefetched, newest
+    version first), or NotFound."""
+    ratings = Rating.objects.select_related("version").order_by("-version__number")
     bot = (
         bot_list()
-        .prefetch_related(Prefetch("ratings", queryset=Rating.objects.order_by("game")))
+        .prefetch_related(
+            Prefetch(
+                "ratings",
+                queryset=ratings.defer("version__validation_log", "version__error_output"),
+            )
+        )
         .filter(pk=bot_id)
         .first()
     )
@@ -47,8 +63,32 @@ def bot_get(*, bot_id: int) -> Bot:
 
 
 def bot_version_list(*, bot: Bot) -> QuerySet[BotVersion]:
-    """The bot's versions, newest first, without their (owner-only, long) logs."""
-    return BotVersion.objects.filter(bot=bot).defer(*VERSION_PRIVATE_TEXT).order_by("-number")
+    """The bot's versions, newest first, each with its bot and its rating (``rating`` is
+    missing on a version without one), without their (owner-only, long) logs: one query."""
+    return (
+        BotVersion.objects.filter(bot=bot)
+        .select_related("bot", "rating")
+        .defer(*VERSION_PRIVATE_TEXT, "bot__description")
+        .order_by("-number")
+    )
+
+
+#: Most points of a version's rating history its page and API show.
+RATING_HISTORY_CAP = 200
+
+
+def version_rating(*, version: BotVersion) -> Rating | None:
+    """The version's rating and record, or None before it has one."""
+    return Rating.objects.filter(version=version).first()
+
+
+def version_rating_history(
+    *, version: BotVersion, limit: int = RATING_HISTORY_CAP
+) -> list[RatingHistory]:
+    """The version's rating after each of its last ``limit`` rated matches, oldest first
+    (one query on the ``rating_history_version`` index)."""
+    newest = RatingHistory.objects.filter(version=version).order_by("-created", "-id")
+    return list(reversed(newest.only("match", "mu", "sigma", "score", "created")[:limit]))
 
 
 def bot_version_get(*, bot: Bot, number: int) -> BotVersion:

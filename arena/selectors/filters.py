@@ -12,9 +12,9 @@ from typing import Any
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from arena.models import Bot, Match, Tournament
+from arena.models import Bot, Match, MatchSeat, Tournament
 from arena.models.games import GAME_CHOICES
 
 __all__ = ["BotFilter", "MatchFilter", "TournamentFilter", "apply_filters"]
@@ -66,7 +66,8 @@ class BotFilter(django_filters.FilterSet):
 
 
 class MatchFilter(django_filters.FilterSet):
-    bot = IdFilter(method="filter_bot", help_text="A bot id: its matches in either seat.")
+    bot = IdFilter(method="filter_bot", help_text="A bot id: its matches in any seat.")
+    version = IdFilter(method="filter_version", help_text="A bot version's id: its matches.")
     tournament = IdFilter(field_name="tournament_id")
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
     game = django_filters.ChoiceFilter(choices=GAME_CHOICES)
@@ -74,10 +75,15 @@ class MatchFilter(django_filters.FilterSet):
 
     class Meta:
         model = Match
-        fields = ["bot", "tournament", "status", "game", "kind"]
+        fields = ["bot", "version", "tournament", "status", "game", "kind"]
 
     def filter_bot(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
-        return queryset.filter(Q(bot_a_id=value) | Q(bot_b_id=value))
+        # A subquery, not a join: a bot's two versions may share a match (a comparison).
+        seats = MatchSeat.objects.filter(bot_id=value).values("match_id")
+        return queryset.filter(pk__in=seats)
+
+    def filter_version(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
+        return queryset.filter(pk__in=MatchSeat.objects.filter(version_id=value).values("match_id"))
 
 
 class TournamentFilter(django_filters.FilterSet):

@@ -2,63 +2,147 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
-from arena.models import Match, MatchLog, Replay
+from arena.models import Match, MatchLog, MatchSeat, Replay
 from arena.selectors.filters import MatchFilter, apply_filters
 from arena.services.errors import Forbidden, NotFound
+from engine import replay as replay_io
 
 __all__ = [
     "match_get",
     "match_list",
+    "match_list_with_replay",
     "match_log_list",
+    "match_rows",
     "match_state",
     "replay_bytes",
     "replay_exists",
 ]
 
-# What a list of matches shows of each related row; loading whole users and versions (with
-# their logs) for 50 matches costs more than the query itself. Every Match field is loaded.
-_RELATED = ("bot_a__owner", "bot_b__owner", "version_a", "version_b", "tournament")
-_MATCH_FIELDS = tuple(field.name for field in Match._meta.concrete_fields)
-_RELATED_FIELDS = (
-    *(f"bot_{seat}__{name}" for seat in "ab" for name in ("name", "owner__username")),
-    *(f"version_{seat}__number" for seat in "ab"),
-    "tournament__name",
+#: What a list shows of each seat: the bot's name and owner, the version's number.
+_SEATS = (
+    MatchSeat.objects.select_related("bot__owner", "version")
+    .only(
+        *(field.name for field in MatchSeat._meta.concrete_fields),
+        "bot__name",
+        "bot__owner__username",
+        "version__number",
+    )
+    .order_by("seat")
 )
 
 
 def match_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
-    """Matches, newest first, with both bots, owners, versions and tournament in one query.
+    """Matches, newest first, with their seats (bot, owner, version) and tournament.
 
-    Of the related rows only what a list shows is loaded: each bot's name and owner's
-    username, each version's number, the tournament's name (anything else costs a query).
+    Two queries however many rows: the matches (with the tournament's name), then every
+    seat of those matches with its bot, owner and version number.
 
     ``filters`` takes the :class:`~arena.selectors.filters.MatchFilter` parameters (``bot``
-    in either seat, ``tournament``, ``status``, ``game``, ``kind``). Page it with
-    :class:`~arena.selectors.pagination.IdsFirstPaginator`: planning this eight-way join
-    costs more than running it, and deep pages would join every row the OFFSET skips.
+    in any seat, ``version``, ``tournament``, ``status``, ``game``, ``kind``). Page it with
+    :class:`~arena.selectors.pagination.IdsFirstPaginator`: deep pages then skip rows by an
+    index-only scan of ids.
     """
     queryset = (
-        Match.objects.select_related(*_RELATED)
-        .only(*_MATCH_FIELDS, *_RELATED_FIELDS)
-        .order_by("-created", "-id")
+        Match.objects.select_related("tournament")
+        .only(*_MATCH_FIELDS, "tournament__name")
+        .prefetch_related(Prefetch("seats", queryset=_SEATS))
+        .order_by("-id")
     )
     return apply_filters(MatchFilter, queryset, filters)
 
 
+_MATCH_FIELDS = tuple(field.name for field in Match._meta.concrete_fields)
+
+
+def match_list_with_replay(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
+    """:func:`match_list`, each match annotated with ``has_replay`` (for a link to it).
+
+    The flag is an EXISTS on the replay's primary key per row of the page; counting the
+    list leaves it out (Django drops unused annotations from ``count()``).
+    """
+    return match_list(filters=filters).annotate(has_replay=_HAS_REPLAY)
+
+
+_HAS_REPLAY = Exists(Replay.objects.filter(match=OuterRef("pk")))
+
+
+#: A match as a list shows it, read as plain values (see :func:`match_rows`).
+MATCH_ROW_FIELDS = (
+    "id",
+    "game",
+    "kind",
+    "ranked",
+    "tournament_id",
+    "status",
+    "seat_count",
+    "reason",
+    "games_played",
+    "totals",
+    "created",
+    "started_at",
+    "finished_at",
+)
+#: A seat as a list shows it: who sat there, how it placed, what it did to the rating.
+SEAT_ROW_FIELDS = (
+    "match_id",
+    "seat",
+    "bot_id",
+    "bot__name",
+    "bot__owner__username",
+    "version__number",
+    "placing",
+    "score",
+    "fault",
+    "fault_detail",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
+
+
+def match_rows(*, match_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """The matches ``match_ids`` in that order, as plain values for a list: each a dict of
+    :data:`MATCH_ROW_FIELDS`, ``has_replay`` and ``seats`` (dicts of
+    :data:`SEAT_ROW_FIELDS`, in seat order). Ids no longer there are left out.
+
+    Two queries whatever the rows and seats, and no model instance: a page of 50 matches
+    has a few hundred seats, bots, owners and versions, and building a model for each
+    cost the API's match list more than its queries. Page ids come from
+    :class:`~arena.selectors.pagination.IdsFirstPaginator` over :func:`match_list`.
+    """
+    ids = list(match_ids)
+    # The replay by a left join on its key, not EXISTS: PostgreSQL may answer EXISTS with a
+    # hash of every replay's key, a cost that grows with the table, not with the page.
+    rows = (
+        Match.objects.filter(pk__in=ids)
+        .order_by()
+        .values(*MATCH_ROW_FIELDS, replay_key=F("replay__match_id"))
+    )
+    by_id = {}
+    for row in rows:
+        row["has_replay"] = row.pop("replay_key") is not None
+        row["seats"] = []
+        by_id[row["id"]] = row
+    seats = (
+        MatchSeat.objects.filter(match_id__in=ids)
+        .order_by("match_id", "seat")
+        .values(*SEAT_ROW_FIELDS)
+    )
+    for seat in seats:
+        by_id[seat["match_id"]]["seats"].append(seat)
+    return [by_id[pk] for pk in ids if pk in by_id]
+
+
 def match_get(*, match_id: int) -> Match:
     """One match with ``has_replay`` annotated, or NotFound."""
-    match = (
-        match_list()
-        .annotate(has_replay=Exists(Replay.objects.filter(match=OuterRef("pk"))))
-        .filter(pk=match_id)
-        .first()
-    )
+    match = match_list_with_replay().filter(pk=match_id).first()
     if match is None:
         raise NotFound(f"There is no match {match_id}.")
     return match
@@ -74,16 +158,20 @@ def replay_exists(*, match_id: int) -> bool:
 
 
 def replay_bytes(*, match_id: int) -> bytes:
-    """The stored replay document: gzip-compressed JSON, as written by the worker.
+    """The stored replay document: gzip-compressed JSON in the current format.
 
-    Handed out as stored so the API can pass it through without decompressing.
+    Handed out as stored so the API can pass it through without decompressing. A replay
+    stored in an older format (which the migration could not convert) is converted here.
     """
-    data = Replay.objects.filter(match_id=match_id).values_list("data", flat=True).first()
-    if data is None:
+    row = Replay.objects.filter(match_id=match_id).values_list("data", "format").first()
+    if row is None:
         if not Match.objects.filter(pk=match_id).exists():
             raise NotFound(f"There is no match {match_id}.")
         raise NotFound(f"Match {match_id} has no replay yet.", code="no_replay")
-    return bytes(data)  # PostgreSQL hands back a memoryview
+    data, stored_format = bytes(row[0]), row[1]  # PostgreSQL hands back a memoryview
+    if stored_format != replay_io.REPLAY_FORMAT:
+        data = replay_io.dumps(replay_io.loads(data))
+    return data
 
 
 def match_log_list(*, match: Match, user: AbstractBaseUser | AnonymousUser) -> QuerySet[MatchLog]:
@@ -95,6 +183,7 @@ def match_log_list(*, match: Match, user: AbstractBaseUser | AnonymousUser) -> Q
     logs = MatchLog.objects.filter(match=match).select_related("bot__owner").order_by("seat")
     if user.is_staff:
         return logs
-    if not user.is_authenticated or user.pk not in (match.bot_a.owner_id, match.bot_b.owner_id):
+    owners = {seat.bot.owner_id for seat in match.seats.all()}
+    if not user.is_authenticated or user.pk not in owners:
         raise Forbidden("Only the owners of this match's bots may read its logs.")
     return logs.filter(bot__owner=user)

@@ -1,4 +1,5 @@
-"""Reads that only the server-rendered pages need: home lists, sparklines, head-to-head.
+"""Reads that only the server-rendered pages need: the games, home lists, sparklines, a
+version's rank, head-to-head.
 
 Each function costs a fixed number of queries however many rows it returns (the pages'
 query-count tests hold them to it): histories for a whole ladder page come in one
@@ -23,8 +24,10 @@ from django.db.models import (
     F,
     FloatField,
     IntegerField,
+    OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     Value,
     When,
@@ -33,10 +36,19 @@ from django.db.models import (
 from django.db.models.functions import Cast, RowNumber
 from django.utils import timezone
 
-from arena.models import Bot, BotVersion, Match, Rating, RatingHistory, TournamentSchedule
+from arena.models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    TournamentSchedule,
+)
 from arena.selectors.ladder import ladder_for_game
 from arena.selectors.matches import match_list
 from arena.services.errors import NotFound
+from engine.game import Game
 from engine.registry import GAMES
 
 __all__ = [
@@ -44,48 +56,91 @@ __all__ = [
     "GameLadder",
     "HeadToHead",
     "NextTournament",
+    "StarterBot",
+    "bot_brief",
     "bot_head_to_head",
     "bot_rating_history",
     "bot_recent_matches",
     "bot_versions_for_page",
+    "game_get",
+    "game_starter_bot",
     "home_ladders",
     "ladder_sorted",
     "next_scheduled_tournaments",
     "rating_sparklines",
     "recent_matches",
     "tournament_crosstable",
+    "version_rank",
     "version_status",
 ]
 
 log = logging.getLogger(__name__)
 
 #: The ladder's sort keys (the ``sort`` query parameter): anything else falls back to score.
-#: A leading "-" sorts descending; ``win_rate`` is annotated, the rest are Rating columns.
+#: A leading "-" sorts descending; ``win_rate`` (first place alone) and ``placing`` (the mean
+#: placing, 0 = first) are annotated, the rest are Rating columns.
 LADDER_SORTS = {
     "score": "score",
     "mu": "mu",
     "sigma": "sigma",
     "matches": "matches",
     "win_rate": "win_ratio",
+    "placing": "mean_place",
 }
 DEFAULT_LADDER_SORT = "-score"
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+def game_get(*, game: str) -> Game:
+    """A hosted game by name, or NotFound (the site's own 404 for a made-up name)."""
+    found = GAMES.get(game)
+    if found is None:
+        raise NotFound(f"There is no game {game!r}.", code="unknown_game")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class StarterBot:
+    filename: str
+    source: bytes
+
+
+def game_starter_bot(*, game: str) -> StarterBot:
+    """The game's ``starter`` built-in bot: the commented file a new author copies."""
+    path = game_get(game=game).builtin_bots().get("starter")
+    if path is None or not path.is_file():
+        raise NotFound(f"The game {game!r} has no starter bot.", code="no_starter")
+    return StarterBot(filename=f"{game}_starter_bot.py", source=path.read_bytes())
 
 
 @dataclass(frozen=True, slots=True)
 class GameLadder:
     game: str
     title: str
+    summary: str
+    min_players: int
+    max_players: int
     top: list[Rating]
 
 
 def home_ladders(*, per_game: int = 5) -> list[GameLadder]:
-    """The top ``per_game`` bots of every game: one query per game the engine knows.
+    """Every hosted game, in the registry's order, with the top ``per_game`` of its ladder:
+    one query per game the engine knows.
 
     The number of games is fixed by the engine's registry, not by the data, so the home
     page's query count stays constant as bots are added.
     """
     return [
-        GameLadder(game=name, title=game.title, top=list(ladder_for_game(game=name)[:per_game]))
+        GameLadder(
+            game=name,
+            title=game.title,
+            summary=game.summary,
+            min_players=game.min_players,
+            max_players=game.max_players,
+            top=list(ladder_for_game(game=name)[:per_game]),
+        )
         for name, game in GAMES.items()
     ]
 
@@ -101,45 +156,46 @@ def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str
     field = LADDER_SORTS.get(key.removeprefix("-"))
     if field is None:
         key, field = DEFAULT_LADDER_SORT, LADDER_SORTS["score"]
-    ratio = Case(
-        When(matches=0, then=Value(None, output_field=FloatField())),
-        default=Cast(F("wins"), FloatField()) / Cast(F("matches"), FloatField()),
-        output_field=FloatField(),
+    ratio, place = (
+        Case(
+            When(matches=0, then=Value(None, output_field=FloatField())),
+            default=Cast(F(field_name), FloatField()) / Cast(F("matches"), FloatField()),
+            output_field=FloatField(),
+        )
+        for field_name in ("wins", "placing_sum")
     )
     # Bots without a value (no matches: no win rate) go last both ways, on every database.
     descending = key.startswith("-")
     expression = F(field).desc(nulls_last=True) if descending else F(field).asc(nulls_last=True)
-    ladder = ladder_for_game(game=game).annotate(win_ratio=ratio)
+    ladder = ladder_for_game(game=game).annotate(win_ratio=ratio, mean_place=place)
     return ladder.order_by(expression, F("score").desc(), "id"), key
 
 
-def rating_sparklines(
-    *, bot_ids: Sequence[int], game: str, points: int = 20
-) -> dict[int, list[float]]:
-    """The last ``points`` conservative scores of each bot, oldest first, in one query.
+def rating_sparklines(*, version_ids: Sequence[int], points: int = 20) -> dict[int, list[float]]:
+    """The last ``points`` conservative scores of each version, oldest first, in one query.
 
-    A window numbers each bot's history newest first and the database keeps only the first
-    ``points`` rows per bot, so a page of 50 rows costs one query that returns at most
-    50 x ``points`` rows, however long the histories are.
+    A window numbers each version's history newest first and the database keeps only the
+    first ``points`` rows per version, so a page of 50 rows costs one query that returns at
+    most 50 x ``points`` rows, however long the histories are.
     """
-    if not bot_ids:
+    if not version_ids:
         return {}
     rows = (
-        RatingHistory.objects.filter(bot_id__in=list(bot_ids), game=game)
+        RatingHistory.objects.filter(version_id__in=list(version_ids))
         .annotate(
             newest=Window(
                 RowNumber(),
-                partition_by=[F("bot_id")],
+                partition_by=[F("version_id")],
                 order_by=[F("created").desc(), F("id").desc()],
             )
         )
         .filter(newest__lte=points)
-        .order_by("bot_id", "created", "id")
-        .values_list("bot_id", "score")
+        .order_by("version_id", "created", "id")
+        .values_list("version_id", "score")
     )
     series: dict[int, list[float]] = defaultdict(list)
-    for bot_id, score in rows:
-        series[bot_id].append(score)
+    for version_id, score in rows:
+        series[version_id].append(score)
     return dict(series)
 
 
@@ -148,38 +204,42 @@ class NextTournament:
     schedule: TournamentSchedule
     crontab: str
     next_run: datetime | None
+    paused: bool = False  # the organiser switched it off: shown as paused, with no next run
 
 
 def next_scheduled_tournaments(
-    *, now: datetime | None = None, limit: int = 3
+    *, now: datetime | None = None, limit: int = 3, include_paused: bool = False
 ) -> list[NextTournament]:
-    """Enabled tournament schedules, soonest first, with the time each runs next.
+    """Tournament schedules, soonest first, with the time each runs next; paused ones
+    (``include_paused``) after them, marked.
 
     The next run comes from the schedule's django-celery-beat crontab (what beat will
     actually fire), falling back to the schedule's own crontab text while it has no task.
     One query: the task and its crontab are joined in.
     """
     now = now or timezone.now()
-    schedules = (
-        TournamentSchedule.objects.filter(enabled=True)
-        .select_related("periodic_task__crontab")
-        .order_by("name", "id")
+    schedules = TournamentSchedule.objects.select_related("periodic_task__crontab").order_by(
+        "name", "id"
     )
+    if not include_paused:
+        schedules = schedules.filter(enabled=True)
     found = []
     for schedule in schedules:
         task = schedule.periodic_task
-        if task is not None and not task.enabled:
+        paused = not schedule.enabled or (task is not None and not task.enabled)
+        if paused and not include_paused:
             continue
         fields, zone = _cron_fields(schedule)
         found.append(
             NextTournament(
                 schedule=schedule,
                 crontab=" ".join(fields.values()),
-                next_run=_next_run(fields, zone, now),
+                next_run=None if paused else _next_run(fields, zone, now),
+                paused=paused,
             )
         )
     far = now + timedelta(days=3650)
-    found.sort(key=lambda item: (item.next_run or far, item.schedule.name))
+    found.sort(key=lambda item: (item.paused, item.next_run or far, item.schedule.name))
     return found[:limit]
 
 
@@ -212,7 +272,7 @@ def _next_run(fields: Mapping[str, str], zone: Any, now: datetime) -> datetime |
 
 
 def recent_matches(*, limit: int = 10) -> list[Match]:
-    """The newest matches, any status, with both bots (one query)."""
+    """The newest matches, any status, with every seat (two queries)."""
     return list(match_list()[:limit])
 
 
@@ -250,26 +310,52 @@ def version_status(*, bot_id: int, number: int) -> dict[str, Any]:
     }
 
 
+def bot_brief(*, bot_id: int) -> Bot | None:
+    """A bot's name, game and owner only (the heading of its match list), or None."""
+    return (
+        Bot.objects.select_related("owner")
+        .only("name", "game", "owner__username", "is_builtin")
+        .filter(pk=bot_id)
+        .first()
+    )
+
+
+def version_rank(*, rating: Rating) -> int | None:
+    """The rank of a version's rating on its game's ladder (1 = top), or None when the
+    version is not on the ladder (not the bot's active one, or the bot is inactive).
+
+    Counted as the ladder sorts (score descending, then id), in one indexed query.
+    """
+    if not rating.current or not rating.bot.is_active:
+        return None
+    ahead = Rating.objects.filter(game=rating.game, current=True, bot__is_active=True).filter(
+        Q(score__gt=rating.score) | Q(score=rating.score, id__lt=rating.pk)
+    )
+    return ahead.count() + 1
+
+
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
     created: datetime
     score: float
     mu: float
     sigma: float
+    version: int  # the version's number
 
 
-def bot_rating_history(*, bot: Bot, limit: int = 200) -> list[RatingPoint]:
-    """The bot's rating after each of its last ``limit`` rated matches, oldest first."""
+def bot_rating_history(*, bot: Bot, limit: int = 300) -> list[RatingPoint]:
+    """The rating of each of the bot's versions after each of its last ``limit`` rated
+    matches, oldest first (a chart draws one line per version)."""
     rows = (
-        RatingHistory.objects.filter(bot=bot, game=bot.game)
+        RatingHistory.objects.filter(bot=bot)
         .order_by("-created", "-id")
-        .values_list("created", "score", "mu", "sigma")[:limit]
+        .values_list("created", "score", "mu", "sigma", "version__number")[:limit]
     )
     return [RatingPoint(*row) for row in reversed(list(rows))]
 
 
 def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[Match]:
-    """The bot's newest matches in either seat (one query, both bots joined in)."""
+    """The bot's newest matches in any seat (two queries: the matches, then their seats)."""
     return list(match_list(filters={"bot": str(bot.pk)})[:limit])
 
 
@@ -277,42 +363,45 @@ def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[Match]:
 class HeadToHead:
     opponent: Bot
     played: int
-    wins: int
-    draws: int
-    losses: int
+    wins: int  # matches the bot placed ahead of the opponent
+    draws: int  # level with it
+    losses: int  # behind it
     match_points_for: int
     match_points_against: int
 
 
 def bot_head_to_head(*, bot: Bot) -> list[HeadToHead]:
-    """The bot's record against each opponent over its finished matches, most played first.
+    """The bot's record against each opponent it shared a table with, most played first.
 
-    The database groups the matches by opponent and counts wins, draws, losses and match
-    points in one query; a second query fetches the opponents' names.
+    In a match of any size, the bot "won" against an opponent it placed ahead of. The
+    database pairs the bot's seat with every other seat of its finished matches and groups
+    by opponent in one query; a second query fetches the opponents' names.
     """
-    is_a = Q(bot_a_id=bot.pk)
-    mine = Case(When(is_a, then=F("match_points_a")), default=F("match_points_b"))
-    theirs = Case(When(is_a, then=F("match_points_b")), default=F("match_points_a"))
-    won = (is_a & Q(outcome=Match.Outcome.A)) | (~is_a & Q(outcome=Match.Outcome.B))
-    lost = (is_a & Q(outcome=Match.Outcome.B)) | (~is_a & Q(outcome=Match.Outcome.A))
+    mine = MatchSeat.objects.filter(match_id=OuterRef("match_id"), bot_id=bot.pk)
     rows = list(
-        Match.objects.filter(Q(bot_a_id=bot.pk) | Q(bot_b_id=bot.pk), status=Match.Status.DONE)
-        .annotate(
-            opponent=Case(
-                When(is_a, then=F("bot_b_id")), default=F("bot_a_id"), output_field=IntegerField()
-            )
+        MatchSeat.objects.filter(
+            match_id__in=MatchSeat.objects.filter(bot_id=bot.pk).values("match_id"),
+            match__status=Match.Status.DONE,
+            placing__isnull=False,
         )
-        .values("opponent")
+        .exclude(bot_id=bot.pk)
+        .annotate(
+            my_placing=Subquery(mine.values("placing")[:1], output_field=IntegerField()),
+            my_score=Subquery(mine.values("score")[:1], output_field=IntegerField()),
+        )
+        .values("bot_id")
         .annotate(
             played=Count("id"),
-            wins=Count("id", filter=won),
-            draws=Count("id", filter=Q(outcome=Match.Outcome.DRAW)),
-            losses=Count("id", filter=lost),
-            points_for=Sum(mine),
-            points_against=Sum(theirs),
+            wins=Count("id", filter=Q(my_placing__lt=F("placing"))),
+            draws=Count("id", filter=Q(my_placing=F("placing"))),
+            losses=Count("id", filter=Q(my_placing__gt=F("placing"))),
+            points_for=Sum("my_score"),
+            points_against=Sum("score"),
         )
-        .order_by("-played", "opponent")
+        .order_by("-played", "bot_id")
     )
+    for row in rows:
+        row["opponent"] = row["bot_id"]
     opponents = (
         Bot.objects.select_related("owner")
         .defer("description")
@@ -352,9 +441,29 @@ def tournament_crosstable(standings: Mapping[str, Any]) -> list[dict[str, Any]]:
         {
             "bot": names[row_id],
             "cells": [
-                {"self": True} if row_id == col_id else cells.get(f"{row_id}-{col_id}")
+                {"self": True} if row_id == col_id else _cell(cells.get(f"{row_id}-{col_id}"))
                 for col_id in order
             ],
         }
         for row_id in order
     ]
+
+
+def _cell(cell: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A crosstable cell with its ``result`` (win, loss, draw) and ``label`` for any table size.
+
+    Two seats: the match's result and its scores ("3-1"). More seats: the row bot's meetings
+    with the column bot, as times placed ahead and behind ("2-1"), won when ahead more often.
+    """
+    if cell is None:
+        return None
+    cell = dict(cell)
+    met = cell.get("ahead", 0) + cell.get("level", 0) + cell.get("behind", 0)
+    if cell.get("result") and cell.get("match_points"):
+        first, second = cell["match_points"]
+        cell["label"] = f"{first}\u2013{second}"
+    elif met:
+        ahead, behind = cell.get("ahead", 0), cell.get("behind", 0)
+        cell["result"] = "win" if ahead > behind else "loss" if ahead < behind else "draw"
+        cell["label"] = f"{ahead}\u2013{behind}"
+    return cell

@@ -28,6 +28,7 @@ _STAFF_MODELS = (
     "bot",
     "botversion",
     "match",
+    "matchseat",
     "replay",
     "matchlog",
     "rating",

@@ -17,10 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Bot, BotVersion
-from arena.services.ratings import rating_get_or_create
+from arena.services.ratings import rating_activate
 from engine.registry import GAMES
 
-__all__ = ["ARENA_USERNAME", "builtin_bots_install"]
+__all__ = ["ARENA_USERNAME", "builtin_bots_install", "builtin_name"]
 
 ARENA_USERNAME = "arena"
 TRUSTED_LOG = "valid: a built-in bot shipped with the platform (trusted; not smoke-tested)."
@@ -43,8 +43,16 @@ def _description(path: Path) -> str:
     return ""
 
 
+def builtin_name(game: str, name: str) -> str:
+    """The arena name of a built-in bot: ``<game>-<bot>``, e.g. ``lie21-heuristic``."""
+    return f"{game}-{name}"
+
+
 def _install(owner: AbstractBaseUser, game: str, name: str, path: Path) -> Bot:
-    bot_name = name if game == "lie21" else f"{game}-{name}"
+    bot_name = builtin_name(game, name)
+    legacy = Bot.objects.filter(owner=owner, name=name, game=game, is_builtin=True)
+    if not Bot.objects.filter(owner=owner, name=bot_name).exists():
+        legacy.update(name=bot_name)  # installed before every name carried its game
     bot, _ = Bot.objects.get_or_create(
         owner=owner, name=bot_name, defaults={"game": game, "is_builtin": True}
     )
@@ -74,17 +82,21 @@ def _install(owner: AbstractBaseUser, game: str, name: str, path: Path) -> Bot:
         active_version=version,
         description=bot.description or _description(path),
     )
-    rating_get_or_create(bot_id=bot.pk, game=game)
     bot.refresh_from_db()
+    rating_activate(version=bot.active_version)
     return bot
 
 
 def builtin_bots_install() -> list[Bot]:
-    """Create or update a Bot (with a valid version and a rating) per built-in bot file."""
+    """Create or update a Bot (with a valid version and a rating) per built-in bot file.
+
+    Every game's bots but its ``starter`` (a template for authors to copy, not a rival).
+    """
     bots = []
     with transaction.atomic():
         owner = _arena_user()
         for game_name, game in GAMES.items():
             for name, path in sorted(game.builtin_bots().items()):
-                bots.append(_install(owner, game_name, name, path))
+                if name != "starter":
+                    bots.append(_install(owner, game_name, name, path))
     return bots

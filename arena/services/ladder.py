@@ -1,11 +1,16 @@
 """Ladder play between tournaments: placement for new versions, and a periodic tick.
 
-A version that becomes valid plays :data:`PLACEMENT_MATCHES` matches at once against the
-active bots rated nearest to it. ``ladder_tick`` (every minute, from celery beat) gives
-more matches to bots whose rating is still uncertain (high sigma), each against a bot of
-similar strength, so the ladder settles without waiting for a tournament. The tick tops
-the queue up to :data:`QUEUE_CAP` open ladder matches and never beyond, so a slow or
-stopped worker pool does not let the queue grow without bound.
+Tables have the game's ladder size (``Game.ladder_seats`` if it declares one, else four
+seats or its maximum, whichever is smaller; never fewer than its minimum). A version that
+becomes valid plays up to :data:`PLACEMENT_MATCHES` tables at once with the active bots
+rated nearest to it (no opponent twice while others are left). ``ladder_tick`` (every
+minute, from celery beat) gives more matches where the ladder learns most
+(``arena.services.matchmaking``): it picks a *focal* bot by Halite's 25/65/10 mix (the
+most uncertain, anyone, the least played), seats it with opponents near it in mu, choosing
+among candidate tables the one of best TrueSkill match quality, and avoiding the opponents it met
+most recently. Per focal bot the work is a few indexed queries, flat as the ladder grows.
+The tick tops the queue up to :data:`QUEUE_CAP` open ladder matches and never beyond, so a
+slow or stopped worker pool does not let the queue grow without bound.
 
 **Pausing.** A version whose own faults (crash, timeout, illegal move, memory, forbidden
 call, bad output, protocol) ended at least :func:`pause_fault_rate` of its last
@@ -20,46 +25,64 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import Counter
+from collections.abc import Sequence
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from arena.models import Bot, BotVersion, Match, Rating
-from arena.services.matches import OPEN_STATUSES, _seconds, match_create
-from arena.services.ratings import rating_get_or_create
-from engine.registry import GAMES
+from arena.models import Bot, BotVersion, Match, MatchSeat, Rating
+from arena.services import matchmaking
+from arena.services.matches import (
+    OPEN_STATUSES,
+    duplicate_create,
+    match_create,
+    seconds_setting,
+)
+from arena.services.ratings import environment, rating_for_version
+from engine.registry import GAMES, get_game
 
 __all__ = [
     "PLACEMENT_MATCHES",
     "QUEUE_CAP",
     "SIGMA_SETTLED",
     "ladder_placement",
+    "ladder_seats",
     "ladder_tick",
     "version_pause_if_faulty",
 ]
 
 log = logging.getLogger(__name__)
 
-#: Matches a newly valid version plays right away.
+#: Tables a newly valid version plays right away.
 PLACEMENT_MATCHES = 4
 #: Open (queued or running) ladder matches the tick tops up to, per game.
 QUEUE_CAP = 12
 #: Most matches one tick creates per game.
 TICK_BATCH = 4
-#: Bots with sigma at or below this are settled: the tick leaves them alone.
-SIGMA_SETTLED = 2.5
-#: The tick picks an opponent at random among this many nearest in rating.
-NEAREST = 3
+#: Bots with sigma at or below this are settled (see ``matchmaking``).
+SIGMA_SETTLED = matchmaking.SIGMA_SETTLED
+#: Recent opponents of the focal bot that a new table avoids when it can.
+RECENT_OPPONENTS = 6
+
+
+def ladder_seats(game: str, available: int) -> int:
+    """How many seats a ladder table of ``game`` has, with ``available`` bots to seat."""
+    rules = get_game(game)
+    preferred = getattr(rules, "ladder_seats", min(4, rules.max_players))
+    return max(rules.min_players, min(preferred, rules.max_players, available))
 
 
 def _playable(game: str) -> QuerySet[Rating]:
     return Rating.objects.filter(
         game=game,
+        current=True,
         bot__game=game,
         bot__is_active=True,
-        bot__active_version__status=BotVersion.Status.VALID,
-        bot__active_version__paused_at__isnull=True,
+        version__status=BotVersion.Status.VALID,
+        version__paused_at__isnull=True,
+        bot__active_version=F("version"),  # the bot's active version's own rating
     )
 
 
@@ -67,15 +90,15 @@ def _playable(game: str) -> QuerySet[Rating]:
 
 
 def pause_window() -> int:
-    return max(1, int(_seconds("ARENA_PAUSE_WINDOW", 10)))
+    return max(1, int(seconds_setting("ARENA_PAUSE_WINDOW", 10)))
 
 
 def pause_fault_rate() -> float:
-    return _seconds("ARENA_PAUSE_FAULT_RATE", 0.5)
+    return seconds_setting("ARENA_PAUSE_FAULT_RATE", 0.5)
 
 
 def pause_min_matches() -> int:
-    return max(1, int(_seconds("ARENA_PAUSE_MIN_MATCHES", 4)))
+    return max(1, int(seconds_setting("ARENA_PAUSE_MIN_MATCHES", 4)))
 
 
 def version_pause_if_faulty(*, version_id: int) -> bool:
@@ -86,17 +109,14 @@ def version_pause_if_faulty(*, version_id: int) -> bool:
     """
     window = pause_window()
     recent = list(
-        Match.objects.filter(
-            Q(version_a_id=version_id) | Q(version_b_id=version_id), status=Match.Status.DONE
-        )
-        .order_by("-finished_at", "-id")
-        .values_list("version_a_id", "error_seat", "error_kind")[:window]
+        MatchSeat.objects.filter(version_id=version_id, match__status=Match.Status.DONE)
+        .order_by("-match__finished_at", "-match_id")
+        .values_list("fault", flat=True)[:window]
     )
     faults: dict[str, int] = {}
-    for version_a_id, error_seat, error_kind in recent:
-        seat = 0 if version_a_id == version_id else 1
-        if error_seat == seat and error_kind:
-            faults[error_kind] = faults.get(error_kind, 0) + 1
+    for kind in recent:
+        if kind:
+            faults[kind] = faults.get(kind, 0) + 1
     total = sum(faults.values())
     if len(recent) < pause_min_matches() or total < pause_fault_rate() * len(recent):
         return BotVersion.objects.filter(pk=version_id, paused_at__isnull=False).exists()
@@ -113,20 +133,60 @@ def version_pause_if_faulty(*, version_id: int) -> bool:
     return True
 
 
-def _nearest(game: str, mu: float, count: int, exclude: set[int]) -> list[Rating]:
-    """Up to ``count`` playable ratings nearest to ``mu`` (one indexed walk each way)."""
-    base = _playable(game).exclude(bot_id__in=exclude).select_related("bot__active_version")
-    above = list(base.filter(mu__gte=mu).order_by("mu", "id")[:count])
-    below = list(base.filter(mu__lt=mu).order_by("-mu", "-id")[:count])
-    return sorted(above + below, key=lambda rating: (abs(rating.mu - mu), rating.pk))[:count]
+# --- choosing tables -------------------------------------------------------------------------
+
+
+def _nearest(
+    game: str, mu: float, count: int, exclude: set[int], rng: random.Random | None = None
+) -> list[Rating]:
+    """Up to ``count`` playable ratings nearest to ``mu`` (one indexed walk each way, then
+    :func:`matchmaking.nearest` on what it found)."""
+    base = _playable(game).exclude(bot_id__in=exclude).select_related("version__bot")
+    above = list(base.filter(mu__gte=mu).order_by("mu", "id")[: 2 * count])
+    below = list(base.filter(mu__lt=mu).order_by("-mu", "-id")[: 2 * count])
+    return matchmaking.nearest(above + below, mu, count, rng or random.Random(0))
+
+
+def _recent_opponents(bot_id: int) -> Counter[int]:
+    """How often the focal bot met each bot in its last few ladder matches (two indexed
+    queries)."""
+    recent = list(
+        MatchSeat.objects.filter(bot_id=bot_id, match__kind=Match.Kind.LADDER)
+        .order_by("-match_id")
+        .values_list("match_id", flat=True)[:RECENT_OPPONENTS]
+    )
+    return Counter(
+        MatchSeat.objects.filter(match_id__in=recent)
+        .exclude(bot_id=bot_id)
+        .values_list("bot_id", flat=True)
+    )
+
+
+def _best_table(
+    game: str, focal: Rating, candidates: Sequence[Rating], seats: int, met: Counter[int]
+) -> list[Rating] | None:
+    return matchmaking.best_table(
+        environment(game), focal, candidates, seats, met, key=lambda rating: rating.bot_id
+    )
+
+
+def _create_table(table: Sequence[Rating], rng: random.Random) -> list[Match]:
+    """The table's match, or, for a game whose deals are best played in duplicate
+    (``Game.duplicate_helps``), one match per seat rotation of the same deal."""
+    versions = [rating.version for rating in table]
+    rng.shuffle(versions)  # no bot always takes seat 0
+    if getattr(get_game(versions[0].bot.game), "duplicate_helps", False):
+        return duplicate_create(versions=versions, kind=Match.Kind.LADDER)
+    return [match_create(versions=versions, kind=Match.Kind.LADDER)]
 
 
 def ladder_placement(*, bot_id: int) -> list[Match]:
     """Queue the placement matches of the bot's active version (once per version)."""
+    rng = random.Random()
     with transaction.atomic():
         bot = (
             Bot.objects.select_for_update(of=("self",))
-            .select_related("active_version")
+            .select_related("active_version__bot")
             .get(pk=bot_id)
         )
         version = bot.active_version
@@ -137,35 +197,68 @@ def ladder_placement(*, bot_id: int) -> list[Match]:
             or version.is_paused
         ):
             return []
-        placed = Match.objects.filter(kind=Match.Kind.LADDER, version_a=version).exists()
-        if placed:
+        placed = MatchSeat.objects.filter(version=version, match__kind=Match.Kind.LADDER)
+        if placed.exists():
             return []
-        rating = rating_get_or_create(bot_id=bot.pk, game=bot.game)
-        opponents = _nearest(bot.game, rating.mu, PLACEMENT_MATCHES, exclude={bot.pk})
-        matches = [
-            match_create(
-                version_a=version, version_b=other.bot.active_version, kind=Match.Kind.LADDER
-            )
-            for other in opponents
-        ]
+        rating = rating_for_version(version=version)
+        available = _playable(bot.game).exclude(bot_id=bot.pk).count() + 1
+        seats = ladder_seats(bot.game, available)
+        if available < get_game(bot.game).min_players:
+            return []
+        need = (seats - 1) * PLACEMENT_MATCHES
+        pool = _nearest(bot.game, rating.mu, max(need, seats - 1), exclude={bot.pk})
+        matches = []
+        # One table per group of opponents: no opponent twice while others are left.
+        tables = min(PLACEMENT_MATCHES, max(1, len(pool) // (seats - 1)))
+        for index in range(tables):
+            # Each table takes the next opponents round the pool, so placement meets many.
+            others = [pool[(index * (seats - 1) + k) % len(pool)] for k in range(seats - 1)]
+            if len({o.bot_id for o in others}) < seats - 1:
+                others = pool[: seats - 1]
+            matches += _create_table([rating, *others], rng)
     log.info("bot=%s version=%s placement matches=%d", bot.pk, version.number, len(matches))
     return matches
 
 
 def _open_ladder_bots(game: str) -> tuple[int, set[int]]:
-    open_matches = Match.objects.filter(
-        game=game, kind=Match.Kind.LADDER, status__in=OPEN_STATUSES
-    ).values_list("bot_a_id", "bot_b_id")
-    busy: set[int] = set()
-    count = 0
-    for pair in open_matches:
-        busy.update(pair)
-        count += 1
-    return count, busy
+    open_matches = set(
+        Match.objects.filter(
+            game=game, kind=Match.Kind.LADDER, status__in=OPEN_STATUSES
+        ).values_list("id", flat=True)
+    )
+    busy = set(MatchSeat.objects.filter(match_id__in=open_matches).values_list("bot_id", flat=True))
+    return len(open_matches), busy
+
+
+def _focal_candidates(game: str, busy: set[int], count: int, rng: random.Random) -> list[Rating]:
+    """Whom to seat first (``matchmaking``'s focal rules, each served by an indexed
+    query), never a bot already playing; a settled ladder (every sigma at most
+    ``SIGMA_SETTLED``) gets no focal bot from the first rule, so it plays less."""
+    base = _playable(game).exclude(bot_id__in=busy).select_related("version__bot")
+    orders = {
+        "uncertain": base.filter(sigma__gt=matchmaking.SIGMA_SETTLED).order_by("-sigma", "id"),
+        "new": base.order_by("matches", "id"),
+        "anyone": base.order_by("-score", "id"),
+    }
+    size = base.count() if count else 0
+    chosen: list[Rating] = []
+    for _ in range(count):
+        rule = matchmaking.focal_rule(rng)
+        taken = {r.pk for r in chosen}
+        # "anyone" starts at a random place on the ladder (an index walk, not ORDER BY
+        # random(), which would read the whole ladder for each pick).
+        start = rng.randrange(size) if rule == "anyone" and size else 0
+        window = orders[rule][start : start + matchmaking.FOCAL_POOL + len(chosen)]
+        top = [r for r in window if r.pk not in taken]
+        if rule == "anyone" and top:
+            chosen.append(top[0])
+        elif top:
+            chosen.append(rng.choice(top[: matchmaking.FOCAL_POOL]))
+    return chosen
 
 
 def ladder_tick(*, rng: random.Random | None = None) -> list[Match]:
-    """Queue matches for unsettled bots, keeping open ladder matches under the cap."""
+    """Queue tables where the ratings learn most, keeping open ladder matches under the cap."""
     rng = rng or random.Random()
     created: list[Match] = []
     for game in GAMES:
@@ -173,29 +266,29 @@ def ladder_tick(*, rng: random.Random | None = None) -> list[Match]:
         budget = min(TICK_BATCH, QUEUE_CAP - open_count)
         if budget <= 0:
             continue
-        unsettled = (
-            _playable(game)
-            .filter(sigma__gt=SIGMA_SETTLED)
-            .exclude(bot_id__in=busy)
-            .select_related("bot__active_version")
-            .order_by("-sigma", "id")[: budget * 2]
-        )
+        available = _playable(game).exclude(bot_id__in=busy).count()
+        seats = ladder_seats(game, available)
+        if available < max(seats, get_game(game).min_players):
+            continue
         queued = 0
-        for rating in unsettled:
-            if queued >= budget or rating.bot_id in busy:
+        for focal in _focal_candidates(game, busy, budget * 2, rng):
+            if queued >= budget or focal.bot_id in busy:
                 continue
-            choices = _nearest(game, rating.mu, NEAREST, exclude=busy | {rating.bot_id})
-            if not choices:
+            candidates = _nearest(
+                game,
+                focal.mu,
+                matchmaking.NEAREST_PER_SEAT * (seats - 1),
+                exclude=busy | {focal.bot_id},
+                rng=rng,
+            )
+            table = _best_table(game, focal, candidates, seats, _recent_opponents(focal.bot_id))
+            if table is None:
                 continue
-            other = rng.choice(choices)
-            pair = [rating.bot.active_version, other.bot.active_version]
-            rng.shuffle(pair)  # neither bot always takes seat A
             with transaction.atomic():
-                created.append(
-                    match_create(version_a=pair[0], version_b=pair[1], kind=Match.Kind.LADDER)
-                )
-            busy.update((rating.bot_id, other.bot_id))
-            queued += 1
+                made = _create_table(table, rng)
+            created += made
+            busy.update(r.bot_id for r in table)
+            queued += len(made)  # a duplicate set is one match per rotation
     if created:
         log.info("ladder tick queued matches=%d", len(created))
     return created

@@ -1,87 +1,179 @@
-"""TrueSkill ratings: one per bot and game, updated once per finished match.
+"""TrueSkill ratings: one per bot version, updated once per ranked match, for any table size.
 
-Several workers finish matches at once, and two of those matches may share a bot. Each
-update reads both ratings and writes both back, so it runs in a transaction holding row
-locks: first the match (a second ``rate_match`` for it waits, then sees ``rated``), then
-both Rating rows in id order (two matches sharing bots lock them in the same order and
-cannot deadlock). The unique (match, bot) constraint on RatingHistory is a second guard: a
-match can never be applied twice.
+A match's seats are rated together with ``trueskill.rate`` and the seats' placings as ranks
+(ties allowed), in one ``trueskill.TrueSkill`` environment per game whose draw probability
+is the game's measured tie rate (``Game.draw_probability``).
+
+Several workers finish matches at once, and two of those matches may share a version. Each
+update reads every seat's rating and writes them back, so it runs in a transaction holding
+row locks: first the match (a second ``rate_match`` for it waits, then sees ``rated``),
+then the ratings in id order (two matches sharing versions lock them in the same order and
+cannot deadlock). The unique (match, version) constraint on RatingHistory is a second
+guard: a match can never be applied twice.
+
+A new version starts from its bot's previous version's mu with sigma reset to the
+environment's default: the ladder learns a rewrite afresh, but starts it where its author
+was.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Sequence
 
 import trueskill
 from django.db import transaction
 
-from arena.models import Match, Rating, RatingHistory
+from arena.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
 from arena.services.freshness import ladder_changed
+from engine.registry import get_game
 
-__all__ = ["match_rate", "match_rate_locked", "rating_apply", "rating_get_or_create"]
+__all__ = [
+    "DEFAULT_DRAW_PROBABILITY",
+    "environment",
+    "match_rate",
+    "match_rate_locked",
+    "rate_ranks",
+    "rate_table",
+    "rating_activate",
+    "rating_for_version",
+    "win_probability",
+]
 
 log = logging.getLogger(__name__)
 
-# The package's default environment: mu 25, sigma 25/3, beta 25/6, tau 25/300, draws 10 %.
-_ENV = trueskill.TrueSkill()
+#: For a game that has not measured its tie rate (the trueskill package's default).
+DEFAULT_DRAW_PROBABILITY = 0.10
 
 
-def rating_get_or_create(*, bot_id: int, game: str) -> Rating:
-    rating, created = Rating.objects.get_or_create(bot_id=bot_id, game=game)
-    if created:
+@functools.cache
+def environment(game: str) -> trueskill.TrueSkill:
+    """The game's TrueSkill environment: mu 25, sigma 25/3, beta 25/6, tau 25/300, and the
+    game's measured draw probability."""
+    draw = getattr(get_game(game), "draw_probability", DEFAULT_DRAW_PROBABILITY)
+    return trueskill.TrueSkill(draw_probability=draw)
+
+
+def rate_ranks(
+    env: trueskill.TrueSkill, ratings: Sequence[tuple[float, float]], placings: Sequence[int]
+) -> list[tuple[float, float]]:
+    """New (mu, sigma) of every seat after a match with these placings (0 = first, ties
+    share a rank), in environment ``env``: ``trueskill.rate`` with one team per seat.
+
+    >>> new = rate_ranks(trueskill.TrueSkill(), [(25, 25 / 3)] * 2, [0, 1])
+    >>> [(round(mu, 3), round(sigma, 3)) for mu, sigma in new]
+    [(29.396, 7.171), (20.604, 7.171)]
+    """
+    groups = [(env.create_rating(mu, sigma),) for mu, sigma in ratings]
+    rated = env.rate(groups, ranks=list(placings))
+    return [(group[0].mu, group[0].sigma) for group in rated]
+
+
+def rate_table(
+    game: str, ratings: Sequence[tuple[float, float]], placings: Sequence[int]
+) -> list[tuple[float, float]]:
+    """:func:`rate_ranks` in the game's own environment."""
+    return rate_ranks(environment(game), ratings, placings)
+
+
+def win_probability(game: str, a: tuple[float, float], b: tuple[float, float]) -> float:
+    """The chance that a player rated ``a`` places ahead of one rated ``b`` (TrueSkill's
+    performance model: each performance is N(mu, sigma² + beta²))."""
+    env = environment(game)
+    spread = (a[1] ** 2 + b[1] ** 2 + 2 * env.beta**2) ** 0.5
+    return env.cdf((a[0] - b[0]) / spread)
+
+
+def rating_for_version(*, version: BotVersion) -> Rating:
+    """The version's rating, created on first use from its bot's previous version's mu."""
+    rating = Rating.objects.filter(version=version).first()
+    if rating is not None:
+        return rating
+    env = environment(version.bot.game)
+    previous = (
+        Rating.objects.filter(bot_id=version.bot_id, version__number__lt=version.number)
+        .order_by("-version__number")
+        .first()
+    )
+    mu = previous.mu if previous is not None else env.mu
+    rating, _ = Rating.objects.get_or_create(
+        version=version,
+        defaults={
+            "bot_id": version.bot_id,
+            "game": version.bot.game,
+            "mu": mu,
+            "sigma": env.sigma,
+            "score": mu - 3 * env.sigma,
+        },
+    )
+    return rating
+
+
+def rating_activate(*, version: BotVersion) -> Rating:
+    """Make the version's rating its bot's ladder entry (and no other version's)."""
+    with transaction.atomic():
+        rating = rating_for_version(version=version)
+        Rating.objects.filter(bot_id=version.bot_id, current=True).exclude(pk=rating.pk).update(
+            current=False
+        )
+        if not rating.current:
+            Rating.objects.filter(pk=rating.pk).update(current=True)
+            rating.current = True
+        game = version.bot.game
         transaction.on_commit(lambda: ladder_changed(game))
     return rating
 
 
-def rating_apply(
-    a: tuple[float, float], b: tuple[float, float], outcome: str
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """New (mu, sigma) of seat A and seat B after a match with ``outcome`` a / b / draw.
-
-    >>> (mu_a, sigma_a), (mu_b, sigma_b) = rating_apply((25, 25 / 3), (25, 25 / 3), "a")
-    >>> round(mu_a, 3), round(mu_b, 3), round(sigma_a, 3)
-    (29.396, 20.604, 7.171)
-    """
-    ra, rb = _ENV.create_rating(*a), _ENV.create_rating(*b)
-    if outcome == Match.Outcome.B:
-        new_b, new_a = trueskill.rate_1vs1(rb, ra, env=_ENV)
-    else:
-        drawn = outcome == Match.Outcome.DRAW
-        new_a, new_b = trueskill.rate_1vs1(ra, rb, drawn=drawn, env=_ENV)
-    return (new_a.mu, new_a.sigma), (new_b.mu, new_b.sigma)
+#: What rating a match changes on a version's Rating row.
+RATING_FIELDS = [
+    "mu",
+    "sigma",
+    "score",
+    "matches",
+    "wins",
+    "draws",
+    "losses",
+    "first_places",
+    "placing_sum",
+    "faults",
+    "updated",
+]
 
 
-def _count(rating: Rating, outcome: str, seat: str) -> None:
+def _count(rating: Rating, seat: MatchSeat, firsts: int) -> None:
     rating.matches += 1
-    if outcome == Match.Outcome.DRAW:
-        rating.draws += 1
-    elif outcome == seat:
-        rating.wins += 1
+    placing = seat.placing or 0
+    rating.placing_sum += placing
+    if placing == 0:
+        rating.first_places += 1
+        if firsts == 1:
+            rating.wins += 1
+        else:
+            rating.draws += 1
     else:
         rating.losses += 1
+    rating.faults += bool(seat.fault)
 
 
-#: What rating a match changes on a bot's Rating row.
-RATING_FIELDS = ["mu", "sigma", "score", "matches", "wins", "draws", "losses", "updated"]
-
-
-def _lock_ratings(match: Match) -> dict[int, Rating]:
-    """Both bots' ratings, locked in id order; created first if a bot has none yet."""
-    bots = (match.bot_a_id, match.bot_b_id)
-    locked = Rating.objects.select_for_update().filter(bot_id__in=bots, game=match.game)
-    by_bot = {rating.bot_id: rating for rating in locked.order_by("id")}
-    if len(by_bot) < 2:
-        for bot_id in bots:
-            rating_get_or_create(bot_id=bot_id, game=match.game)
-        by_bot = {rating.bot_id: rating for rating in locked.order_by("id")}
-    return by_bot
+def _lock_ratings(seats: Sequence[MatchSeat]) -> dict[int, Rating]:
+    """Every seat's version rating, locked in id order; created first where missing."""
+    versions = [seat.version_id for seat in seats]
+    locked = Rating.objects.select_for_update().filter(version_id__in=versions)
+    by_version = {rating.version_id: rating for rating in locked.order_by("id")}
+    if len(by_version) < len(set(versions)):
+        for seat in seats:
+            if seat.version_id not in by_version:
+                rating_for_version(version=seat.version)
+        by_version = {rating.version_id: rating for rating in locked.order_by("id")}
+    return by_version
 
 
 def match_rate(*, match_id: int) -> None:
-    """Apply a recorded match to both bots' ratings, exactly once.
+    """Apply a recorded match to its seats' ratings, exactly once.
 
-    Matches that are not ``done`` (queued, running, failed) or carry no outcome are not
-    rated; a second call for the same match does nothing.
+    Matches that are not ``done`` (queued, running, failed), not ranked, or without
+    placings are not rated; a second call for the same match does nothing.
     """
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
@@ -97,19 +189,30 @@ def match_rate_locked(*, match: Match, mark_rated: bool = True) -> None:
     row through its claim and has set ``rated`` already), so a match is recorded and rated
     in one commit.
     """
-    if match.outcome not in Match.Outcome.values:
+    if not match.ranked:  # a challenge or a version comparison: nothing to rate
+        if mark_rated:
+            Match.objects.filter(pk=match.pk).update(rated=True)
+        match.rated = True
         return
-    by_bot = _lock_ratings(match)
-    ra, rb = by_bot[match.bot_a_id], by_bot[match.bot_b_id]
-    new_a, new_b = rating_apply((ra.mu, ra.sigma), (rb.mu, rb.sigma), match.outcome)
+    seats = list(MatchSeat.objects.filter(match=match).select_related("version__bot"))
+    seats.sort(key=lambda seat: seat.seat)
+    if not seats or any(seat.placing is None for seat in seats):
+        return  # no result to rate
+    by_version = _lock_ratings(seats)
+    ratings = [by_version[seat.version_id] for seat in seats]
+    placings = [seat.placing for seat in seats]
+    new = rate_table(match.game, [(r.mu, r.sigma) for r in ratings], placings)
+    firsts = placings.count(0)
     history = []
-    for rating, (mu, sigma), seat in ((ra, new_a, "a"), (rb, new_b, "b")):
-        rating.mu, rating.sigma = mu, sigma
-        rating.score = mu - 3 * sigma
-        _count(rating, match.outcome, seat)
+    for seat, rating, (mu, sigma) in zip(seats, ratings, new, strict=True):
+        seat.mu_before, seat.sigma_before = rating.mu, rating.sigma
+        seat.mu_after, seat.sigma_after = mu, sigma
+        rating.mu, rating.sigma, rating.score = mu, sigma, mu - 3 * sigma
+        _count(rating, seat, firsts)
         history.append(
             RatingHistory(
-                bot_id=rating.bot_id,
+                version_id=seat.version_id,
+                bot_id=seat.bot_id,
                 game=match.game,
                 match_id=match.pk,
                 mu=mu,
@@ -117,20 +220,21 @@ def match_rate_locked(*, match: Match, mark_rated: bool = True) -> None:
                 score=rating.score,
             )
         )
-    # Two plain UPDATEs: bulk_update's CASE expressions cost several times more to build.
-    for rating in (ra, rb):
+    for rating in ratings:
         rating.save(update_fields=RATING_FIELDS)
+    MatchSeat.objects.bulk_update(seats, ["mu_before", "sigma_before", "mu_after", "sigma_after"])
     RatingHistory.objects.bulk_create(history)
     if mark_rated:
         Match.objects.filter(pk=match.pk).update(rated=True)
     match.rated = True
     # After the commit, so no reader can cache the old ladder under the new version.
-    transaction.on_commit(lambda: ladder_changed(match.game))
+    game = match.game
+    transaction.on_commit(lambda: ladder_changed(game))
     log.info(
-        "match=%s rated a=%s:%.2f b=%s:%.2f",
+        "match=%s rated %s",
         match.pk,
-        match.bot_a_id,
-        new_a[0] - 3 * new_a[1],
-        match.bot_b_id,
-        new_b[0] - 3 * new_b[1],
+        " ".join(
+            f"v{seat.version_id}:{rating.score:.2f}"
+            for seat, rating in zip(seats, ratings, strict=True)
+        ),
     )

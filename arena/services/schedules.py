@@ -1,9 +1,23 @@
 """Scheduled tournaments and the arena's own periodic tasks, kept in django-celery-beat.
 
 Each TournamentSchedule owns one PeriodicTask (a CrontabSchedule from its 5-field string)
-that calls ``run_scheduled_tournament(schedule_id)``. The services below keep the two in
-step, and so does a ``post_save`` / ``post_delete`` signal for edits made elsewhere (the
-Django admin): importing this module connects it, which ``ArenaConfig.ready`` should do.
+that calls ``run_scheduled_tournament(schedule_id, sent_at=...)``. The services below keep
+the two in step, and so does a ``post_save`` / ``post_delete`` signal for edits made elsewhere
+(the Django admin): importing this module connects it, which ``ArenaConfig.ready`` does.
+
+**One tournament per due time.** A run is keyed by (schedule, due time), and the database
+enforces one tournament per key. The due time comes from the crontab, not from when the
+task happens to run: beat tells the task when it sent it (``workers.beat.ArenaScheduler``),
+so a delivery that waited in the queue while the workers were down still runs the due time
+it was sent for, and two late deliveries make two tournaments, not one.
+
+**Catch-up policy.** A delivery that is not for a due time (beat firing at once after a crash,
+a task sent by hand) runs the *latest* due time that has no tournament yet, if that due time
+is after the schedule was made or its crontab last changed (``due_after``); older missed due
+times are skipped with a log line. Anything else does nothing and says so in the log.
+Editing a crontab only changes future due times: ``due_after`` moves to now, and so does the
+PeriodicTask's ``last_run_at``, so beat does not fire at once for a due time of the new
+crontab that already passed.
 
 The arena's periodic jobs (the ladder tick, the stuck-match sweeper) are rows of the same
 table, written by :func:`periodic_tasks_install`; celery beat runs it when it starts (see
@@ -14,11 +28,13 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from celery.schedules import crontab as celery_crontab
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 from django_celery_beat.models import (
@@ -40,6 +56,7 @@ from engine.registry import GAMES
 __all__ = [
     "PERIODIC_TASKS",
     "crontab_parse",
+    "due_times",
     "periodic_tasks_install",
     "schedule_create",
     "schedule_delete",
@@ -89,11 +106,16 @@ def _task_name(schedule: TournamentSchedule) -> str:
     return f"arena: tournament schedule {schedule.pk}"
 
 
-def _periodic_task_sync(schedule: TournamentSchedule) -> PeriodicTask:
-    """Create or update the schedule's PeriodicTask. Raises InvalidInput for a bad crontab."""
+def _periodic_task_sync(schedule: TournamentSchedule, *, restart: bool = False) -> PeriodicTask:
+    """Create or update the schedule's PeriodicTask. Raises InvalidInput for a bad crontab.
+
+    ``restart`` (a new crontab): beat counts the next due time from now, not from the last
+    run under the old crontab (which would make it fire at once)."""
     crontab = _crontab_schedule(schedule.crontab)
     task = schedule.periodic_task or PeriodicTask.objects.filter(name=_task_name(schedule)).first()
     task = task or PeriodicTask(name=_task_name(schedule))
+    if task.pk is not None and (restart or task.crontab_id != crontab.pk):
+        task.last_run_at = timezone.now()
     task.task = SCHEDULE_TASK
     task.args = json.dumps([schedule.pk])
     task.crontab, task.interval = crontab, None
@@ -133,7 +155,8 @@ def schedule_create(
 
 
 def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> TournamentSchedule:
-    """Change name, game, crontab and/or enabled; the PeriodicTask follows."""
+    """Change name, game, crontab and/or enabled; the PeriodicTask follows. A new crontab
+    (or re-enabling) only changes future due times."""
     unknown = set(fields) - {"name", "game", "crontab", "enabled"}
     if unknown:
         raise InvalidInput(f"cannot update {', '.join(sorted(unknown))}", code="bad_field")
@@ -147,10 +170,15 @@ def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> Tournamen
         locked = TournamentSchedule.objects.select_for_update().filter(pk=schedule.pk).first()
         if locked is None:
             raise NotFound("no such schedule")
+        restart = (fields.get("crontab", locked.crontab) != locked.crontab) or (
+            fields.get("enabled") and not locked.enabled
+        )
         for name, value in fields.items():
             setattr(locked, name, value)
+        if restart:
+            locked.due_after = timezone.now()
         locked.save()
-        _periodic_task_sync(locked)
+        _periodic_task_sync(locked, restart=restart)
     return locked
 
 
@@ -166,29 +194,99 @@ def schedule_delete(*, schedule: TournamentSchedule) -> None:
             PeriodicTask.objects.filter(pk=task_id).delete()
 
 
-def schedule_run(*, schedule_id: int) -> Tournament | None:
-    """Create and start this tick's tournament (once per schedule and minute).
+def due_times(crontab: str, *, after: datetime, until: datetime) -> Iterator[datetime]:
+    """The crontab's due times in (``after``, ``until``], latest first, by minute (UTC).
 
-    None when the schedule is gone or disabled, or fewer than two bots can play.
+    >>> from datetime import UTC
+    >>> start = datetime(2026, 1, 1, 2, 0, tzinfo=UTC)
+    >>> [t.strftime("%H:%M") for t in due_times("*/30 * * * *", after=start,
+    ...  until=start + timedelta(hours=1))]
+    ['03:00', '02:30']
     """
+    fields = crontab_parse(crontab)
+    schedule = celery_crontab(**fields)
+    # Crontabs are in settings.TIME_ZONE, which the arena fixes to UTC (no DST to skip).
+    moment = until.astimezone(UTC).replace(second=0, microsecond=0)
+    floor = after.astimezone(UTC)
+    # celery's own matcher, minute by minute back from ``until``, for at most a year.
+    limit = 366 * 24 * 60
+    for _ in range(limit):
+        if moment <= floor:
+            return
+        if _matches(schedule, moment):
+            yield moment
+        moment -= timedelta(minutes=1)
+
+
+def _matches(schedule: celery_crontab, moment: datetime) -> bool:
+    return (
+        moment.minute in schedule.minute
+        and moment.hour in schedule.hour
+        and moment.day in schedule.day_of_month
+        and moment.month in schedule.month_of_year
+        and moment.isoweekday() % 7 in schedule.day_of_week
+    )
+
+
+def _due_for(schedule: TournamentSchedule, sent_at: datetime) -> tuple[datetime | None, str]:
+    """The due time a delivery sent at ``sent_at`` is for, and why (for the log)."""
+    sent = sent_at.astimezone(UTC).replace(second=0, microsecond=0)
+    latest = next(due_times(schedule.crontab, after=schedule.due_after, until=sent), None)
+    if latest is None:
+        return None, "no due time since the schedule was made or its crontab last changed"
+    if latest == sent:
+        return latest, "due"
+    if schedule.tournaments.filter(scheduled_for=latest).exists():
+        return None, f"not a due time ({sent:%Y-%m-%d %H:%M}); {latest:%H:%M} already ran"
+    return latest, f"catch-up: the latest missed due time {latest:%Y-%m-%d %H:%M}"
+
+
+def schedule_run(*, schedule_id: int, sent_at: datetime | str | None = None) -> Tournament | None:
+    """Create and start the tournament of the due time this delivery is for (see the module
+    docstring); None when there is none, the schedule is gone or disabled, or too few bots
+    can play. A delivery for a due time that already has its tournament returns it."""
+    if isinstance(sent_at, str):
+        sent_at = datetime.fromisoformat(sent_at)
+    sent_at = sent_at or timezone.now()
     with transaction.atomic():
         schedule = TournamentSchedule.objects.select_for_update().filter(pk=schedule_id).first()
         if schedule is None or not schedule.enabled:
+            log.info("schedule=%s outcome=skipped reason=gone or disabled", schedule_id)
             return None
-        slot = timezone.now().replace(second=0, microsecond=0)
-        existing = schedule.tournaments.filter(scheduled_for=slot).first()
+        due, why = _due_for(schedule, sent_at)
+        if due is None:
+            log.info("schedule=%s outcome=skipped reason=%s", schedule_id, why)
+            return None
+        existing = schedule.tournaments.filter(scheduled_for=due).first()
         if existing is not None:
+            log.info(
+                "schedule=%s due=%s outcome=duplicate tournament=%s", schedule_id, due, existing.pk
+            )
             return existing  # a duplicate delivery of the same tick
-        if len(tournament_participants(game=schedule.game)) < 2:
-            log.warning("schedule=%s skipped: fewer than 2 bots can play", schedule.pk)
+        least = GAMES[schedule.game].min_players if schedule.game in GAMES else 2
+        if len(tournament_participants(game=schedule.game)) < least:
+            log.warning(
+                "schedule=%s due=%s skipped: fewer than %d bots can play", schedule.pk, due, least
+            )
             return None
-        tournament = tournament_create(
-            name=f"{schedule.name} {slot:%Y-%m-%d %H:%M}"[:100],
-            game=schedule.game,
-            created_by=schedule.created_by,
-            schedule=schedule,
+        try:
+            with transaction.atomic():
+                tournament = tournament_create(
+                    name=f"{schedule.name} {due:%Y-%m-%d %H:%M}"[:100],
+                    game=schedule.game,
+                    created_by=schedule.created_by,
+                    schedule=schedule,
+                )
+                Tournament.objects.filter(pk=tournament.pk).update(scheduled_for=due)
+        except IntegrityError:  # another delivery for the same due time won the race
+            return schedule.tournaments.filter(scheduled_for=due).first()
+        log.info(
+            "schedule=%s due=%s outcome=started (%s) tournament=%s",
+            schedule_id,
+            due,
+            why,
+            tournament.pk,
         )
-        Tournament.objects.filter(pk=tournament.pk).update(scheduled_for=slot)
         return tournament_start(tournament_id=tournament.pk)
 
 

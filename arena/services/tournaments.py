@@ -1,32 +1,47 @@
-"""Round-robin tournaments: create, start (freeze entries, fan out matches), cancel, finish.
+"""Round-robin tournaments of any game: create, start (freeze entries, fan out matches),
+cancel, finish.
 
 Starting a tournament freezes each participant's active version into a TournamentEntry,
-so a bot updated mid-tournament keeps playing the version it entered with. Every pairing
-plays one best-of-7 match, each its own ``play_match`` task; the match recorded (or failed)
-last queues ``finish_tournament``, which stores the standings. A failed match counts for
-nobody and does not hold the tournament up.
+so a bot updated mid-tournament keeps playing the version it entered with. Two-seat games
+play every pair once; games of more seats play a balanced schedule of tables
+(``arena.services.pairings``). Each match is its own ``play_match`` task; the match recorded
+(or failed) last queues ``finish_tournament``, which stores the standings. A failed match
+counts for nobody and does not hold the tournament up.
+
+Standings, for any table size: each match gives a seat one point per seat it placed ahead
+of and half a point per seat it tied with (a two-seat win is 1, a draw 1/2). Rank by points,
+then first places, then (two seats) the mini-league of the bots level so far, then mean
+placing, then match points scored; bots level on all of it share a rank.
+
+How sure the order is: each crosstable cell carries the 95% confidence interval of its score
+share (``interval``), and each standings row the likelihood that it is really ahead of the
+next row (``superiority_over_next``: the share of bootstrap resamples of the played matches
+in which its points beat the next bot's).
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
-from arena.models import Bot, BotVersion, Match, Tournament, TournamentEntry
+from arena.models import Bot, BotVersion, Match, MatchSeat, Tournament, TournamentEntry
 from arena.services.errors import Conflict, InvalidInput
+from arena.services.ladder import ladder_seats
 from arena.services.matches import OPEN_STATUSES, match_create, new_seed
+from arena.services.pairings import round_robin_tables
 from engine import derive_seed
-from engine.games.lie21.match_rules import BestOfSeven
-from engine.registry import GAMES
+from engine.registry import GAMES, get_game
 
 __all__ = [
     "demo_tournament_start",
@@ -97,33 +112,31 @@ def _start(tournament_id: int, *, bots: Sequence[Bot] | None) -> Tournament:
             )
         if bots is None:
             bots = tournament_participants(game=tournament.game)
-        if len(bots) < 2:
+        least = get_game(tournament.game).min_players
+        if len(bots) < least:
             raise Conflict(
-                f"a tournament needs at least 2 bots with a valid version; {len(bots)} found",
+                f"a tournament needs at least {least} bots with a valid version; {len(bots)} found",
                 code="too_few_participants",
             )
         TournamentEntry.objects.bulk_create(
             TournamentEntry(tournament=tournament, bot=bot, version=bot.active_version)
             for bot in bots
         )
-        for first, second in combinations(sorted(bots, key=lambda bot: bot.pk), 2):
-            # Seeds come from the tournament seed and the pairing, so a tournament replays.
+        by_id = {bot.pk: bot for bot in bots}
+        seats = ladder_seats(tournament.game, len(bots))
+        tables = round_robin_tables(sorted(by_id), seats, seed=tournament.seed)
+        for number, table in enumerate(tables):
+            # Seeds come from the tournament seed and the table, so a tournament replays.
             match_create(
-                version_a=first.active_version,
-                version_b=second.active_version,
+                versions=[by_id[bot_id].active_version for bot_id in table],
                 kind=Match.Kind.TOURNAMENT,
                 tournament=tournament,
-                seed=derive_seed(tournament.seed, "match", first.pk, second.pk),
+                seed=derive_seed(tournament.seed, "match", number, *table),
             )
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["status", "started_at"])
-    log.info(
-        "tournament=%s started bots=%d matches=%d",
-        tournament.pk,
-        len(bots),
-        len(bots) * (len(bots) - 1) // 2,
-    )
+    log.info("tournament=%s started bots=%d matches=%d", tournament.pk, len(bots), len(tables))
     return tournament
 
 
@@ -177,74 +190,75 @@ class _Row:
     bot: Bot
     version: int
     played: int = 0
-    match_points: int = 0
-    match_wins: int = 0
-    draws: int = 0
+    points: float = 0.0  # seats placed ahead of, plus half of those tied with
+    first_places: int = 0
+    wins: int = 0  # first place alone
+    draws: int = 0  # first place shared
     losses: int = 0
-    points: int = 0
-    # Mini-league score against each opponent: 2 a win, 1 a draw (for head-to-head ties).
-    result_vs: dict[int, int] = field(default_factory=dict)
+    placing_sum: int = 0
+    match_points: int = 0  # the game's own score, summed
+    faults: int = 0
+    # Mini-league against each opponent (two seats): 1 a win, 1/2 a draw, for level bots.
+    result_vs: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def mean_placing(self) -> float | None:
+        return self.placing_sum / self.played if self.played else None
 
 
-#: A match won because the other bot failed counts as won by the match's target (4-0 in
-#: Lie 21), a walkover: otherwise beating a broken bot early would be worth less in the
-#: standings than a close win over a working one.
-WALKOVER_MATCH_POINTS = BestOfSeven().target
-
-
-def _match_points(match: Match, seat: str) -> tuple[int, int]:
-    """(this seat's, the other's) match points, as the standings count them."""
-    points = {"a": match.match_points_a, "b": match.match_points_b}
-    if match.reason == "error" and match.outcome in points:
-        points[match.outcome] = max(points[match.outcome], WALKOVER_MATCH_POINTS)
-    other = "b" if seat == "a" else "a"
-    return points[seat], points[other]
-
-
-def _result(match: Match, seat: str) -> str | None:
-    if match.status != Match.Status.DONE or not match.outcome:
-        return None
-    if match.outcome == Match.Outcome.DRAW:
-        return "draw"
-    return "win" if match.outcome == seat else "loss"
+def _seat_points(placing: int, placings: Sequence[int]) -> float:
+    """One point per seat placed behind, half a point per other seat placed level."""
+    ahead = sum(1 for other in placings if other > placing)
+    level = sum(1 for other in placings if other == placing) - 1
+    return ahead + level / 2
 
 
 def _tally(rows: dict[int, _Row], matches: Iterable[Match]) -> None:
     for match in matches:
-        sides = (
-            (match.bot_a_id, match.bot_b_id, "a", match.points_a),
-            (match.bot_b_id, match.bot_a_id, "b", match.points_b),
-        )
-        for bot_id, other_id, seat, points in sides:
-            result = _result(match, seat)
-            row = rows.get(bot_id)
-            if row is None or result is None:
+        seats = list(match.seats.all())
+        if match.status != Match.Status.DONE or any(s.placing is None for s in seats):
+            continue
+        placings = [s.placing for s in seats]
+        firsts = placings.count(0)
+        for seat in seats:
+            row = rows.get(seat.bot_id)
+            if row is None:
                 continue
             row.played += 1
-            row.match_points += _match_points(match, seat)[0]
-            row.points += points
-            row.match_wins += result == "win"
-            row.draws += result == "draw"
-            row.losses += result == "loss"
-            row.result_vs[other_id] = {"win": 2, "draw": 1, "loss": 0}[result]
+            row.points += _seat_points(seat.placing, placings)
+            row.placing_sum += seat.placing
+            row.match_points += seat.score
+            row.faults += bool(seat.fault)
+            if seat.placing == 0:
+                row.first_places += 1
+                row.wins += firsts == 1
+                row.draws += firsts > 1
+            else:
+                row.losses += 1
+            if len(seats) == 2:
+                other = seats[1 - seat.seat].bot_id
+                row.result_vs[other] = row.result_vs.get(other, 0.0) + _seat_points(
+                    seat.placing, placings
+                )
 
 
 def rank_rows(rows: Sequence[_Row]) -> list[tuple[int, _Row]]:
-    """Rows with their rank: match points, then match wins, then head-to-head, then points.
+    """Rows with their rank: points, first places, head-to-head, mean placing, match points.
 
     Head-to-head only compares bots level on the first two: their results against each
-    other form a mini-league (2 for a win, 1 for a draw). Bots level on everything share a
-    rank (1, 2, 2, 4) and are listed by name.
+    other form a mini-league. Bots level on everything share a rank (1, 2, 2, 4) and are
+    listed by name.
     """
-    groups: dict[tuple[int, int], list[_Row]] = defaultdict(list)
+    groups: dict[tuple[float, int], list[_Row]] = defaultdict(list)
     for row in rows:
-        groups[(row.match_points, row.match_wins)].append(row)
-    keyed: list[tuple[tuple[int, int, int, int], _Row]] = []
-    for (match_points, wins), group in groups.items():
+        groups[(row.points, row.first_places)].append(row)
+    keyed: list[tuple[tuple[float, ...], _Row]] = []
+    for (points, firsts), group in groups.items():
         ids = {row.bot.pk for row in group}
         for row in group:
             head_to_head = sum(score for other, score in row.result_vs.items() if other in ids)
-            keyed.append(((match_points, wins, head_to_head, row.points), row))
+            mean = row.mean_placing if row.mean_placing is not None else 99.0
+            keyed.append(((points, firsts, head_to_head, -mean, row.match_points), row))
     keyed.sort(key=lambda item: (tuple(-k for k in item[0]), item[1].bot.name, item[1].bot.pk))
     ranked: list[tuple[int, _Row]] = []
     for position, (key, row) in enumerate(keyed, start=1):
@@ -254,28 +268,111 @@ def rank_rows(rows: Sequence[_Row]) -> list[tuple[int, _Row]]:
 
 
 def _crosstable(order: Sequence[int], matches: Iterable[Match]) -> dict[str, Any]:
+    """Per ordered pair of bots: the matches they met in and how the row bot fared.
+
+    A cell ``"<row>-<col>"`` holds ``matches`` (ids), ``ahead`` / ``level`` / ``behind``
+    (placings of the row bot against the column bot), ``score`` (the row bot's points from
+    those meetings, 1 per match ahead and 1/2 level) and, for two seats, ``result`` and
+    ``match_points`` of their (last) match.
+    """
     cells: dict[str, Any] = {}
     for match in matches:
-        sides = ((match.bot_a_id, match.bot_b_id, "a"), (match.bot_b_id, match.bot_a_id, "b"))
-        for row_id, col_id, seat in sides:
-            cells[f"{row_id}-{col_id}"] = {
-                "match": match.pk,
-                "status": match.status,
-                "result": _result(match, seat),
-                "match_points": list(_match_points(match, seat)),
-            }
+        seats = list(match.seats.all())
+        done = match.status == Match.Status.DONE and all(s.placing is not None for s in seats)
+        for mine in seats:
+            for theirs in seats:
+                if mine.bot_id == theirs.bot_id:
+                    continue
+                cell = cells.setdefault(
+                    f"{mine.bot_id}-{theirs.bot_id}",
+                    {"matches": [], "ahead": 0, "level": 0, "behind": 0, "score": 0.0},
+                )
+                cell["matches"].append(match.pk)
+                cell["match"] = match.pk
+                cell["status"] = match.status
+                if not done:
+                    cell.setdefault("result", None)
+                    continue
+                if mine.placing < theirs.placing:
+                    cell["ahead"] += 1
+                    cell["score"] += 1
+                    result = "win"
+                elif mine.placing == theirs.placing:
+                    cell["level"] += 1
+                    cell["score"] += 0.5
+                    result = "draw"
+                else:
+                    cell["behind"] += 1
+                    result = "loss"
+                if len(seats) == 2:
+                    cell["result"] = result
+                    cell["match_points"] = [mine.score, theirs.score]
     return {"bots": list(order), "cells": cells}
+
+
+def _interval(cell: dict[str, Any]) -> list[float] | None:
+    """95% interval of a cell's score share (per meeting 1, 1/2 or 0): Wilson's score
+    interval, which stays honest at small counts and at 0% or 100% (where a normal interval
+    would shrink to a point); counting a level meeting as half a win makes it a little wide."""
+    n = cell["ahead"] + cell["level"] + cell["behind"]
+    if n == 0:
+        return None
+    share = (cell["ahead"] + 0.5 * cell["level"]) / n
+    z2 = 1.96**2
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = 1.96 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+#: Bootstrap resamples of the tournament's matches for the likelihood of superiority.
+BOOTSTRAP_SAMPLES = 300
+
+
+def _superiority(order: Sequence[int], matches: Sequence[Match], seed: int) -> list[float | None]:
+    """For each bot in ``order`` but the last: how likely it is really ahead of the next one
+    (the share of bootstrap resamples of the matches in which its points beat the next bot's;
+    ties count half). A resample draws the played matches with replacement."""
+    done = []
+    for match in matches:
+        seats = list(match.seats.all())
+        if match.status == Match.Status.DONE and all(s.placing is not None for s in seats):
+            placings = [s.placing for s in seats]
+            done.append({s.bot_id: _seat_points(s.placing, placings) for s in seats})
+    if len(order) < 2 or not done:
+        return [None] * max(len(order) - 1, 0)
+    rng = random.Random(seed)
+    ahead = [0.0] * (len(order) - 1)
+    for _ in range(BOOTSTRAP_SAMPLES):
+        totals: dict[int, float] = defaultdict(float)
+        for _ in range(len(done)):
+            for bot, points in done[rng.randrange(len(done))].items():
+                totals[bot] += points
+        for index in range(len(order) - 1):
+            mine, next_one = totals[order[index]], totals[order[index + 1]]
+            ahead[index] += 1.0 if mine > next_one else 0.5 if mine == next_one else 0.0
+    return [round(value / BOOTSTRAP_SAMPLES, 3) for value in ahead]
 
 
 def _standings(tournament: Tournament) -> dict[str, Any]:
     entries = tournament.entries.select_related("bot__owner", "version").order_by("bot_id")
     rows = {entry.bot_id: _Row(bot=entry.bot, version=entry.version.number) for entry in entries}
-    matches = list(tournament.matches.order_by("id"))
+    matches = list(
+        tournament.matches.order_by("id").prefetch_related(
+            Prefetch("seats", queryset=MatchSeat.objects.order_by("seat"))
+        )
+    )
     _tally(rows, matches)
     ranked = rank_rows(list(rows.values()))
+    order = [row.bot.pk for _, row in ranked]
+    superiority = [*_superiority(order, matches, tournament.seed), None]
+    crosstable = _crosstable(order, matches)
+    for cell in crosstable["cells"].values():
+        cell["interval"] = _interval(cell)
     over = sum(match.status in (Match.Status.DONE, Match.Status.FAILED) for match in matches)
     return {
         "tournament": tournament.pk,
+        "game": tournament.game,
+        "seats": max((match.seat_count for match in matches), default=2),
         "status": tournament.status,
         "matches_total": len(matches),
         "matches_done": over,
@@ -285,15 +382,21 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
                 "bot": {"id": row.bot.pk, "name": row.bot.name, "owner": row.bot.owner.username},
                 "version": row.version,
                 "played": row.played,
-                "match_points": row.match_points,
-                "match_wins": row.match_wins,
+                "points": row.points,
+                "first_places": row.first_places,
+                "wins": row.wins,
                 "draws": row.draws,
                 "losses": row.losses,
-                "points": row.points,
+                "mean_placing": (
+                    round(row.mean_placing, 3) if row.mean_placing is not None else None
+                ),
+                "match_points": row.match_points,
+                "faults": row.faults,
+                "superiority_over_next": superiority[index],
             }
-            for rank, row in ranked
+            for index, (rank, row) in enumerate(ranked)
         ],
-        "crosstable": _crosstable([row.bot.pk for _, row in ranked], matches),
+        "crosstable": crosstable,
     }
 
 
@@ -303,31 +406,38 @@ def tournament_standings(*, tournament: Tournament) -> dict[str, Any]:
     ``matches_done`` counts the matches that are over (played or failed), so it reaches
     ``matches_total`` when the tournament can finish.
     """
-    if tournament.status == Tournament.Status.FINISHED and tournament.standings:
-        return tournament.standings
+    stored = tournament.standings
+    # Standings stored before tournaments had N seats (no "seats" key) are counted again from
+    # the matches, which the seats migration carried over, rather than served in an old shape.
+    if tournament.status == Tournament.Status.FINISHED and stored and "seats" in stored:
+        return stored
     return _standings(tournament)
 
 
 # --- first run ----------------------------------------------------------------------------
 
 
-def demo_tournament_start() -> Tournament | None:
-    """Start a tournament of the built-in bots if no tournament was ever run.
+def demo_tournament_start() -> list[Tournament]:
+    """Start a tournament of the built-in bots of every game, if no tournament was ever run.
 
-    Gives a new installation a ladder, standings and replays within a minute of the first
+    Gives a new installation ladders, standings and replays within a minute of the first
     worker coming up. Does nothing when ``ARENA_DEMO_TOURNAMENT`` is off.
     """
     from arena.services.builtins import ARENA_USERNAME, builtin_bots_install
 
     if not getattr(settings, "ARENA_DEMO_TOURNAMENT", True) or Tournament.objects.exists():
-        return None
-    bots = [bot for bot in builtin_bots_install() if bot.game == "lie21"]
-    if len(bots) < 2:
-        return None
+        return []
+    installed = builtin_bots_install()
     owner = get_user_model().objects.get(username=ARENA_USERNAME)
-    with transaction.atomic():
-        tournament = tournament_create(name=DEMO_NAME, game="lie21", created_by=owner, seed=21)
-        bots = list(
-            Bot.objects.filter(pk__in=[b.pk for b in bots]).select_related("active_version")
-        )
-        return _start(tournament.pk, bots=bots)
+    started = []
+    for game in GAMES:
+        ids = [bot.pk for bot in installed if bot.game == game]
+        if len(ids) < get_game(game).min_players:
+            continue
+        with transaction.atomic():
+            tournament = tournament_create(
+                name=f"{DEMO_NAME}: {get_game(game).title}", game=game, created_by=owner, seed=21
+            )
+            bots = list(Bot.objects.filter(pk__in=ids).select_related("active_version"))
+            started.append(_start(tournament.pk, bots=bots))
+    return started

@@ -1,6 +1,7 @@
 """Validating an uploaded bot version: complete matches in the sandbox, like real ones.
 
-The version plays complete matches against the built-in ``random`` bot until it has
+The version plays complete matches of its bot's game, at the smallest legal table, with the
+game's built-in ``random`` bot in every other seat, until it has
 played :data:`VALIDATION_MIN_GAMES` games, one match lasting at least
 :data:`VALIDATION_LONG_MATCH_GAMES` (at most :data:`VALIDATION_MAX_MATCHES` matches; no new
 match starts after :data:`VALIDATION_BUDGET_S`). Each is exactly what a real match
@@ -41,13 +42,13 @@ from arena.models import Bot, BotVersion
 from arena.services.dispatch import enqueue
 from arena.services.matches import (
     PlatformError,
-    _seconds,
     match_engine_kwargs,
     match_limits,
     sandbox_config,
+    seconds_setting,
     version_bytes,
 )
-from arena.services.ratings import rating_get_or_create
+from arena.services.ratings import rating_activate
 
 __all__ = [
     "VALIDATION_MAX_MATCHES",
@@ -92,32 +93,41 @@ def _where(error: engine.MatchError) -> str:
     if error.game == 0:
         phase = "at match start" if "on_match_start" in error.detail else "at import"
         return f"{kind} {phase}"
-    hand = error.location.get("hand")
+    where = f"{kind} during game {error.game}"
+    # The game's own words for where play stood (Lie 21: hand 3, answer phase).
+    details = [f"{key} {value}" for key, value in error.location.items() if key != "phase"]
     phase = error.location.get("phase")
-    where = f"{kind} during game {error.game}" + (f" hand {hand}" if hand else "")
-    return where + (f" ({phase} phase)" if phase else "")
+    where += "".join(f" {detail}" for detail in details)
+    where += f" ({phase} phase)" if phase else ""
+    return where + (f", step {error.step}" if error.step is not None else "")
 
 
 def _play_one(
     version: BotVersion, package: engine.BotPackage, seed: int, seat: int
 ) -> tuple[engine.MatchResult, str]:
-    """One complete validation match with the candidate at ``seat``; result and its output."""
+    """One complete validation match with the candidate at ``seat`` and the game's random
+    bot in every other seat of the smallest legal table; the result and its output."""
     from sandbox import SandboxedPlayer, SandboxError
 
+    game = version.bot.game
+    seats = engine.get_game(game).min_players
     limits = match_limits()
     config = sandbox_config()
     with tempfile.TemporaryDirectory(prefix=f"arena-version-{version.pk}-") as tmp:
         package.write_to(tmp)
         candidate = SandboxedPlayer(str(version.bot), Path(tmp), limits=limits, config=config)
-        reference = engine.InProcessPlayer("random", engine.builtin_bot(version.bot.game, "random"))
-        players = [candidate, reference] if seat == 0 else [reference, candidate]
+        random_bot = engine.builtin_bot(game, "random")
+        players: list[engine.Player] = [
+            engine.InProcessPlayer(f"random{other}", random_bot) for other in range(seats)
+        ]
+        players[seat] = candidate
         try:
-            result = engine.play_match(version.bot.game, players, **match_engine_kwargs(seed))
+            result = engine.play_match(game, players, **match_engine_kwargs(seed, seats))
         except SandboxError as exc:
             raise PlatformError(f"the sandbox failed: {exc}") from None
         finally:
-            candidate.close()
-            reference.close()
+            for player in players:
+                player.close()
         return result, candidate.output()
 
 
@@ -127,19 +137,21 @@ def _validation_matches(version: BotVersion) -> _Verdict:
     except engine.BotFileError as exc:
         return _Verdict(False, f"invalid: the file was rejected: {exc.message}")
     base = int(version.sha256[:12] or "0", 16)
-    first_seat = engine.derive_seed(base, "validation-seat") % 2
+    seats = engine.get_game(version.bot.game).min_players
+    first_seat = engine.derive_seed(base, "validation-seat") % seats
     started = time.monotonic()
     outputs: list[str] = []
     summaries: list[str] = []
     games = longest = 0
     for number in range(1, VALIDATION_MAX_MATCHES + 1):
-        seat = (first_seat + number - 1) % 2
+        seat = (first_seat + number - 1) % seats
         seed = engine.derive_seed(base, "validation", number)
         result, output = _play_one(version, package, seed, seat)
         outputs.append(output)
+        others = [fault for fault in result.faults if fault.seat != seat]
+        if others:
+            raise PlatformError(f"a reference bot failed a validation match: {others[0].detail}")
         error = result.error
-        if error is not None and error.seat != seat:
-            raise PlatformError(f"the reference bot failed a validation match: {error.detail}")
         if error is not None:
             private = "".join(outputs)
             if error.private.strip() and error.private.strip() not in output:
@@ -157,18 +169,21 @@ def _validation_matches(version: BotVersion) -> _Verdict:
         f"valid: bot.py imported in the sandbox and act() answered every move of "
         f"{len(summaries)} complete match(es), {games} game(s), against the built-in random "
         f"bot (limits: {limits.move_timeout_s:g} s per move, {limits.time_bank_s:g} s time "
-        f"bank).\n" + "\n".join(summaries)
+        f"bank; {limits.move_wall_s:g} s of wall-clock time per move, "
+        f"{limits.wall_bank_s:g} s wall-clock bank).\n" + "\n".join(summaries)
     )
     return _Verdict(True, text, "".join(outputs)[-OUTPUT_CAP:])
 
 
 def _summary(number: int, result: engine.MatchResult, seat: int) -> str:
-    outcome = "drew" if result.winner is None else "won" if result.winner == seat else "lost"
-    how = {"sweep": "by a sweep", "game_cap": "at the game cap"}.get(result.reason, "on points")
-    mine, theirs = result.match_points[seat], result.match_points[1 - seat]
+    placing = result.placings[seat]
+    shared = list(result.placings).count(placing) > 1
+    place = "first" if placing == 0 else f"place {placing + 1} of {len(result.placings)}"
+    scores = "-".join(str(score) for score in result.scores)
     return (
-        f"Validation match {number} (seat {seat}): {outcome} {how} ({mine}-{theirs}) over "
-        f"{result.games_played} game(s) in {result.duration_s:.2f} s."
+        f"Validation match {number} (seat {seat}): {place}{' (shared)' if shared else ''} "
+        f"({result.reason}, scores {scores}) over {result.games_played} game(s) in "
+        f"{result.duration_s:.2f} s."
     )
 
 
@@ -209,18 +224,21 @@ def _activate(version: BotVersion) -> None:
     if current is not None and current.number > version.number:
         return  # an older upload validated late: the newer version keeps playing
     Bot.objects.filter(pk=bot.pk).update(active_version=version)
-    rating_get_or_create(bot_id=bot.pk, game=bot.game)
+    version.bot = bot
+    rating_activate(version=version)
     enqueue("ladder_placement", bot.pk)
+    if current is not None and current.status == BotVersion.Status.VALID:
+        enqueue("compare_versions", version.pk)  # "v5 vs v4", unrated
 
 
 def requeue_after_s() -> float:
     """A pending version is queued again when untouched this long (above the validation
     task's hard time limit, so a live validation is never doubled)."""
-    return _seconds("ARENA_VALIDATION_REQUEUE_AFTER_S", 720.0)
+    return seconds_setting("ARENA_VALIDATION_REQUEUE_AFTER_S", 720.0)
 
 
 def max_requeues() -> int:
-    return max(0, int(_seconds("ARENA_VALIDATION_REQUEUES", 2)))
+    return max(0, int(seconds_setting("ARENA_VALIDATION_REQUEUES", 2)))
 
 
 def pending_bound_s() -> float:

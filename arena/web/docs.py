@@ -7,6 +7,7 @@ key holds the file's modification time and size, so an edited doc shows up at on
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,12 +18,15 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
 
-__all__ = ["DOCS", "DOC_LABELS", "RenderedDoc", "doc_render"]
+from engine.registry import GAMES
 
-#: Documents served under /docs/<slug>/: slug -> file name in docs/.
+__all__ = ["DOCS", "DOC_LABELS", "RenderedDoc", "doc_render", "doc_render_path"]
+
+#: Documents served under /docs/<slug>/: slug -> file name in docs/. A game's rules are not
+#: here: each game names its own file (``Game.docs_path()``), served at /games/<game>/rules/.
 DOCS = {
     "bot-api": "bot-api.md",
-    "rules": "rules.md",
+    "game-interface": "game-interface.md",
     "replay-format": "replay-format.md",
     "api": "api.md",
     "sandbox": "sandbox.md",
@@ -31,7 +35,7 @@ DOCS = {
 #: How the documentation pages link to each other.
 DOC_LABELS = {
     "bot-api": "Write your first bot",
-    "rules": "The rules",
+    "game-interface": "Adding a game",
     "replay-format": "Replay format",
     "api": "REST API",
     "sandbox": "The sandbox",
@@ -47,6 +51,7 @@ _ATTRIBUTES = {
     "img": {"alt", "src", "title"},
 }
 _LINK = re.compile(r'href="(?:\./|\.\./docs/)?([a-z-]+)\.md(#[^"]*)?"')
+_GAME_LINK = re.compile(r'href="(?:\./|\.\./)*(?:docs/)?games/([a-z][a-z0-9_]*)\.md(#[^"]*)?"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +63,19 @@ class RenderedDoc:
 def doc_render(slug: str) -> RenderedDoc | None:
     """The document's title and safe HTML, or None when there is no such document."""
     name = DOCS.get(slug)
-    path = Path(settings.BASE_DIR) / "docs" / name if name else None
-    if path is None or not path.is_file():
+    if name is None:
+        return None
+    return doc_render_path(Path(settings.BASE_DIR) / "docs" / name)
+
+
+def doc_render_path(path: Path) -> RenderedDoc | None:
+    """A Markdown file's title and safe HTML (a game's rules: ``Game.docs_path()``), or None
+    when the file is missing. The path comes from code (the registry), never from a URL."""
+    if not path.is_file():
         return None
     stat = path.stat()
-    key = f"arena:doc:{slug}:{stat.st_mtime_ns}:{stat.st_size}"
+    digest = hashlib.blake2s(str(path.resolve()).encode(), digest_size=8).hexdigest()
+    key = f"arena:doc:{digest}:{stat.st_mtime_ns}:{stat.st_size}"
     rendered = cache.get(key)
     if rendered is None:
         rendered = _render(path.read_text(encoding="utf-8"))
@@ -73,6 +86,7 @@ def doc_render(slug: str) -> RenderedDoc | None:
 def _render(text: str) -> RenderedDoc:
     html = markdown.markdown(text, extensions=_EXTENSIONS, output_format="html")
     html = _LINK.sub(_rewrite_link, html)
+    html = _GAME_LINK.sub(_rewrite_game_link, html)
     safe = nh3.clean(
         html,
         attributes=_ATTRIBUTES,
@@ -89,6 +103,18 @@ def _render(text: str) -> RenderedDoc:
 def _rewrite_link(found: re.Match[str]) -> str:
     """Links between the docs point at their pages here; others keep the GitHub-style path."""
     slug, anchor = found.group(1), found.group(2) or ""
+    if slug == "rules" and GAMES:
+        # The old single rules file (docs/rules.md) became one rules page per game; a doc
+        # still linking it means the first game's (link games/<game>.md to be explicit).
+        return f'href="{reverse("game-rules", args=[next(iter(GAMES))])}{anchor}"'
     if slug not in DOCS:
         return found.group(0)
     return f'href="{reverse("doc", args=[slug])}{anchor}"'
+
+
+def _rewrite_game_link(found: re.Match[str]) -> str:
+    """A link to a game's rules file (``games/<game>.md``) points at its rules page."""
+    game, anchor = found.group(1), found.group(2) or ""
+    if game not in GAMES:
+        return found.group(0)
+    return f'href="{reverse("game-rules", args=[game])}{anchor}"'

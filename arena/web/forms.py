@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 
 from arena.models import Bot
 from arena.models.bots import BOT_NAME
-from arena.models.games import GAME_CHOICES
+from arena.models.games import game_choices
 
 __all__ = ["BotCreateForm", "BotDescriptionForm", "SignupForm", "UploadForm"]
 
@@ -39,7 +41,10 @@ class BotCreateForm(forms.Form):
         validators=[BOT_NAME],
         help_text="1-48 letters, digits, '_', '-' or '.', starting with a letter or digit.",
     )
-    game = forms.ChoiceField(choices=GAME_CHOICES, initial="lie21")
+    game = forms.ChoiceField(
+        choices=(),  # set per form from the registry: see __init__
+        help_text="The game it plays; a bot plays one game. Each game has its own ladder.",
+    )
     description = forms.CharField(
         required=False,
         max_length=_DESCRIPTION_MAX,
@@ -47,6 +52,16 @@ class BotCreateForm(forms.Form):
         help_text="Optional: how it plays. Shown on its public page.",
     )
     file = _file_field(required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = game_choices()
+        field = self.fields["game"]
+        if len(choices) == 1:
+            field.choices, field.initial = choices, choices[0][0]
+        else:
+            # No game is preselected: the author chooses (a bot cannot change game later).
+            field.choices = [("", "Choose a game…"), *choices]
 
 
 class BotDescriptionForm(forms.Form):

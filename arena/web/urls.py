@@ -6,10 +6,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from arena.web.throttling import ThrottledLoginView
-from arena.web.views import accounts, bots, docs, home, ladder, matches, tournaments
+from arena.web.views import accounts, bots, docs, games, home, ladder, matches, tournaments
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("games/", games.game_index, name="games"),
+    path("games/<str:game>/", games.game_detail, name="game"),
+    path("games/<str:game>/rules/", games.game_rules, name="game-rules"),
+    path("games/<str:game>/starter/", games.game_starter, name="game-starter"),
     path("ladder/", ladder.ladder_index, name="ladder-index"),
     path("ladder/<str:game>/", ladder.ladder, name="ladder"),
     path("bots/", bots.bot_index, name="bots"),

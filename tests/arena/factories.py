@@ -18,6 +18,7 @@ from arena.models import (
     BotVersion,
     Match,
     MatchLog,
+    MatchSeat,
     Rating,
     Replay,
     Tournament,
@@ -76,44 +77,87 @@ class BotVersionFactory(factory.django.DjangoModelFactory):
 
 
 class MatchFactory(factory.django.DjangoModelFactory):
-    """A finished ladder match that seat A won on match points."""
+    """A finished ladder match that seat 0 won: ``MatchFactory(versions=[v1, v2, v3],
+    placings=(0, 2, 1), scores=(5, 1, 3), faults={2: "crash"})``.
+
+    Without ``versions``, two new bots of Lie 21 (each with a valid, active version).
+    Seats are created with it; ``placings=None`` leaves them unplaced (a queued match).
+    """
 
     class Meta:
         model = Match
 
-    version_a = factory.SubFactory(BotVersionFactory)
-    version_b = factory.SubFactory(BotVersionFactory)
-    bot_a = factory.SelfAttribute("version_a.bot")
-    bot_b = factory.SelfAttribute("version_b.bot")
+    game = None  # the first version's game (Lie 21 when no versions are given)
     seed = factory.Sequence(lambda n: 1000 + n)
     status = Match.Status.DONE
-    outcome = Match.Outcome.A
     reason = "match_points"
-    match_points_a = 7
-    match_points_b = 3
-    game_wins_a = 4
-    game_wins_b = 2
-    points_a = 420
-    points_b = 300
     games_played = 6
+    totals = factory.LazyFunction(
+        lambda: {"game_wins": [4, 2], "points": [420, 300], "sweeps": [0, 0]}
+    )
     duration_s = 1.5
     started_at = factory.LazyFunction(timezone.now)
     finished_at = factory.LazyFunction(timezone.now)
     rated = True
 
+    @classmethod
+    def _create(
+        cls,
+        model_class,
+        *args,
+        versions=None,
+        placings=(0, 1),
+        scores=None,
+        faults=None,
+        **kwargs,
+    ):
+        if versions is None:
+            game = kwargs.get("game") or "lie21"
+            count = len(placings) if placings is not None else 2
+            versions = [BotVersionFactory(bot__game=game) for _ in range(count)]
+        if not kwargs.get("game"):
+            kwargs["game"] = versions[0].bot.game
+        kwargs.setdefault("seat_count", len(versions))
+        match = super()._create(model_class, *args, **kwargs)
+        scores = scores if scores is not None else [7, 3, 2, 1, 0, 0][: len(versions)]
+        faults = faults or {}
+        MatchSeat.objects.bulk_create(
+            MatchSeat(
+                match=match,
+                seat=seat,
+                version=version,
+                bot_id=version.bot_id,
+                placing=placings[seat] if placings is not None else None,
+                score=scores[seat] if placings is not None else 0,
+                fault=faults.get(seat, ""),
+                fault_detail=f"the bot failed ({faults[seat]})" if seat in faults else "",
+            )
+            for seat, version in enumerate(versions)
+        )
+        return match
+
 
 def replay_document(match: Match) -> dict:
-    """A small, well-formed replay document for ``match``."""
+    """A small, well-formed (format 2) replay document for ``match``, with no games."""
+    seats = list(match.seats.order_by("seat"))
     return {
         "format": REPLAY_FORMAT,
         "game": match.game,
-        "seed": match.seed,
-        "players": [match.bot_a.name, match.bot_b.name],
+        "rules_version": 1,
         "options": {},
         "limits": {},
+        "seed": match.seed,
         "first_dealer": 0,
+        "seats": [
+            {"seat": s.seat, "name": s.bot.name, "bot_seed": 0, "bot_id": s.bot_id} for s in seats
+        ],
+        "placings": [s.placing or 0 for s in seats],
+        "scores": [s.score for s in seats],
+        "reason": match.reason or "match_points",
+        "games_played": 0,
+        "totals": {},
+        "faults": [],
         "games": [],
-        "result": {"winner": 0, "reason": "match_points"},
     }
 
 
@@ -133,17 +177,21 @@ class MatchLogFactory(factory.django.DjangoModelFactory):
 
     match = factory.SubFactory(MatchFactory)
     seat = 0
-    bot = factory.LazyAttribute(lambda log: log.match.bot_b if log.seat else log.match.bot_a)
+    bot = factory.LazyAttribute(lambda log: log.match.seats.get(seat=log.seat).bot)
     output = factory.LazyAttribute(lambda log: f"secret output of seat {log.seat}")
     traceback = ""
 
 
 class RatingFactory(factory.django.DjangoModelFactory):
+    """The rating of a version (by default its bot's current ladder entry)."""
+
     class Meta:
         model = Rating
 
-    bot = factory.SubFactory(BotFactory)
-    game = "lie21"
+    version = factory.SubFactory(BotVersionFactory)
+    bot = factory.SelfAttribute("version.bot")
+    game = factory.SelfAttribute("version.bot.game")
+    current = True
     mu = factory.Sequence(lambda n: 25.0 + n % 17)
     sigma = 2.0
     score = factory.LazyAttribute(lambda rating: rating.mu - 3 * rating.sigma)
@@ -151,6 +199,8 @@ class RatingFactory(factory.django.DjangoModelFactory):
     wins = 6
     draws = 1
     losses = 3
+    first_places = 7
+    placing_sum = 3
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):

@@ -6,8 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from arena.models import BotVersion
+from arena.models import BotVersion, RatingHistory
 from tests.arena.factories import (
+    BotVersionFactory,
+    MatchFactory,
     MatchLogFactory,
     RatingFactory,
     ReplayFactory,
@@ -19,6 +21,7 @@ MODELS = [
     "bot",
     "botversion",
     "match",
+    "matchseat",
     "replay",
     "matchlog",
     "rating",
@@ -37,12 +40,28 @@ def admin_client(client, db):
 
 
 def populate(rows: int) -> None:
-    for _ in range(rows):
-        log = MatchLogFactory()
-        ReplayFactory(match=log.match)
-        RatingFactory(bot=log.bot)
-        TournamentEntryFactory(version=log.match.version_b)
+    for n in range(rows):
+        if n % 2:
+            versions = [BotVersionFactory(bot__game="highcard") for _ in range(3)]
+            match = MatchFactory(versions=versions, game="highcard", placings=(1, 0, 2))
+        else:
+            match = MatchFactory()
+        log = MatchLogFactory(match=match)
+        ReplayFactory(match=match)
+        seats = list(match.seats.order_by("seat"))
+        RatingFactory(version=seats[0].version)
+        RatingHistory.objects.create(
+            version=seats[0].version,
+            bot=seats[0].bot,
+            game=match.game,
+            match=match,
+            mu=25,
+            sigma=8,
+            score=1,
+        )
+        TournamentEntryFactory(version=seats[1].version)
         TournamentScheduleFactory()
+        assert log.bot_id == seats[0].bot_id
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -61,7 +80,7 @@ def test_each_changelist_loads_in_constant_queries(
 
 def test_versions_cannot_be_added_or_edited_by_hand(admin_client):
     log = MatchLogFactory()
-    version = BotVersion.objects.get(pk=log.match.version_a_id)
+    version = BotVersion.objects.get(pk=log.match.seats.get(seat=0).version_id)
 
     assert admin_client.get(reverse("admin:arena_botversion_add")).status_code == 403
     page = admin_client.get(reverse("admin:arena_botversion_change", args=[version.pk]))

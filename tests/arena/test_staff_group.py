@@ -40,6 +40,15 @@ def test_staff_in_the_group_see_the_admin_changelists(setup_staff, staff, client
     assert response.status_code == 200
 
 
+def test_staff_in_the_group_see_a_match_s_seats(setup_staff, staff, client):
+    match = MatchLogFactory().match
+    client.force_login(staff)
+
+    assert client.get("/admin/arena/matchseat/").status_code == 200
+    page = client.get(f"/admin/arena/match/{match.pk}/change/").content.decode()
+    assert all(seat.bot.name in page for seat in match.seats.all())
+
+
 def test_a_plain_staff_user_is_refused_without_the_group(staff, client):
     client.force_login(staff)
 

@@ -35,14 +35,22 @@ def _win_rate(a, b, matches):
 
 
 @pytest.mark.slow
+@pytest.mark.strength
 def test_heuristic_beats_random_in_at_least_80_percent_of_400_matches():
     assert _win_rate("heuristic", "random", 400) >= 0.80
 
 
 @pytest.mark.slow
+@pytest.mark.strength
 def test_heuristic_beats_greedy_in_more_than_55_percent_of_400_matches():
     assert _win_rate("heuristic", "greedy", 400) > 0.55
 
 
 def test_builtin_bots_are_addressable_by_name():
-    assert set(get_game("lie21").builtin_bots()) == {"random", "greedy", "heuristic", "search"}
+    assert set(get_game("lie21").builtin_bots()) == {
+        "random",
+        "greedy",
+        "heuristic",
+        "search",
+        "starter",
+    }

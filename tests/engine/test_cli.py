@@ -5,11 +5,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from engine import replay as replay_io
 from engine.cli import main
+from sandbox import Limits
+from tests.replay_schemas import validate_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,23 +43,29 @@ def test_play_prints_the_json_summary(tmp_path, capsys):
     )
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
-    assert set(summary) == {
-        "players",
-        "matches",
-        "match_wins",
-        "draws",
-        "game_wins",
-        "points",
-        "sweeps",
-        "errors",
-    }
+    assert set(summary) == {"game", "players", "matches", "bots", "draws", "errors", "match_wins"}
     assert summary["players"] == ["heuristic", "random"] and summary["matches"] == 4
     assert sum(summary["match_wins"]) + summary["draws"] == 4
+    heuristic, random_bot = summary["bots"]
+    assert heuristic["name"] == "heuristic" and heuristic["matches"] == 4
+    assert set(heuristic) == {
+        "name",
+        "matches",
+        "first_places",
+        "mean_placing",
+        "match_wins",
+        "faults",
+        "totals",
+    }
+    assert heuristic["match_wins"] + random_bot["match_wins"] + summary["draws"] == 4
+    assert heuristic["mean_placing"] < random_bot["mean_placing"]
+    assert set(heuristic["totals"]) == {"game_wins", "points", "sweeps"}
     replays = sorted(tmp_path.glob("*.json.gz"))
     assert len(replays) == 4
-    schema = json.loads(replay_io.SCHEMA_PATH.read_text())
+    seat_names = [[s["name"] for s in replay_io.load(p)["seats"]] for p in replays]
+    assert seat_names == [["heuristic", "random"], ["random", "heuristic"]] * 2, "seats rotate"
     for path in replays:
-        jsonschema.validate(replay_io.load(path), schema)
+        validate_replay(replay_io.load(path))
 
 
 def test_play_reports_errors_by_player(capsys):
@@ -66,6 +73,7 @@ def test_play_reports_errors_by_player(capsys):
     assert main(["play", str(bot), "random", "--matches", "2", "--json", "--in-process"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["match_wins"] == [0, 2]
+    assert summary["bots"][0]["faults"] == {"bad_output": 2}
     assert [(e["match"], e["player"], e["kind"]) for e in summary["errors"]] == [
         (0, 0, "bad_output"),
         (1, 0, "bad_output"),
@@ -129,9 +137,11 @@ def test_match_i_uses_seed_plus_i_so_one_match_can_be_played_again(tmp_path):
     run_dir, again_dir = tmp_path / "run", tmp_path / "again"
     args = ["play", "heuristic", "greedy", "--in-process", "--no-timing", "--json"]
     assert main([*args, "--matches", "3", "--seed", "40", "--replay-dir", str(run_dir)]) == 0
-    assert main([*args, "--matches", "1", "--seed", "41", "--replay-dir", str(again_dir)]) == 0
     replays = sorted(run_dir.glob("*.json.gz"))
     assert [replay_io.load(p)["seed"] for p in replays] == [40, 41, 42]
+    # Match 1 sat greedy in seat 0 (seats rotate): the same seed and seating replays it.
+    again_args = ["play", "greedy", "heuristic", "--in-process", "--no-timing", "--json"]
+    assert main([*again_args, "--seed", "41", "--replay-dir", str(again_dir)]) == 0
     (again,) = again_dir.glob("*.json.gz")
     assert again.read_bytes() == replays[1].read_bytes()
 
@@ -173,4 +183,74 @@ def test_a_broken_replay_file_is_one_line_and_exit_2(tmp_path, content, expected
 def test_sandboxed_runs_record_the_limits_they_enforce(tmp_path):
     assert main(["play", "random", "random", "--replay-dir", str(tmp_path), "--json"]) == 0
     replay = replay_io.load(next(tmp_path.glob("*.json.gz")))
-    assert replay["limits"] == {"move_timeout_s": 1.0, "time_bank_s": 10.0}
+    assert replay["limits"] == Limits().time_limits()
+    assert replay["limits"]["move_timeout_s"] == 1.0 and replay["limits"]["time_bank_s"] == 10.0
+
+
+def test_games_lists_every_hosted_game_with_its_seats():
+    result = run("games")
+    assert result.returncode == 0
+    assert "lie21\t2 seats\tLie 21" in result.stdout
+
+
+def test_three_bots_play_an_n_seat_game_and_the_summary_ranks_them(capsys):
+    args = ["play", "--game", "highcard", "random", "starter", "random", "--matches", "6"]
+    assert main([*args, "--in-process", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["game"] == "highcard" and summary["matches"] == 6
+    assert [b["name"] for b in summary["bots"]] == ["random", "starter", "random"]
+    assert "match_wins" not in summary, "match wins are for two-seat games"
+    for bot in summary["bots"]:
+        assert bot["matches"] == 6 and 0 <= bot["mean_placing"] <= 2
+    assert sum(b["first_places"] for b in summary["bots"]) >= 6
+
+
+def test_a_bots_prints_and_traceback_go_to_stderr_with_where_they_happened(tmp_path):
+    bot = tmp_path / "loud.py"
+    bot.write_text(
+        "def act(o):\n"
+        "    print('my hand is', o['hand'])\n"
+        "    if o['hand_number'] == 3:\n"
+        "        raise ValueError('boom at hand 3')\n"
+        "    cards = o['hand'][:3]\n"
+        "    if o['role'] == 'liar':\n"
+        "        return {'cards': cards, 'face_up': 0}\n"
+        "    return {'cards': cards, 'challenge': False}\n"
+    )
+    result = run("play", str(bot), "random", "--in-process", "--seed", "3")
+    assert result.returncode == 0
+    lines = result.stderr.splitlines()
+    assert any(
+        "lie21 match 0, game 1, hand 1, step" in line and "my hand is" in line for line in lines
+    ), result.stderr
+    out = [line for line in lines if "is out: crash" in line]
+    assert out and "hand 3" in out[0]
+    assert "ValueError: boom at hand 3" in result.stderr, "the bot's own traceback is shown"
+    quiet = run("play", str(bot), "random", "--in-process", "--seed", "3", "--quiet")
+    assert "my hand is" not in quiet.stderr and "boom" not in quiet.stderr
+
+
+def test_a_local_tournament_prints_standings_a_crosstable_and_ratings(capsys):
+    args = ["tournament", "heuristic", "greedy", "random", "--matches", "2", "--in-process"]
+    assert main([*args, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] == 6  # three pairs, two matches each (seats swapped)
+    names = [row["name"] for row in result["standing"]]
+    assert sorted(names) == ["greedy", "heuristic", "random"]
+    assert all(row["played"] == 4 for row in result["standing"])
+    assert sum(row["points"] for row in result["standing"]) == 6
+    assert all("mu" in row and "sigma" in row for row in result["standing"])
+    assert result["crosstable"]["heuristic"]["random"]["meetings"] == 2
+    table = run("tournament", "greedy", "random", "--in-process", "--matches", "1")
+    assert table.returncode == 0 and "crosstable" in table.stdout and "rating" in table.stdout
+
+
+def test_a_tournament_of_an_n_seat_game_seats_every_group_in_every_rotation(capsys):
+    args = ["tournament", "--game", "highcard", "random", "starter", "p.py", "--in-process"]
+    assert main(args) == 2, "a missing file is one line and exit 2"
+    capsys.readouterr()
+    bots = ["random", "starter", "random_copy.py"]
+    args = ["tournament", "--game", "highcard", *bots[:2], "--matches", "2", "--in-process"]
+    assert main([*args, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches"] == 2  # two bots: one table, played in both seat orders

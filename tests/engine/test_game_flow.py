@@ -48,8 +48,12 @@ def test_forfeit_gives_the_hand_to_the_liar_and_the_winner_draws_first(make_game
     game = make_game(DEALER, OTHER, "7D", draws=draws)
     game.apply(0, lie(["2S", "3S", "4S"]))
     assert game.to_act() == 1
-    hooks = game.apply(1, answer(["2H", "3H", "4H"], challenge=False))
-    assert hooks == ["on_hand_end"]
+    events = game.apply(1, answer(["2H", "3H", "4H"], challenge=False))
+    assert [e["type"] for e in events] == ["hand_end"]  # fires on_hand_end
+    end = events[0]
+    assert end["public"]["winner"] == 0 and "judge_cards" not in end["public"]
+    assert end["private"] == {"0": {"drew": ("KC", "QC", "JC")}, "1": {"drew": ("KD", "QD", "JD")}}
+    assert end["public"]["deck_count"] == 24
     record = game.log[0]
     assert (record.winner, record.rule) == (0, WinRule.FORFEIT)
     assert record.draws == ((0, ("KC", "QC", "JC")), (1, ("KD", "QD", "JD")))

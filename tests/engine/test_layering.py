@@ -23,3 +23,110 @@ def test_package_imports_nothing_from_the_web_layer(package):
                 f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in FORBIDDEN
             ]
     assert offenders == []
+
+
+# --- game neutrality (everything above engine/games/<game>/ is game-neutral) ---------------
+
+GAME_NEUTRAL = ["arena", "workers", "sandbox"]
+ENGINE_CORE = list((ROOT / "engine").glob("*.py"))
+
+
+def _imports(path: Path) -> list[str]:
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def _code_strings_and_names(path: Path) -> set[str]:
+    """String constants (docstrings excluded) and identifiers used in a module's code."""
+    tree = ast.parse(path.read_text())
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = getattr(node, "body", [])
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings:
+                found.add(node.value.lower())
+        elif isinstance(node, ast.Name):
+            found.add(node.id.lower())
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr.lower())
+    return found
+
+
+@pytest.mark.parametrize("package", ["arena", "workers"])
+def test_the_arena_and_workers_import_no_game_package(package):
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+        for name in _imports(path)
+        if name.startswith("engine.games")
+    ]
+    assert offenders == []
+
+
+def _game_words() -> set[str]:
+    """Names and hooks no code outside a game's folder may use: each game's name and its
+    own hooks, and Lie 21's roles."""
+    from engine.registry import GAMES
+
+    words = {"liar", "judge", "on_hand_end"}
+    for name, game in GAMES.items():
+        words.add(name)
+        words.update(game.hooks)
+    return words
+
+
+def test_no_code_outside_the_games_names_a_game_or_its_concepts():
+    words = _game_words()
+    paths = [
+        path
+        for package in GAME_NEUTRAL
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+    ] + ENGINE_CORE
+    offenders = []
+    for path in paths:
+        used = _code_strings_and_names(path)
+        for word in sorted(words):
+            hits = [text for text in used if word in text.split() or text == word]
+            if hits:
+                offenders.append(f"{path.relative_to(ROOT)}: {word!r} in {sorted(hits)[:3]}")
+    assert offenders == []
+
+
+def test_the_sandbox_names_no_game_hook():
+    from engine.registry import GAMES
+
+    hooks = {hook for game in GAMES.values() for hook in game.hooks}
+    offenders = [
+        f"{path.relative_to(ROOT)}: {hook}"
+        for path in (ROOT / "sandbox").rglob("*.py")
+        for hook in hooks
+        if hook in path.read_text()
+    ]
+    assert offenders == []
+
+
+def test_pages_and_scripts_outside_the_renderers_name_no_game():
+    words = {"lie21", "the liar", "the judge", "liar's", "judge's"}
+    places = [ROOT / "arena" / "templates", ROOT / "arena" / "static" / "arena"]
+    offenders = []
+    for place in places:
+        for path in place.rglob("*"):
+            if not path.is_file() or path.suffix not in {".html", ".js", ".css"}:
+                continue
+            if "games" in path.relative_to(place).parts:
+                continue  # each game's renderer is the game's own
+            text = path.read_text(errors="replace").lower()
+            offenders += [f"{path.relative_to(ROOT)}: {w!r}" for w in words if w in text]
+    assert offenders == []

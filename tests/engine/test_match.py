@@ -5,14 +5,13 @@ import sys
 import types
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from engine import InProcessPlayer, builtin_bot, derive_seed, play_match
 from engine import replay as replay_io
+from tests.replay_schemas import validate_replay
 
 BOTS = Path(__file__).parent / "bots"
-SCHEMA = json.loads(replay_io.SCHEMA_PATH.read_text())
 
 
 def players(a, b, **kwargs):
@@ -24,7 +23,7 @@ def players(a, b, **kwargs):
 
 
 def validate(replay):
-    jsonschema.validate(replay, SCHEMA)
+    validate_replay(replay)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -36,14 +35,15 @@ def test_matches_end_by_the_rules_and_replays_validate(seed):
     if result.reason == "match_points":
         assert max(result.match_points) >= 4
     if result.reason == "sweep":
-        assert result.sweeps[result.winner] == 1
+        assert result.total("sweeps")[result.winner] == 1
         assert result.replay["games"][-1]["result"] == "sweep"
     games = result.replay["games"]
     assert [g["dealer"] for g in games] == [
         (result.replay["first_dealer"] + i) % 2 for i in range(len(games))
     ], "the dealer alternates every game"
-    assert sum(result.points) == 120 * result.games_played
-    assert all(len(g["move_ms"]) == 14 for g in games)
+    assert sum(result.total("points")) == 120 * result.games_played
+    assert all(len(g["steps"]) == 14 and all("ms" in s for s in g["steps"]) for g in games)
+    assert sorted(result.placings) == [0, 1] or result.placings == (0, 0)
 
 
 def test_same_seed_and_deterministic_bots_give_a_byte_identical_replay():
@@ -57,13 +57,17 @@ def test_same_seed_and_deterministic_bots_give_a_byte_identical_replay():
 def test_a_crash_loses_the_match_and_the_replay_says_who_where_and_why():
     result = play_match("lie21", players(BOTS / "crash_in_game_two.py", "random"), seed=3)
     assert result.games_played == 1, "with this seed the first game does not end the match"
-    assert result.winner == 1 and result.reason == "error"
-    error = result.replay["result"]["error"]
+    assert result.winner == 1 and result.reason == "fault"
+    assert result.placings == (1, 0)
+    error = result.replay["faults"][0]
     assert error["seat"] == 0 and error["kind"] == "crash" and error["game"] == 2
-    assert error["hand"] == 1 and error["phase"] in {"lie", "answer"}
+    assert error["where"]["hand"] == 1 and error["where"]["phase"] in {"lie", "answer"}
+    assert error["phase"] == "act"
+    game = result.replay["games"][-1]
+    assert game["end"] == "fault"
+    assert error["step"] == len(game["steps"]), "the fault is at the step that was not played"
     assert "secret-internal-state" not in json.dumps(result.replay), "bot output stays private"
     assert "secret-internal-state" in result.error.private
-    assert result.replay["games"][-1]["end"] == "error"
     validate(result.replay)
 
 
@@ -87,8 +91,8 @@ def test_time_overruns_draw_on_the_bank_then_time_out():
     result = play_match("lie21", [a, InProcessPlayer("r", builtin_bot("lie21", "random"))], seed=2)
     assert result.error.kind == "timeout" and result.error.seat == 0
     # Each move overdraws ~20 ms, so the 100 ms bank lasts a few moves, not one.
-    moves = sum(len(g["hands"]) for g in result.replay["games"])
-    assert moves >= 2
+    moves = sum(len(g["steps"]) for g in result.replay["games"])
+    assert moves >= 4
 
 
 class KeepsModule(InProcessPlayer):
@@ -143,13 +147,16 @@ def test_a_hook_fault_names_the_hand_it_followed_and_a_finished_game_still_count
     bot, hand, counted_games
 ):
     result = play_match("lie21", players(BOTS / bot, "random"), seed=11)
-    error = result.replay["result"]["error"]
+    error = result.replay["faults"][0]
     assert (error["kind"], error["seat"], error["phase"]) == ("crash", 0, "on_hand_end")
-    assert (error["game"], error["hand"]) == (1, hand)
+    assert error["game"] == 1
     assert result.games_played == counted_games
+    assert result.placings == (1, 0)
     if counted_games:
         assert result.replay["games"][0]["end"] == "complete"
-        assert sum(result.points) == 120
+        assert sum(result.total("points")) == 120
+    else:
+        assert error["where"]["hand"] == hand + 1, "the hook followed hand 1: play is at hand 2"
 
 
 def test_in_process_bots_cannot_change_what_the_other_bot_sees():
@@ -188,9 +195,13 @@ def test_an_in_process_bot_leaves_the_callers_modules_in_its_folder_alone(tmp_pa
 def test_bot_seeds_default_from_the_match_seed_and_can_be_given():
     derived = play_match("lie21", players("random", "random"), seed=8)
     given = play_match("lie21", players("random", "random"), seed=8, bot_seeds=[1, 2])
-    assert derived.replay["bot_seeds"] == [derive_seed(8, "bot", 0), derive_seed(8, "bot", 1)]
-    assert given.replay["bot_seeds"] == [1, 2]
-    assert derived.replay["games"][0]["deck"] == given.replay["games"][0]["deck"]
+    assert [s["bot_seed"] for s in derived.replay["seats"]] == [
+        derive_seed(8, "bot", 0),
+        derive_seed(8, "bot", 1),
+    ]
+    assert [s["bot_seed"] for s in given.replay["seats"]] == [1, 2]
+    first = derived.replay["games"][0]["record"]["deck"]
+    assert first == given.replay["games"][0]["record"]["deck"]
 
 
 @pytest.mark.parametrize("seed", [True, 2**53, -1, 1.0])

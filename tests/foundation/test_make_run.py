@@ -65,7 +65,7 @@ def test_arena_up_serves_pages_and_ctrl_c_stops_everything(tmp_path):
             if not line:
                 break
             output.append(line)
-            if "Lie 21 Arena is up at" in line:
+            if "Bluff Arena is up at" in line:
                 break
         assert any("is up at" in line for line in output), "".join(output)
         assert any("Demo admin: admin / " in line for line in output)
@@ -73,6 +73,8 @@ def test_arena_up_serves_pages_and_ctrl_c_stops_everything(tmp_path):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as reply:
                 assert reply.status == 200, path
         assert len(processes_with(marker)) >= 4  # arena_up, web, worker, beat (and children)
+        # Collected with the manifest, so a later start with DEBUG=0 serves pages too.
+        assert (ROOT / "staticfiles" / "staticfiles.json").is_file()
         arena.send_signal(signal.SIGINT)
         rest, _ = arena.communicate(timeout=60)
         assert arena.returncode == 0, "".join(output) + rest

@@ -3,9 +3,10 @@
 What it does, so a failure can be reproduced by hand:
 
 1. A scratch PostgreSQL database ``<DATABASE_URL's name>_schemathesis`` is dropped and made
-   afresh, migrated, and given rows to find: staff ``olga`` (who owns a bot, so owner-only
-   routes are reached) and other users' bots, a match with its replay and logs, a tournament
-   and a schedule.
+   afresh, migrated, and given rows to find: staff ``olga`` (who owns bots, so owner-only
+   routes are reached) and other users' bots, a two-seat match with its replay and logs, a
+   three-seat match of the test game High Card (hosted for the run, ``ARENA_EXTRA_GAMES``),
+   tournaments and a schedule.
 2. gunicorn serves the app on 127.0.0.1 (a free port) with ``DEBUG=0`` and the throttles
    raised out of the way (they are tested on their own).
 3. ``schemathesis run`` fetches ``/api/schema/?format=json`` and runs every check
@@ -64,11 +65,19 @@ staff = get_user_model().objects.create_user("olga", "olga@example.com", "olga-p
 mine = BotVersionFactory(bot=BotFactory(owner=staff, name="staffbot")).bot
 theirs = BotVersionFactory().bot
 for bot in (mine, theirs):
-    RatingFactory(bot=bot)
-match = MatchFactory(version_a=mine.active_version, version_b=theirs.active_version)
+    RatingFactory(version=bot.active_version)
+match = MatchFactory(versions=[mine.active_version, theirs.active_version])
 ReplayFactory(match=match)
-MatchLogFactory(match=match)
+MatchLogFactory(match=match, steps=[{"game": 1, "step": 0, "phase": "act", "text": "hi"}])
+cards = [BotVersionFactory(bot=BotFactory(owner=staff, name="staffcards", game="highcard"))]
+cards += [BotVersionFactory(bot=BotFactory(game="highcard")) for _ in range(2)]
+for version in cards:
+    RatingFactory(version=version)
+three = MatchFactory(versions=cards, game="highcard", placings=(1, 0, 1),
+                     totals={"firsts": [0, 3, 0]})
+MatchLogFactory(match=three, seat=0)
 TournamentFactory(created_by=staff)
+TournamentFactory(created_by=staff, game="highcard")
 TournamentScheduleFactory(created_by=staff)
 print(Token.objects.get_or_create(user=staff)[0].key)
 """
@@ -91,6 +100,8 @@ def main() -> int:
         "ARENA_DATA_DIR": str(ROOT / "test-artifacts" / "schemathesis-data"),
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "PYTHONPATH": str(ROOT),
+        # The three-seat test game is hosted too, so N-seat matches meet the schema.
+        "ARENA_EXTRA_GAMES": "tests.games.highcard",
     }
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)

@@ -166,3 +166,8 @@ def expect_fault(player: SandboxedPlayer, kind: str, call: Callable[[], object])
         call()
     assert info.value.kind == kind, (info.value.kind, info.value.detail, info.value.private)
     return info.value
+
+
+#: The hooks a game with a hook of its own offers (``on_hand_end`` is Lie 21's): the
+#: sandbox knows no game's hooks, it delivers the ones it is given.
+GAME_HOOKS = ("on_match_start", "on_game_end", "on_hand_end")

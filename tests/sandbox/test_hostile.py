@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from engine.players import BotFault, FaultKind
-from tests.sandbox.conftest import FAST, expect_fault
+from tests.sandbox.conftest import FAST, GAME_HOOKS, expect_fault
 
 P, BAD, CRASH = FaultKind.PROTOCOL, FaultKind.BAD_OUTPUT, FaultKind.CRASH
 
@@ -109,7 +109,7 @@ def _forge(sandbox, when: str, line: bytes) -> BotFault:
     info = {"when": when, "lines": [(line + b"\n").hex()]}
     call = (lambda: player.notify("on_hand_end", {})) if when == "hook" else lambda: player.act({})
     # A forged reply that looks right is taken, and the real one after it caught next time.
-    return until_fault(lambda: player.start(info), call, call, call)
+    return until_fault(lambda: player.start(info, hooks=GAME_HOOKS), call, call, call)
 
 
 @pytest.mark.parametrize(("name", "line", "kind"), FORGED, ids=[c[0] for c in FORGED])
@@ -142,8 +142,8 @@ def test_a_forged_fault_in_a_match_is_a_recorded_protocol_loss(sandbox):
         name = forger.name
         hooks = None
 
-        def start(self, info):
-            forger.start({**info, **forger_info})
+        def start(self, info, hooks=engine.MATCH_HOOKS):
+            forger.start({**info, **forger_info}, hooks=hooks)
 
         def __getattr__(self, attr):
             return getattr(forger, attr)
@@ -151,8 +151,8 @@ def test_a_forged_fault_in_a_match_is_a_recorded_protocol_loss(sandbox):
     result = engine.play_match("lie21", [Forger(), random_bot], seed=3)
     assert result.error is not None and result.error.seat == 0
     assert result.error.kind == "protocol"
-    assert result.winner == 1 and result.reason == "error"
-    assert result.replay["result"]["error"]["kind"] == "protocol"
+    assert result.winner == 1 and result.reason == "fault"
+    assert result.replay["faults"][0]["kind"] == "protocol"
 
 
 def test_flooding_the_protocol_channel_is_a_protocol_fault(sandbox):
@@ -252,7 +252,7 @@ def test_sleeping_just_over_the_move_wall_limit_drains_the_wall_bank(sandbox):
 def test_sleeping_in_hooks_counts_too(sandbox):
     limits = dataclasses.replace(FAST, move_wall_s=0.4, wall_bank_s=0.1, match_wall_s=1.0)
     player = sandbox("sleepy.py", limits=limits)
-    player.start({"sleep_s": 0.3})
+    player.start({"sleep_s": 0.3}, hooks=GAME_HOOKS)
     fault = until_fault(*[lambda: player.notify("on_hand_end", {})] * 8)
     assert fault.kind == FaultKind.TIMEOUT
     assert "on_hand_end()" in fault.detail

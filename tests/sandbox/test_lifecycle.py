@@ -9,7 +9,7 @@ import pytest
 
 from engine.players import BotFault, FaultKind, Player
 from sandbox import SandboxConfig, SandboxedPlayer
-from tests.sandbox.conftest import BOTS, process_alive, skip_without_cgroup
+from tests.sandbox.conftest import BOTS, GAME_HOOKS, process_alive, skip_without_cgroup
 
 
 def test_sandboxed_player_satisfies_the_player_protocol(sandbox):
@@ -92,7 +92,7 @@ def test_garbage_collected_player_leaves_no_process(config):
 
 def test_messages_bigger_than_a_pipe_reach_a_frozen_bot(sandbox):
     player = sandbox("echo_bot.py")
-    player.start({"blob": "x" * 30_000})
+    player.start({"blob": "x" * 30_000}, hooks=GAME_HOOKS)
     player.notify("on_hand_end", {"blob": "y" * 500_000})  # 8 pipe buffers
     assert player.act({"n": "z" * 30_000})["echo"] == {"n": "z" * 30_000}
 

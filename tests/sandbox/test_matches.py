@@ -82,7 +82,7 @@ def test_bot_that_plays_five_games_then_crashes_loses_with_a_crash(sandbox, tmp_
     )
     assert result.games_played == 5
     assert result.winner == 1
-    assert result.reason == "error"
+    assert result.reason == "fault"
     error = result.error
     assert (error.seat, error.kind, error.game) == (0, FaultKind.CRASH, 6)
     assert error.detail == "the bot raised RuntimeError in act()"

@@ -8,7 +8,7 @@ import pytest
 
 from engine.players import FaultKind
 from sandbox.protocol import LineReader, ProtocolViolation, decode, encode
-from tests.sandbox.conftest import FAST, expect_fault
+from tests.sandbox.conftest import FAST, GAME_HOOKS, expect_fault
 
 
 def test_garbage_on_the_protocol_descriptor_is_a_protocol_fault(sandbox):
@@ -91,7 +91,7 @@ def test_output_is_capped_per_match(sandbox):
 
 def test_output_keeps_prints_and_hooks(sandbox):
     player = sandbox("echo_bot.py")
-    player.start({"seed": 7})
+    player.start({"seed": 7}, hooks=GAME_HOOKS)
     assert player.hooks == {"on_match_start", "on_hand_end"}
     player.notify("on_hand_end", {"hand": 1})
     player.notify("on_game_end", {"ignored": True})  # not defined by the bot: skipped

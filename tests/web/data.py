@@ -1,7 +1,8 @@
 """Data for the page tests: bots with stored versions, and matches with real replays.
 
 Matches are played by the engine in-process (built-in bots, a few milliseconds each) and
-stored the way the workers record them, so the pages show real cards, sums and results.
+recorded through the arena's own recording code (``tests.arena.recorded.match_played``:
+seats, placings, replay, logs, ratings), so the pages show real cards, results and logs.
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from django.utils import timezone
-
 import engine
-from arena.models import Bot, BotVersion, Match, MatchLog, Rating, RatingHistory, Replay
-from engine import replay as replay_io
+from arena.models import Bot, BotVersion, Match, MatchLog, Rating, RatingHistory
+from arena.services.ratings import rating_activate
 from tests.arena.factories import BotFactory, BotVersionFactory, UserFactory
+from tests.arena.recorded import match_played, match_queued
 
 PASSWORD = "A-long-test-password-21"
 
@@ -43,102 +43,96 @@ def user_make(username: str, *, password: str = PASSWORD, **fields: Any):
     return user
 
 
-def bot_make(owner=None, *, name: str | None = None, **fields: Any) -> Bot:
-    """A bot with one valid, active version (its file stored under MEDIA_ROOT)."""
+def bot_make(
+    owner=None,
+    *,
+    name: str | None = None,
+    game: str = "lie21",
+    on_ladder: bool = False,
+    **fields: Any,
+) -> Bot:
+    """A bot with one valid, active version (its file stored under MEDIA_ROOT).
+
+    ``on_ladder`` gives the version its rating and makes it the bot's ladder entry, as a
+    successful validation does.
+    """
     kwargs: dict[str, Any] = {"owner": owner} if owner is not None else {}
     if name is not None:
         kwargs["name"] = name
-    bot = BotFactory(**kwargs, **fields)
-    BotVersionFactory(bot=bot)
+    bot = BotFactory(game=game, **kwargs, **fields)
+    version = BotVersionFactory(bot=bot)
+    if on_ladder:
+        rating_activate(version=version)
     bot.refresh_from_db()
     return bot
 
 
 def engine_replay(
-    names: Sequence[str], *, seed: int, bots: Sequence[str | Path] = ("heuristic", "random")
+    names: Sequence[str],
+    *,
+    seed: int,
+    bots: Sequence[str | Path] = ("heuristic", "random"),
+    game: str = "lie21",
 ) -> dict[str, Any]:
-    """The replay of a real match between two bots (built-in names or bot file paths)."""
+    """The replay of a real match between bots (built-in names or bot file paths)."""
     players = [
         engine.InProcessPlayer(
-            name, bot if isinstance(bot, Path) else engine.builtin_bot("lie21", bot)
+            name, bot if isinstance(bot, Path) else engine.builtin_bot(game, bot)
         )
         for name, bot in zip(names, bots, strict=True)
     ]
-    return engine.play_match("lie21", players, seed=seed).replay
+    return engine.play_match(game, players, seed=seed).replay
 
 
 def match_record(
-    bot_a: Bot,
-    bot_b: Bot,
-    *,
+    *bots: Bot,
     seed: int = 1,
-    replay: dict[str, Any] | None = None,
-    bots: Sequence[str | Path] = ("heuristic", "random"),
+    players: Sequence[str | Path] | None = None,
     status: str = Match.Status.DONE,
     logs: Sequence[tuple[str, str]] | None = None,
     **fields: Any,
 ) -> Match:
-    """A match between the bots' active versions; a finished one gets a real replay.
+    """A match between the bots' active versions (seat i is ``bots[i]``); a finished one is
+    played for real with ``players`` (built-in names or bot files; Lie 21 default: heuristic
+    against random) and recorded as a worker records it.
 
-    ``logs`` is ``[(output, traceback)]`` per seat, stored as the bots' private logs.
+    ``logs`` is ``[(output, traceback)]`` per seat: it replaces what the bots printed, to
+    put known (secret) strings in the owner-only logs.
     """
-    match = Match(
-        game="lie21",
-        version_a=bot_a.active_version,
-        version_b=bot_b.active_version,
-        bot_a=bot_a,
-        bot_b=bot_b,
-        seed=seed,
-        status=status,
-        **fields,
-    )
+    versions = [bot.active_version for bot in bots]
     if status != Match.Status.DONE:
-        match.save()
-        return match
-    if replay is None:
-        replay = engine_replay([str(bot_a), str(bot_b)], seed=seed, bots=bots)
-    result = replay["result"]
-    error = result["error"] or {}
-    match.outcome = {0: Match.Outcome.A, 1: Match.Outcome.B}.get(
-        result["winner"], Match.Outcome.DRAW
-    )
-    match.reason = result["reason"]
-    match.match_points_a, match.match_points_b = result["match_points"]
-    match.game_wins_a, match.game_wins_b = result["game_wins"]
-    match.points_a, match.points_b = result["points"]
-    match.sweeps_a, match.sweeps_b = result["sweeps"]
-    match.games_played = result["games_played"]
-    match.error_kind = error.get("kind", "")
-    match.error_seat = error.get("seat")
-    match.error_detail = error.get("detail", "")
-    match.started_at = match.finished_at = timezone.now()
-    match.duration_s = 1.0
-    match.save()
-    data = replay_io.dumps(replay)
-    Replay.objects.create(match=match, data=data, size=len(data), format=replay["format"])
+        return match_queued(versions, seed=seed, status=status, **fields)
+    if players is None and bots[0].game == "lie21":
+        players = ("heuristic", "random")
+    match = match_played(versions, seed=seed, bots=players, **fields)
     for seat, (output, traceback) in enumerate(logs or ()):
-        MatchLog.objects.create(
-            match=match,
-            seat=seat,
-            bot=bot_a if seat == 0 else bot_b,
-            output=output,
-            traceback=traceback,
+        step = {"game": 1, "step": 0, "phase": "act", "text": output}
+        MatchLog.objects.filter(match=match, seat=seat).update(
+            output=output, traceback=traceback, steps=[step] if output else []
         )
-    return match
+    return Match.objects.get(pk=match.pk)
 
 
 def rate(match: Match, scores: Sequence[float]) -> None:
-    """Rating rows and one history row per bot for ``match`` (what the rating task writes)."""
-    for bot, score in zip((match.bot_a, match.bot_b), scores, strict=True):
-        rating, _ = Rating.objects.get_or_create(bot=bot, game="lie21")
-        rating.mu, rating.sigma = score + 6, 2.0
-        rating.score = score
-        rating.matches += 1
-        rating.wins += (match.outcome == "a") == (bot == match.bot_a)
-        rating.losses = rating.matches - rating.wins
+    """Each seat's version rating set to ``scores[seat]`` after ``match``, with its history
+    row (what the rating writes), so charts and sparklines have known values."""
+    for seat, score in zip(match.seats.order_by("seat"), scores, strict=True):
+        rating, _ = Rating.objects.get_or_create(
+            version=seat.version, defaults={"bot": seat.bot, "game": match.game}
+        )
+        rating.mu, rating.sigma, rating.score = score + 6, 2.0, score
+        rating.current = True
         rating.save()
-        RatingHistory.objects.create(
-            bot=bot, game="lie21", match=match, mu=score + 6, sigma=2.0, score=score
+        RatingHistory.objects.update_or_create(
+            match=match,
+            version=seat.version,
+            defaults={
+                "bot": seat.bot,
+                "game": match.game,
+                "mu": score + 6,
+                "sigma": 2.0,
+                "score": score,
+            },
         )
 
 
@@ -148,7 +142,7 @@ def replay_with_forfeits_and_challenges(*, first_seed: int = 1) -> tuple[int, di
     """
     for seed in range(first_seed, first_seed + 200):
         replay = engine_replay(["a", "b"], seed=seed)
-        hands = replay["games"][0]["hands"]
+        hands = replay["games"][0]["record"]["hands"]
         forfeit_liars = {h["liar"] for h in hands if not h["challenge"]}
         if forfeit_liars == {0, 1} and any(h["challenge"] for h in hands):
             return seed, replay

@@ -1,8 +1,9 @@
 """Who sees what on the pages, CSRF on every form, and 404s (Django's test client).
 
-The fixed cast: ``owner`` (alice) owns seat A's bot, ``other_user`` (bob) owns seat B's,
-a stranger owns nothing, staff owns nothing; anonymous visitors too. Every private string
-below is unique, so finding it anywhere in a page is a leak.
+The fixed cast: ``owner`` (alice) owns the first seat's bot, ``other_user`` (bob) the
+second's, a stranger owns nothing, staff owns nothing (and reads every seat's match log, as
+the owners' helpers); anonymous visitors too. Every private string below is unique, so
+finding it anywhere in a page is a leak.
 """
 
 from __future__ import annotations
@@ -61,12 +62,30 @@ def _everything(client: Client, paths: list[str]) -> str:
     return "\n".join(pages)
 
 
-@pytest.mark.parametrize("who", ["anonymous", "stranger", "staff"])
-def test_private_output_never_reaches_anyone_but_the_owner(world, staff, who) -> None:
-    user = {"anonymous": None, "stranger": user_make("carol"), "staff": staff}[who]
+@pytest.mark.parametrize("who", ["anonymous", "stranger"])
+def test_private_output_never_reaches_anyone_but_the_owner(world, who) -> None:
+    user = {"anonymous": None, "stranger": user_make("carol")}[who]
     html = _everything(_client(user), _private_pages(world))
     for secret in SECRETS_A + SECRETS_B:
         assert secret not in html, (who, secret)
+
+
+def test_staff_read_every_seats_match_log_but_no_bots_files(world, staff) -> None:
+    html = _everything(_client(staff), _private_pages(world))
+    for secret in (LOG_A, LOG_B, TRACE_B):
+        assert secret in html, secret
+    for secret in (VALIDATION_SECRET, OUTPUT_SECRET, FILENAME_SECRET):
+        assert secret not in html, secret
+
+
+def test_at_a_table_of_three_each_owner_reads_only_their_seats_log(db) -> None:
+    owners = [user_make(f"owner{n}") for n in range(3)]
+    bots = [bot_make(user, name=f"card{n}", game="highcard") for n, user in enumerate(owners)]
+    secrets = [f"SEAT-{n}-SECRET-{n}f{n}" for n in range(3)]
+    match = match_record(*bots, seed=2, logs=[(secret, "") for secret in secrets])
+    for n, user in enumerate(owners):
+        page = _client(user).get(f"/matches/{match.pk}/").content.decode()
+        assert [secret in page for secret in secrets] == [seat == n for seat in range(3)]
 
 
 def test_the_owner_sees_their_logs_and_output_and_only_theirs(world, owner, other_user) -> None:
@@ -196,6 +215,8 @@ def test_log_out_is_a_post(owner) -> None:
         "/matches/999999/",
         "/tournaments/999999/",
         "/ladder/no-such-game/",
+        "/games/no-such-game/",
+        "/games/no-such-game/rules/",
         "/docs/no-such-doc/",
         "/docs/..%2Fsettings/",
         "/no/such/page/",

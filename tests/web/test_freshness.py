@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def ladder_bots():
     bots = [bot_make(name=f"bot{n}") for n in range(3)]
     for bot in bots:
-        RatingFactory(bot=bot, game="lie21")
+        RatingFactory(version=bot.active_version)
     return bots
 
 
@@ -25,24 +25,20 @@ def test_the_ladder_answers_304_until_a_rating_changes(
     ladder_bots, django_capture_on_commit_callbacks
 ):
     client = Client()
-    first = client.get("/ladder/lie21/")
+    first = client.get("/games/lie21/")
     assert first.status_code == 200
     etag = first["ETag"]
     assert "no-cache" in first["Cache-Control"]
 
-    again = client.get("/ladder/lie21/", HTTP_IF_NONE_MATCH=etag)
+    again = client.get("/games/lie21/", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
     assert again.content == b""
 
-    match = MatchFactory(
-        version_a=ladder_bots[0].versions.first(),
-        version_b=ladder_bots[1].versions.first(),
-        rated=False,
-    )
+    match = MatchFactory(versions=[bot.active_version for bot in ladder_bots[:2]], rated=False)
     with django_capture_on_commit_callbacks(execute=True):
         match_rate_locked(match=match)
 
-    after = client.get("/ladder/lie21/", HTTP_IF_NONE_MATCH=etag)
+    after = client.get("/games/lie21/", HTTP_IF_NONE_MATCH=etag)
     assert after.status_code == 200
     assert after["ETag"] != etag
 
@@ -51,9 +47,9 @@ def test_an_anonymous_ladder_page_is_rendered_once_per_ladder_version(
     ladder_bots, django_assert_max_num_queries
 ):
     client = Client()
-    first = client.get("/ladder/lie21/?sort=-mu")
+    first = client.get("/games/lie21/?sort=-mu")
     with django_assert_max_num_queries(0):
-        cached = client.get("/ladder/lie21/?sort=-mu")
+        cached = client.get("/games/lie21/?sort=-mu")
     assert cached.status_code == 200
     assert cached.content == first.content
 
@@ -62,8 +58,8 @@ def test_a_logged_in_reader_gets_their_own_validator_and_page(ladder_bots):
     user = user_make("reader")
     client = Client()
     client.force_login(user)
-    anonymous = Client().get("/ladder/lie21/")
-    mine = client.get("/ladder/lie21/")
+    anonymous = Client().get("/games/lie21/")
+    mine = client.get("/games/lie21/")
     assert mine["ETag"] != anonymous["ETag"]
     assert "private" in mine["Cache-Control"]
     assert b"reader" in mine.content

@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 from arena.models import Bot, BotVersion, Match, Rating, Tournament
 from arena.selectors.pages import bot_head_to_head, next_scheduled_tournaments
 from arena.services.tournaments import tournament_finish
+from engine.registry import GAMES
 from tests.arena.factories import (
     RatingFactory,
     TournamentEntryFactory,
@@ -69,14 +70,20 @@ def ladder(db) -> list[Rating]:
         bot = bot_make(name=f"bot{i}")
         ratings.append(
             RatingFactory(
-                bot=bot, mu=mu, sigma=sigma, score=mu - 3 * sigma, matches=matches, wins=wins
+                version=bot.active_version,
+                mu=mu,
+                sigma=sigma,
+                score=mu - 3 * sigma,
+                matches=matches,
+                wins=wins,
+                placing_sum=matches - wins,
             )
         )
     return ratings
 
 
 def test_the_ladder_ranks_by_conservative_score(ladder) -> None:
-    html = _html("/ladder/lie21/")
+    html = _html("/games/lie21/")
     # Scores (mu - 3 sigma): 27, 25, 26.5, 0.1.
     assert _ladder_names(html) == ["bot0", "bot2", "bot1", "bot3"]
     assert 'aria-sort="descending"' in html
@@ -90,11 +97,12 @@ def test_the_ladder_ranks_by_conservative_score(ladder) -> None:
         ("-matches", ["bot2", "bot0", "bot1", "bot3"]),
         ("-win_rate", ["bot0", "bot2", "bot1", "bot3"]),  # no matches: last
         ("win_rate", ["bot1", "bot2", "bot0", "bot3"]),
+        ("placing", ["bot0", "bot2", "bot1", "bot3"]),  # mean placing, best first
         ("id); DROP TABLE arena_rating;--", ["bot0", "bot2", "bot1", "bot3"]),  # ignored
     ],
 )
 def test_the_ladder_sorts_by_a_whitelisted_column(ladder, sort, expected) -> None:
-    html = _html(f"/ladder/lie21/?sort={sort}")
+    html = _html(f"/games/lie21/?sort={sort}")
     assert _ladder_names(html) == expected
     # The rank column stays the rank by score, whatever the order shown.
     assert re.search(rf'data-bot="{ladder[0].bot_id}">\s*<td class="num">1<', html)
@@ -102,38 +110,45 @@ def test_the_ladder_sorts_by_a_whitelisted_column(ladder, sort, expected) -> Non
 
 def test_the_ladder_paginates_and_leaves_inactive_bots_out(ladder) -> None:
     for i in range(50):
-        RatingFactory(bot=bot_make(name=f"extra{i:02d}"), mu=10, sigma=3)
+        RatingFactory(version=bot_make(name=f"extra{i:02d}").active_version, mu=10, sigma=3)
     Bot.objects.filter(pk=ladder[1].bot_id).update(is_active=False)
-    first = _html("/ladder/lie21/")
-    second = _html("/ladder/lie21/?page=2&sort=-score")
+    first = _html("/games/lie21/")
+    second = _html("/games/lie21/?page=2&sort=-score")
     assert len(_ladder_names(first)) == 50
     assert len(_ladder_names(second)) == 3
     assert "bot1" not in _ladder_names(first) + _ladder_names(second)
     assert "Page 2 of 2" in second
-    assert _html("/ladder/lie21/?page=banana")  # a bad page number is page 1
+    assert _html("/games/lie21/?page=banana")  # a bad page number is page 1
 
 
-def test_the_ladder_draws_a_sparkline_from_the_rating_history(db) -> None:
+def test_the_ladder_draws_a_sparkline_from_the_versions_rating_history(db) -> None:
     a, b = bot_make(name="up"), bot_make(name="down")
     for seed, scores in enumerate([(10, 9), (12, 8), (15, 6)], start=1):
-        rate(match_record(a, b, seed=seed), scores)
-    html = _html("/ladder/lie21/")
+        rate(match_record(a, b, seed=seed, ranked=False), scores)
+    html = _html("/games/lie21/")
     assert html.count('class="sparkline up"') == 1
     assert html.count('class="sparkline down"') == 1
     assert "Score trend over 3 matches: 10.0 to 15.0" in html
 
 
-# --- home ------------------------------------------------------------------------------------
+# --- games: the home page, each game's page, rules and starter bot ----------------------
 
 
-def test_home_shows_the_ladder_top_the_next_tournament_and_recent_matches(ladder) -> None:
+def test_home_presents_the_arena_of_several_games_first_game_first(ladder) -> None:
     crontab = CrontabSchedule.objects.create(minute="30", hour="4", timezone="UTC")
     task = PeriodicTask.objects.create(name="nightly", task="x", crontab=crontab)
     TournamentScheduleFactory(name="Nightly cup", crontab="30 4 * * *", periodic_task=task)
     TournamentScheduleFactory(name="Switched off", enabled=False)
     match = match_record(ladder[0].bot, ladder[1].bot, seed=9)
     html = _html("/")
+    assert "the arena of bluffing card and dice games" in html
+    assert "Lie 21 Arena" not in html
+    games = re.findall(r'<article class="game-card" id="game-([a-z0-9_]+)">', html)
+    assert games == list(GAMES)  # every hosted game, in the registry's order
+    assert games[0] == "lie21"
     assert 'id="home-ladder-lie21"' in html
+    assert 'href="/games/highcard/rules/"' in html and 'href="/games/highcard/starter/"' in html
+    assert "2\u20134 seats" in html  # the test game's table sizes (an en dash)
     assert "Nightly cup" in html
     assert "Switched off" not in html
     assert "30 4 * * *" in html
@@ -153,91 +168,210 @@ def test_the_next_run_comes_from_the_beat_crontab(db) -> None:
     ]
 
 
+def test_a_games_page_has_its_ladder_rules_starter_bot_and_seat_counts(db) -> None:
+    bots = [bot_make(name=f"card{n}", game="highcard", on_ladder=True) for n in range(3)]
+    match_record(*bots, seed=2)
+    html = _html("/games/highcard/")
+    assert "<h1>High Card (test game)</h1>" in html
+    assert "2\u20134 seats" in html
+    assert 'href="/games/highcard/rules/"' in html
+    assert 'href="/games/highcard/starter/"' in html
+    assert sorted(_ladder_names(html)) == ["card0", "card1", "card2"]
+    assert "μ ± 3σ" in html and "Mean place" in html  # noqa: RUF001
+    for bot in bots:
+        assert f'data-bot="{bot.pk}"' in html
+    # Each game has its own ladder: none of them is on Lie 21's.
+    assert not _ladder_names(_html("/games/lie21/"))
+
+
+def test_a_games_rules_page_is_rendered_from_its_docs_file(db) -> None:
+    html = _html("/games/highcard/rules/")
+    assert "High Card" in html and "<article" in html
+    lie21 = _html("/games/lie21/rules/")
+    assert "<h1" in lie21 and 'id="rules-lie21"' in lie21
+
+
+def test_the_starter_bot_downloads_as_a_python_file(db) -> None:
+    response = _client().get("/games/highcard/starter/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="highcard_starter_bot.py"'
+    assert response.content == GAMES["highcard"].builtin_bots()["starter"].read_bytes()
+
+
+@pytest.mark.parametrize(
+    "path", ["/games/nope/", "/games/nope/rules/", "/games/nope/starter/", "/ladder/nope/"]
+)
+def test_an_unknown_game_is_the_sites_own_404(db, path) -> None:
+    response = _client().get(path)
+    assert response.status_code == 404
+    assert "Not found" in response.content.decode()
+    assert "There is no game" in response.content.decode()
+
+
+def test_the_old_ladder_addresses_lead_to_the_games(db) -> None:
+    response = _client().get("/ladder/lie21/?sort=-mu&page=2")
+    assert response.status_code == 301
+    assert response["Location"] == "/games/lie21/?sort=-mu&page=2"
+    listing = _client().get("/ladder/")
+    assert listing["Location"] == ("/games/" if len(GAMES) > 1 else f"/games/{next(iter(GAMES))}/")
+
+
 # --- bot page --------------------------------------------------------------------------------
 
 
-def test_head_to_head_is_counted_per_opponent(db) -> None:
-    me, rival, other = bot_make(name="me"), bot_make(name="rival"), bot_make(name="other")
-    matches = [
-        match_record(me, rival, seed=1),
-        match_record(rival, me, seed=2),
-        match_record(me, other, seed=3),
-        match_record(me, rival, status=Match.Status.QUEUED),  # not finished: not counted
-    ]
+def test_head_to_head_is_counted_per_opponent_at_any_table_size(db) -> None:
+    me, rival, other = (bot_make(name=n, game="highcard") for n in ("me", "rival", "other"))
+    first = match_record(me, rival, other, seed=1)
+    second = match_record(rival, me, seed=2)
+    match_record(me, rival, status=Match.Status.QUEUED)  # not finished: not counted
     rows = {row.opponent.name: row for row in bot_head_to_head(bot=me)}
     assert set(rows) == {"rival", "other"}
     for name, row in rows.items():
-        played = [m for m in matches if m.status == "done" and name in (m.bot_a.name, m.bot_b.name)]
-        mine = ["a" if m.bot_a_id == me.pk else "b" for m in played]
-        wins = sum(m.outcome == seat for m, seat in zip(played, mine, strict=True))
-        draws = sum(m.outcome == "draw" for m in played)
-        points_for = sum(
-            m.match_points_a if seat == "a" else m.match_points_b
-            for m, seat in zip(played, mine, strict=True)
-        )
-        assert (row.played, row.wins, row.draws, row.losses) == (
-            len(played),
-            wins,
-            draws,
-            len(played) - wins - draws,
-        )
+        wins = draws = losses = points_for = played = 0
+        for match in (first, second):
+            seats = {seat.bot.name: seat for seat in match.seats.all()}
+            if name not in seats:
+                continue
+            mine, theirs = seats["me"], seats[name]
+            played += 1
+            wins += mine.placing < theirs.placing
+            draws += mine.placing == theirs.placing
+            losses += mine.placing > theirs.placing
+            points_for += mine.score
+        assert (row.played, row.wins, row.draws, row.losses) == (played, wins, draws, losses)
         assert row.match_points_for == points_for
+    assert rows["rival"].played == 2 and rows["other"].played == 1
 
 
-def test_the_bot_page_shows_versions_rating_chart_matches_and_head_to_head(owner) -> None:
-    bot = bot_make(owner, name="alpha", description="Line one\nLine two")
-    rival = bot_make(name="rival")
+def test_the_bot_page_shows_each_versions_record_its_rank_and_its_matches(owner) -> None:
+    bot = bot_make(owner, name="alpha", description="Line one\nLine two", on_ladder=True)
+    rival = bot_make(name="rival", on_ladder=True)
     for seed in (1, 2, 3):
-        rate(match_record(bot, rival, seed=seed), (10 + seed, 5))
+        rate(match_record(bot, rival, seed=seed, ranked=False), (10 + seed, 5))
+    Rating.objects.filter(version=bot.active_version).update(
+        matches=3, wins=2, draws=0, losses=1, faults=1, placing_sum=1
+    )
     html = _html(f"/bots/{bot.pk}/")
     assert "Line one<br>Line two" in html
     assert 'class="rating-chart"' in html
     assert html.count('data-match="') == 3
     assert f'data-opponent="{rival.pk}"' in html
-    assert 'data-version="1"' in html
+    row = html.split('data-version="1"', 1)[1].split("</tr>", 1)[0]
+    assert "2 / 0 / 1" in row  # W / D / L of that version
+    assert '<td class="num" data-col="faults">1</td>' in row
+    assert '<td class="num" data-col="placing">1.33</td>' in row
+    rank = html.split('id="ladder-rank"', 1)[1].split("</p>", 1)[0]
+    assert "rank 1" in rank  # 13 against the rival's 5
     assert "Upload a new version" not in html  # not the owner
     assert "Upload a new version" in _html(f"/bots/{bot.pk}/", owner)
+
+
+def test_a_bots_matches_read_from_its_side(db) -> None:
+    me = bot_make(name="me", game="highcard")
+    others = [bot_make(name=f"o{n}", game="highcard") for n in range(2)]
+    match = match_record(others[0], me, others[1], seed=3)
+    mine = match.seats.get(bot=me)
+    html = _html(f"/matches/?bot={me.pk}")
+    heading = html.split('id="matches-heading"', 1)[1].split("</h1>", 1)[0]
+    assert ">me</a>" in heading
+    cell = html.split('class="mine"', 1)[1].split("</td>", 1)[0]
+    assert f'data-mine="{mine.placing}"' in cell and "of 3" in cell
+    assert html.count('data-match="') == 1
 
 
 # --- match page ------------------------------------------------------------------------------
 
 
-def test_a_finished_match_embeds_its_replay_for_the_viewer(db) -> None:
+def test_a_finished_match_embeds_its_replay_for_the_viewer_shell(db) -> None:
     match = match_record(bot_make(name="a1"), bot_make(name="b1"), seed=4)
     html = _html(f"/matches/{match.pk}/")
     assert '<script id="replay-data" type="application/json">' in html
-    assert 'src="/static/arena/replay.js"' in html
+    assert '<script type="module" src="/static/arena/viewer/shell.js">' in html
+    assert 'data-renderer="/static/arena/games/lie21/renderer.js"' in html
     assert f'href="/api/matches/{match.pk}/replay/"' in html
     assert 'http-equiv="refresh"' not in html
-    assert "Keyboard shortcuts" in html
+    assert 'id="rv-legend"' in html
+    assert "replay.js" not in html
 
 
-def test_a_fault_says_who_erred_where_and_why_without_private_detail(owner, other_user) -> None:
+def test_a_game_without_a_collected_renderer_still_gets_a_url(monkeypatch) -> None:
+    from arena.web.views import matches
+
+    def missing(path: str) -> str:
+        raise ValueError(f"Missing staticfiles manifest entry for '{path}'")
+
+    monkeypatch.setattr(matches, "static", missing)
+    # The viewer then fetches it, fails, and says the replay cannot be drawn.
+    assert matches.renderer_url("newgame") == "/static/arena/games/newgame/renderer.js"
+
+
+def test_a_match_page_shows_every_seat_with_its_place_score_and_rating_change(db) -> None:
+    bots = [bot_make(name=f"seat{n}", game="highcard", on_ladder=True) for n in range(3)]
+    match = match_record(*bots, seed=6)
+    html = _html(f"/matches/{match.pk}/")
+    table = html.split('id="match-seats"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr data-seat="(\d)" data-placing="(\d)" class="([^"]*)">', table)
+    seats = list(match.seats.order_by("seat"))
+    assert [(int(s), int(p)) for s, p, _ in rows] == [(s.seat, s.placing) for s in seats]
+    for (_, _, css), seat in zip(rows, seats, strict=True):
+        assert ("first" in css) == (seat.placing == 0)  # only a first place stands out
+        assert f"seat{seat.seat}</a>" in table
+    assert "Δμ" in table  # rated: the change of μ and of the conservative score per seat
+    deltas = re.findall(r'<td class="num">([+\u2212±][0-9.]+)</td>', table)
+    assert len(deltas) == 6
+    assert "Firsts" in table  # the game's own totals, per seat
+
+
+def test_shared_places_are_marked(db) -> None:
+    from tests.arena.factories import MatchFactory
+
+    match = MatchFactory(
+        versions=[bot_make(game="highcard").active_version for _ in range(3)],
+        placings=(0, 0, 2),
+        scores=(4, 4, 1),
+    )
+    html = _html(f"/matches/{match.pk}/")
+    assert html.count("=1st") == 2 and ">3rd<" in html
+    assert "share first place" in html
+
+
+def test_a_fault_says_who_erred_in_which_game_and_step_without_private_detail(
+    owner, other_user
+) -> None:
     crasher = bot_make(other_user, name="crasher")
     match = match_record(
         bot_make(owner, name="steady"),
         crasher,
         seed=3,
-        bots=("heuristic", CRASH_BOT),
-        logs=[("", ""), ("about to fail", "RuntimeError: PRIVATE-CRASH-DETAIL")],
+        players=("heuristic", CRASH_BOT),
     )
     html = _html(f"/matches/{match.pk}/")
+    assert "Match over in game 1, by a fault." in html
     fault = html.split('id="match-error"', 1)[1].split("</section>", 1)[0]
     assert "crasher" in fault
-    assert "crashed in game 1, hand 3 (answering as The Judge)" in fault
+    assert "crashed" in fault and "in game 1 (after step 5: hand 3, answer)" in fault
     assert "the bot raised RuntimeError in act" in fault
+    assert 'href="#game=1&amp;step=5"' in fault  # to the moment in the replay
     assert "PRIVATE-CRASH-DETAIL" not in html
-    assert "PRIVATE-CRASH-DETAIL" in _html(f"/matches/{match.pk}/", other_user)
+    owners = _html(f"/matches/{match.pk}/", other_user)
+    assert "PRIVATE-CRASH-DETAIL" in owners
+    # The traceback once, under the step it came from (not again in a traceback box).
+    last_line = "RuntimeError: PRIVATE-CRASH-DETAIL"
+    assert owners.count(last_line) == 2  # the page's log, and the viewer's copy of it
+    logs = owners.split('id="match-logs"', 1)[1]
+    assert logs.count(last_line) == 1
+    assert "Game 1 · step 5 · hand 3, answer" in logs
     assert "PRIVATE-CRASH-DETAIL" not in _html(f"/matches/{match.pk}/", owner)
 
 
 @pytest.mark.parametrize("status", [Match.Status.QUEUED, Match.Status.RUNNING])
-def test_an_open_match_shows_its_status_and_refreshes(db, status) -> None:
-    match = match_record(bot_make(), bot_make(), status=status)
+def test_an_open_match_shows_its_seats_and_status_and_refreshes(db, status) -> None:
+    match = match_record(bot_make(name="one"), bot_make(name="two"), status=status)
     html = _html(f"/matches/{match.pk}/")
     assert f'data-status="{status}"' in html
     assert '<meta http-equiv="refresh" content="5">' in html
     assert "replay-data" not in html
+    assert ">one</a>" in html and ">two</a>" in html
 
 
 def test_a_failed_match_tells_the_public_nothing_internal(staff) -> None:
@@ -249,13 +383,20 @@ def test_a_failed_match_tells_the_public_nothing_internal(staff) -> None:
     assert "/srv/secret/path" in _html(f"/matches/{match.pk}/", staff)
 
 
-def test_the_match_list_filters_by_bot(db) -> None:
+def test_the_match_list_shows_n_seats_and_filters_by_bot_and_game(db) -> None:
     a, b, c = bot_make(name="aa"), bot_make(name="bb"), bot_make(name="cc")
     mine = match_record(a, b, seed=1)
     theirs = match_record(b, c, seed=2)
+    cards = match_record(*(bot_make(game="highcard") for _ in range(4)), seed=3)
     html = _html(f"/matches/?bot={a.pk}")
     assert f'data-match="{mine.pk}"' in html
     assert f'data-match="{theirs.pk}"' not in html
+    everything = _html("/matches/")
+    row = everything.split(f'data-match="{cards.pk}"', 1)[1].split("</tr>", 1)[0]
+    assert row.count("<li data-seat=") == 4
+    assert "High Card" in row
+    only = _html("/matches/?game=highcard")
+    assert f'data-match="{cards.pk}"' in only and f'data-match="{mine.pk}"' not in only
     assert "That filter is not valid" in _html("/matches/?status=sideways")
 
 
@@ -288,7 +429,7 @@ def test_a_finished_tournament_shows_standings_and_a_crosstable(cup) -> None:
 
 def test_a_running_tournament_shows_progress_and_refreshes(cup) -> None:
     last = Match.objects.filter(tournament=cup).order_by("-id").first()
-    Match.objects.filter(pk=last.pk).update(status=Match.Status.QUEUED, outcome="")
+    Match.objects.filter(pk=last.pk).update(status=Match.Status.QUEUED)
     html = _html(f"/tournaments/{cup.pk}/")
     assert 'data-done="2" data-total="3"' in html
     assert '<meta http-equiv="refresh" content="10">' in html
@@ -296,6 +437,40 @@ def test_a_running_tournament_shows_progress_and_refreshes(cup) -> None:
     listing = _html("/tournaments/?status=running")
     assert "Winter cup" in listing
     assert "Winter cup" not in _html("/tournaments/?status=finished")
+
+
+def test_a_tournament_of_three_seat_tables_counts_places_ahead_and_behind(db) -> None:
+    bots = [bot_make(name=f"t{n}", game="highcard") for n in range(3)]
+    tournament = TournamentFactory(name="Tables", game="highcard", status="running")
+    for bot in bots:
+        TournamentEntryFactory(tournament=tournament, bot=bot, version=bot.active_version)
+    match_record(*bots, seed=5, tournament=tournament, kind="tournament")
+    tournament.refresh_from_db()
+    html = _html(f"/tournaments/{tournament.pk}/")
+    assert "3 seats a table" in html
+    cells = re.findall(r'data-result="(win|loss|draw)"><a [^>]*>(\d)\u2013(\d)</a>', html)
+    assert len(cells) == 6  # every ordered pair met once, at the one table
+    assert all(int(a) + int(b) <= 1 for _, a, b in cells)
+
+
+# --- errors with DEBUG off: the site's own pages ---------------------------------------------
+
+
+def test_with_debug_off_errors_are_the_sites_own_404_and_500_pages(db, settings, monkeypatch):
+    settings.DEBUG = False
+    missing = Client().get("/no/such/page/")
+    assert missing.status_code == 404
+    assert "Bluff Arena" in missing.content.decode() and "Not found" in missing.content.decode()
+
+    def broken(request):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("arena.web.views.home.home_ladders", lambda **kwargs: broken(None))
+    failed = Client(raise_request_exception=False).get("/")
+    assert failed.status_code == 500
+    page = failed.content.decode()
+    assert "Something went wrong" in page and "Bluff Arena" in page
+    assert "boom" not in page and "Traceback" not in page
 
 
 # --- uploads ---------------------------------------------------------------------------------
@@ -451,9 +626,11 @@ def test_the_token_page_creates_and_regenerates_the_token(owner) -> None:
 
 def test_the_bot_api_doc_is_rendered_with_working_links(db) -> None:
     html = _html("/docs/bot-api/")
-    assert "<h1" in html and "Write your first Lie 21 bot" in html
+    assert "<h1" in html and "Write your first bot" in html
     assert '<pre><code class="language-python">' in html
-    assert 'href="/docs/rules/"' in html
+    # Links to each game's rules (docs/games/<game>.md) open the site's rules pages.
+    for game in ("lie21", "liars", "twenty_one", "tieng_len"):
+        assert f'href="/games/{game}/rules/"' in html
     assert "<table>" in html
 
 

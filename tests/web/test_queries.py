@@ -17,7 +17,6 @@ from arena.models import Bot, Match, RatingHistory, Tournament
 from tests.arena.factories import (
     BotVersionFactory,
     MatchFactory,
-    MatchLogFactory,
     RatingFactory,
     TournamentEntryFactory,
     TournamentFactory,
@@ -34,18 +33,32 @@ def _queries(client: Client, path: str) -> int:
 
 
 def _rated(bot: Bot, *, histories: int = 2) -> None:
-    RatingFactory(bot=bot)
+    RatingFactory(version=bot.active_version)
     for _ in range(histories):
-        match = MatchFactory(version_a=bot.active_version, version_b=_opponent().active_version)
-        RatingHistory.objects.create(bot=bot, game="lie21", match=match, mu=25, sigma=3, score=16)
+        match = _play(bot, _opponent(bot.game))
+        _history(bot, match)
 
 
-def _opponent() -> Bot:
-    return bot_make()
+def _history(bot: Bot, match: Match, score: float = 16) -> None:
+    RatingHistory.objects.create(
+        version=bot.active_version,
+        bot=bot,
+        game=bot.game,
+        match=match,
+        mu=25,
+        sigma=3,
+        score=score,
+    )
 
 
-def _play(bot: Bot, opponent: Bot, **fields) -> Match:
-    return MatchFactory(version_a=bot.active_version, version_b=opponent.active_version, **fields)
+def _opponent(game: str = "lie21") -> Bot:
+    return bot_make(game=game)
+
+
+def _play(*bots: Bot, **fields) -> Match:
+    """A finished match of these bots' active versions (seat i is bots[i])."""
+    placings = tuple(range(len(bots)))
+    return MatchFactory(versions=[bot.active_version for bot in bots], placings=placings, **fields)
 
 
 @pytest.fixture
@@ -91,7 +104,18 @@ def test_ladder(client, django_assert_max_num_queries) -> None:
         for _ in range(25):
             _rated(bot_make(), histories=3)
 
-    _check(client, lambda: "/ladder/lie21/", grow, django_assert_max_num_queries)
+    _check(client, lambda: "/games/lie21/", grow, django_assert_max_num_queries)
+
+
+def test_games_list(client, django_assert_max_num_queries) -> None:
+    _rated(bot_make(), histories=1)
+
+    def grow() -> None:
+        for _ in range(6):
+            _rated(bot_make(), histories=1)
+            _rated(bot_make(game="highcard"), histories=1)
+
+    _check(client, lambda: "/games/", grow, django_assert_max_num_queries)
 
 
 @pytest.mark.parametrize("as_owner", [True, False])
@@ -108,20 +132,21 @@ def test_bot_page(client, alice, as_owner, django_assert_max_num_queries) -> Non
             seats = (bot, opponents[i % 6]) if i % 2 else (opponents[i % 6], bot)
             _play(*seats)
         for _ in range(5):
-            match = _play(bot, opponents[0])
-            RatingHistory.objects.create(bot=bot, game="lie21", match=match, mu=1, sigma=1, score=1)
+            _history(bot, _play(bot, opponents[0]), score=1)
 
     _check(client, lambda: f"/bots/{bot.pk}/", grow, django_assert_max_num_queries)
 
 
-def test_match_page(client, alice, django_assert_max_num_queries) -> None:
-    mine = bot_make(alice, name="mine")
-    match = match_record(mine, bot_make(), seed=7, logs=[("out", ""), ("theirs", "")])
+@pytest.mark.parametrize("game", ["lie21", "highcard"])
+def test_match_page(client, alice, game, django_assert_max_num_queries) -> None:
+    mine = bot_make(alice, name="mine", game=game)
+    seats = 2 if game == "lie21" else 4
+    others = [bot_make(game=game) for _ in range(seats - 1)]
+    match = match_record(mine, *others, seed=7, logs=[("out", "")] * seats)
 
     def grow() -> None:
-        for _ in range(10):
-            other = match_record(mine, bot_make(), seed=8)
-            MatchLogFactory(match=other, seat=0)
+        for seed in range(10):  # every one recorded with each seat's log
+            match_record(mine, *others, seed=8 + seed, logs=[("more", "")] * seats)
 
     _check(client, lambda: f"/matches/{match.pk}/", grow, django_assert_max_num_queries)
 
@@ -172,11 +197,14 @@ def test_tournament_detail(client, status, django_assert_max_num_queries) -> Non
 
 
 def test_bot_and_match_lists(client, django_assert_max_num_queries) -> None:
-    _play(bot_make(), bot_make())
+    first = bot_make()
+    _play(first, bot_make())
 
     def grow() -> None:
-        for _ in range(15):
+        for _ in range(8):
             _play(bot_make(), bot_make())
+            _play(*(bot_make(game="highcard") for _ in range(4)))
+            _play(first, bot_make(), rated=True)
 
-    for path in ("/bots/", "/matches/"):
+    for path in ("/bots/", "/matches/", f"/matches/?bot={first.pk}", "/"):
         _check(client, lambda path=path: path, grow, django_assert_max_num_queries)

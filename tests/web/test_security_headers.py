@@ -5,7 +5,9 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/", "/ladder/lie21/", "/accounts/login/", "/docs/bot-api/"])
+@pytest.mark.parametrize(
+    "path", ["/", "/games/lie21/", "/games/lie21/rules/", "/accounts/login/", "/docs/bot-api/"]
+)
 def test_pages_forbid_foreign_and_inline_scripts(client, path):
     response = client.get(path)
     assert response.status_code == 200

@@ -20,6 +20,12 @@ def act(observation):
     return {"cards": cards, "challenge": False}
 """
 
+#: A bot for High Card, the tests' three-seat game: any game's first legal action.
+HIGHCARD = """
+def act(observation):
+    return observation["legal_actions"][0]
+"""
+
 #: Prints something (private output) and otherwise plays like GOOD.
 CHATTY = (
     """

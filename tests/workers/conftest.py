@@ -11,7 +11,8 @@ import pytest
 from django.core.files.base import ContentFile
 from django.db import connection
 
-from arena.models import Bot, BotVersion, Rating
+from arena.models import Bot, BotVersion
+from arena.services.ratings import rating_activate
 from tests.workers import bots
 from tests.workers.faults import PrivateRedis
 from tests.workers.processes import (
@@ -61,8 +62,9 @@ def version_add(
     version.save()
     if status == BotVersion.Status.VALID:
         Bot.objects.filter(pk=bot.pk).update(active_version=version)
-        Rating.objects.get_or_create(bot=bot, game=bot.game)
         bot.refresh_from_db()
+        version.bot = bot
+        rating_activate(version=version)
     return version
 
 
@@ -71,6 +73,7 @@ def make_bot(owner) -> Callable[..., Bot]:
     """``make_bot("name", source, valid=True)``: a bot with one stored version."""
 
     def make(name: str, source: str = bots.GOOD, *, valid: bool = True, user=None, **fields) -> Bot:
+        fields.setdefault("game", "lie21")
         bot = Bot.objects.create(owner=user or owner, name=name, **fields)
         status = BotVersion.Status.VALID if valid else BotVersion.Status.PENDING
         version_add(bot, source, status=status)

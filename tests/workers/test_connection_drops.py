@@ -14,8 +14,8 @@ import pytest
 from django.db import OperationalError, connection
 
 from arena.models import Match, MatchLog, Rating, RatingHistory, Replay
-from arena.services import matches as match_services
-from arena.services.matches import match_create, match_play
+from arena.services.matches import claiming, match_create, match_play, playing
+from tests.arena.recorded import match_queued
 from tests.workers import bots
 from tests.workers.faults import require_postgresql, terminate_backends
 from tests.workers.processes import wait_for
@@ -27,15 +27,7 @@ FAST_BEAT = {"ARENA_MATCH_HEARTBEAT_S": "0.3", "ARENA_MATCH_STALE_S": "5"}
 
 def queued_match(a, b) -> Match:
     """A queued match, not sent to any queue (the test plays it itself)."""
-    return Match.objects.create(
-        game="lie21",
-        kind="ladder",
-        version_a=a.active_version,
-        version_b=b.active_version,
-        bot_a=a,
-        bot_b=b,
-        seed=3,
-    )
+    return match_queued([a.active_version, b.active_version], seed=3, kind="ladder")
 
 
 def assert_recorded_and_rated_once(match: Match, bots_: tuple) -> None:
@@ -46,7 +38,7 @@ def assert_recorded_and_rated_once(match: Match, bots_: tuple) -> None:
     assert MatchLog.objects.filter(match=match).count() == 2
     assert RatingHistory.objects.filter(match=match).count() == 2
     for bot in bots_:
-        assert Rating.objects.get(bot=bot).matches == 1
+        assert Rating.objects.get(bot=bot, current=True).matches == 1
 
 
 @pytest.mark.redis
@@ -56,7 +48,7 @@ def test_a_real_worker_survives_its_connections_dropped_mid_match(redis, start_w
     start_worker("w1", concurrency=1, **FAST_BEAT)
     # Seed 1: one game, about 3 s with the sleepy bot.
     match = match_create(
-        version_a=sleepy.active_version, version_b=other.active_version, kind="ladder", seed=1
+        versions=[sleepy.active_version, other.active_version], kind="ladder", seed=1
     )
 
     def beating() -> Match | None:
@@ -94,7 +86,7 @@ def test_recording_retries_when_the_connection_drops_while_it_records(
     """In process: the backend is terminated inside the recording transaction (after its
     UPDATE, before the replay is written), twice; the third try records."""
     require_postgresql()
-    monkeypatch.setattr(match_services, "record_backoff_s", lambda attempt: 0.05, raising=False)
+    monkeypatch.setattr(claiming, "record_backoff_s", lambda attempt: 0.05)
     a, b = make_bot("anna"), make_bot("bert")
     match = queued_match(a, b)
     drops = []
@@ -109,8 +101,8 @@ def test_recording_retries_when_the_connection_drops_while_it_records(
 
     monkeypatch.setattr(Replay.objects, "create", create_and_drop)
     played = []
-    real_play = match_services._play
-    monkeypatch.setattr(match_services, "_play", lambda m: played.append(m.pk) or real_play(m))
+    real_play = playing.play
+    monkeypatch.setattr(playing, "play", lambda m: played.append(m.pk) or real_play(m))
     recorded = match_play(match_id=match.pk, worker="test")
     assert len(drops) == 2
     assert played == [match.pk]  # played once; recorded on the third try
@@ -123,7 +115,7 @@ def test_the_heartbeat_thread_reconnects(transactional_db, make_bot, settings):
     settings.ARENA_MATCH_HEARTBEAT_S = 0.1
     match = queued_match(make_bot("anna"), make_bot("bert"))
     Match.objects.filter(pk=match.pk).update(status="running", claim_token="tok")
-    with match_services._heartbeat(match.pk, "tok"):
+    with claiming.heartbeat(match.pk, "tok"):
         time.sleep(0.4)
         terminate_backends()  # the heartbeat thread's connection
         dropped = Match.objects.get(pk=match.pk).heartbeat_at
@@ -142,7 +134,7 @@ def test_a_result_kept_on_disk_is_recorded_by_the_next_delivery(
     require_postgresql()
     settings.ARENA_RECORD_TRIES = 2
     settings.DATA_DIR = tmp_path / "data"
-    monkeypatch.setattr(match_services, "record_backoff_s", lambda attempt: 0.05)
+    monkeypatch.setattr(claiming, "record_backoff_s", lambda attempt: 0.05)
     a, b = make_bot("anna"), make_bot("bert")
     match = queued_match(a, b)
     drops = []
@@ -157,8 +149,8 @@ def test_a_result_kept_on_disk_is_recorded_by_the_next_delivery(
 
     monkeypatch.setattr(Replay.objects, "create", create_and_drop)
     played = []
-    real_play = match_services._play
-    monkeypatch.setattr(match_services, "_play", lambda m: played.append(m.pk) or real_play(m))
+    real_play = playing.play
+    monkeypatch.setattr(playing, "play", lambda m: played.append(m.pk) or real_play(m))
     with pytest.raises(OperationalError):
         match_play(match_id=match.pk, worker="test")
     kept = settings.DATA_DIR / "unrecorded" / f"{match.pk}.json"

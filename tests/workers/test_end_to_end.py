@@ -101,7 +101,7 @@ def test_uploaded_bots_play_a_tournament_on_real_workers(redis, start_worker, ow
     done = Match.objects.filter(status="done")
     assert RatingHistory.objects.count() == 2 * done.count()
     for rating in Rating.objects.filter(bot_id__in=bot_ids):
-        played = done.filter(bot_a=rating.bot_id).count() + done.filter(bot_b=rating.bot_id).count()
+        played = done.filter(seats__version=rating.version_id).count()
         assert rating.matches == played == rating.wins + rating.draws + rating.losses
         assert rating.sigma < 25 / 3
         assert rating.score == pytest.approx(rating.mu - 3 * rating.sigma)
@@ -115,6 +115,8 @@ def test_uploaded_bots_play_a_tournament_on_real_workers(redis, start_worker, ow
     body = response.content
     replay = json.loads(gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body)
     assert replay["seed"] == match.seed
-    assert replay["result"]["match_points"] == [match.match_points_a, match.match_points_b]
+    seats = list(match.seats.order_by("seat"))
+    assert replay["scores"] == [seat.score for seat in seats]
+    assert replay["placings"] == [seat.placing for seat in seats]
     chatty = MatchLog.objects.filter(bot__name="chatty").first()
     assert "hello from the chatty bot" in chatty.output

@@ -20,7 +20,7 @@ import pytest
 
 from arena.models import Match, MatchLog, Rating, RatingHistory, Replay, Tournament
 from arena.services.matches import match_sweep_stuck
-from arena.services.ratings import rating_apply
+from arena.services.ratings import rate_table
 from arena.services.tournaments import tournament_create, tournament_start
 from tests.workers import bots
 from tests.workers.faults import require_postgresql, terminate_backends
@@ -37,9 +37,9 @@ FAST_RECOVERY = {
 
 
 def replayed_ratings() -> dict[int, tuple[float, float]]:
-    """Every bot's (mu, sigma) from the recorded results, applied one by one in the order
+    """Every version's (mu, sigma) from the recorded results, applied one by one in the order
     the matches were rated (their RatingHistory ids)."""
-    order = RatingHistory.objects.order_by("id").values_list("match_id", flat=True).distinct()
+    order = RatingHistory.objects.order_by("id").values_list("match_id", flat=True)
     seen: list[int] = []
     for match_id in order:
         if match_id not in seen:
@@ -48,8 +48,12 @@ def replayed_ratings() -> dict[int, tuple[float, float]]:
     ratings: dict[int, tuple[float, float]] = defaultdict(lambda: (25.0, 25.0 / 3))
     for match_id in seen:
         match = matches[match_id]
-        new_a, new_b = rating_apply(ratings[match.bot_a_id], ratings[match.bot_b_id], match.outcome)
-        ratings[match.bot_a_id], ratings[match.bot_b_id] = new_a, new_b
+        seats = list(match.seats.order_by("seat"))
+        new = rate_table(
+            match.game, [ratings[s.version_id] for s in seats], [s.placing for s in seats]
+        )
+        for seat, rating in zip(seats, new, strict=True):
+            ratings[seat.version_id] = rating
     return dict(ratings)
 
 
@@ -123,6 +127,6 @@ def test_a_tournament_survives_dropped_connections_a_killed_worker_and_a_paused_
     expected = replayed_ratings()
     for rating in Rating.objects.filter(bot__name__startswith="random"):
         assert rating.matches == BOTS - 1
-        mu, sigma = expected[rating.bot_id]
-        assert math.isclose(rating.mu, mu, abs_tol=1e-9), (rating.bot_id, rating.mu, mu)
+        mu, sigma = expected[rating.version_id]
+        assert math.isclose(rating.mu, mu, abs_tol=1e-9), (rating.version_id, rating.mu, mu)
         assert math.isclose(rating.sigma, sigma, abs_tol=1e-9)

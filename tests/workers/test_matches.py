@@ -8,15 +8,18 @@ import pytest
 from celery.exceptions import Retry
 from django.utils import timezone
 
-from arena.models import Match, MatchLog, RatingHistory, Replay
+from arena.models import Match, MatchLog, MatchSeat, RatingHistory, Replay
 from arena.services import matches as match_services
 from arena.services.matches import (
     MAX_ATTEMPTS,
     MatchBusy,
     PlatformError,
+    claiming,
     match_create,
     match_play,
     match_sweep_stuck,
+    playing,
+    recording,
 )
 from engine import replay as replay_io
 from tests.workers import bots
@@ -27,7 +30,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def match(make_bot) -> Match:
     a, b = make_bot("alpha", bots.CHATTY), make_bot("beta")
-    return match_create(version_a=a.active_version, version_b=b.active_version, kind="ladder")
+    return match_create(versions=[a.active_version, b.active_version], kind="ladder")
 
 
 def stale(match: Match, *, attempts: int = 1) -> None:
@@ -45,16 +48,22 @@ def test_it_plays_and_records_a_match(match, run_on_commit):
     assert played.attempts == 1
     assert played.claimed_by == "w1"
     assert played.claim_token == ""
-    assert played.outcome in {"a", "b", "draw"}
     assert played.games_played >= 1
-    assert played.match_points_a + played.match_points_b > 0
+    seats = list(MatchSeat.objects.filter(match=played).order_by("seat"))
+    assert sorted(seat.placing for seat in seats) in ([0, 1], [0, 0])
+    assert sum(seat.score for seat in seats) > 0
+    assert set(played.totals) == {"game_wins", "points", "sweeps"}
     replay = replay_io.loads(bytes(Replay.objects.get(match=played).data))
     assert replay["seed"] == played.seed
-    assert replay["players"] == ["alice/alpha", "alice/beta"]
-    assert replay["result"]["match_points"] == [played.match_points_a, played.match_points_b]
+    assert [seat["name"] for seat in replay["seats"]] == ["alice/alpha", "alice/beta"]
+    assert [seat["version"] for seat in replay["seats"]] == [1, 1]
+    assert replay["scores"] == [seat.score for seat in seats]
+    assert replay["placings"] == [seat.placing for seat in seats]
     logs = {log.seat: log for log in MatchLog.objects.filter(match=played)}
     assert "hello from the chatty bot" in logs[0].output
     assert logs[1].output == ""
+    step = logs[0].steps[0]
+    assert "hello from the chatty bot" in step["text"] and step["game"] >= 0, "filed by step"
     played.refresh_from_db()
     assert played.rated  # rate_match ran once the record committed
     assert RatingHistory.objects.filter(match=played).count() == 2
@@ -62,22 +71,36 @@ def test_it_plays_and_records_a_match(match, run_on_commit):
 
 def test_a_bots_fault_is_a_result_not_a_failure(make_bot):
     crasher, other = make_bot("crasher", bots.CRASH_IN_ACT, valid=True), make_bot("other")
-    created = match_create(
-        version_a=other.active_version, version_b=crasher.active_version, kind="ladder"
-    )
+    created = match_create(versions=[other.active_version, crasher.active_version], kind="ladder")
     played = match_play(match_id=created.pk, worker="w1")
     assert played.status == "done"
-    assert played.outcome == "a"
-    assert played.reason == "error"
-    assert (played.error_kind, played.error_seat) == ("crash", 1)
-    assert played.error_detail == "the bot raised RuntimeError in act()"
+    assert played.reason == "fault"
+    winner, loser = MatchSeat.objects.filter(match=played).order_by("seat")
+    assert (winner.placing, loser.placing) == (0, 1)
+    assert (loser.fault, winner.fault) == ("crash", "")
+    assert loser.fault_detail == "the bot raised RuntimeError in act()"
     log = MatchLog.objects.get(match=played, seat=1)
     assert "the secret strategy blew up" in log.traceback  # the owner's eyes only
-    assert "secret" not in played.error_detail
+    assert "secret" not in loser.fault_detail
+
+
+def test_a_three_seat_match_plays_in_the_sandbox_and_a_crasher_is_placed_last(make_bot):
+    """The test game High Card (three seats): the others play on after one crashes."""
+    good = [make_bot(f"hc{i}", bots.HIGHCARD, game="highcard") for i in range(2)]
+    crasher = make_bot("hc-crash", bots.CRASH_IN_ACT, game="highcard")
+    versions = [good[0].active_version, crasher.active_version, good[1].active_version]
+    played = match_play(match_id=match_create(versions=versions, kind="ladder").pk, worker="w1")
+    assert played.status == "done" and played.seat_count == 3
+    seats = list(MatchSeat.objects.filter(match=played).order_by("seat"))
+    assert seats[1].placing == 2 and seats[1].fault == "crash"
+    assert sorted(seat.placing for seat in (seats[0], seats[2])) in ([0, 1], [0, 0])
+    replay = replay_io.loads(bytes(Replay.objects.get(match=played).data))
+    assert replay["games_played"] == 3, "the two others played every game"
+    assert RatingHistory.objects.filter(match=played).count() == 3
 
 
 def test_a_second_claim_of_a_running_match_does_nothing(match):
-    assert match_services._claim(match.pk, "w1") is not None
+    assert claiming.claim(match.pk, "w1") is not None
     with pytest.raises(MatchBusy) as busy:
         match_play(match_id=match.pk, worker="w2")
     assert 0 < busy.value.retry_in_s <= match_services.stale_after_s() + 1
@@ -107,12 +130,12 @@ def test_a_redelivered_task_replays_a_match_whose_worker_died(match):
 
 def test_a_superseded_attempt_cannot_record(match):
     """The first attempt was only slow, not dead: its late result is thrown away."""
-    slow_token = match_services._claim(match.pk, "slow")
-    result, outputs = match_services._play(Match.objects.get(pk=match.pk))
+    slow_token = claiming.claim(match.pk, "slow")
+    result, outputs = playing.play(Match.objects.get(pk=match.pk))
     Match.objects.filter(pk=match.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
     assert match_play(match_id=match.pk, worker="fast").status == "done"
-    played = match_services._played(result, outputs)
-    late = match_services._record(Match.objects.get(pk=match.pk), slow_token, played)
+    played = recording.played_result(result, outputs)
+    late = recording.record(Match.objects.get(pk=match.pk), slow_token, played)
     assert late is None
     match.refresh_from_db()
     assert (match.attempts, match.claimed_by) == (2, "fast")
@@ -131,7 +154,7 @@ def test_platform_errors_are_retried_then_the_match_fails(match, monkeypatch):
     def broken(match):
         raise PlatformError("storage on fire")
 
-    monkeypatch.setattr(match_services, "_play", broken)
+    monkeypatch.setattr(playing, "play", broken)
     for attempt in (1, 2):
         with pytest.raises(PlatformError):
             match_play(match_id=match.pk, worker="w1")
@@ -155,7 +178,7 @@ def test_the_task_retries_platform_errors_with_backoff_then_gives_up(match, monk
         calls.append(match.attempts)
         raise RuntimeError("the disk vanished")
 
-    monkeypatch.setattr(match_services, "_play", broken)
+    monkeypatch.setattr(playing, "play", broken)
     retries = []
     for _ in range(MAX_ATTEMPTS):
         try:  # eager mode hands each retry back to the caller instead of sleeping
@@ -179,7 +202,7 @@ def test_an_unavailable_sandbox_is_a_platform_error(match, monkeypatch):
 
 
 def test_a_changed_file_in_storage_is_a_platform_error(match):
-    version = match.version_a
+    version = match.seats.get(seat=0).version
     with version.file.open("wb") as handle:
         handle.write(b"def act(o):\n    return {}\n")
     with pytest.raises(PlatformError, match="does not match its sha256"):
@@ -191,7 +214,24 @@ def test_match_create_refuses_a_bot_against_itself(make_bot):
 
     bot = make_bot("solo")
     with pytest.raises(InvalidInput):
-        match_create(version_a=bot.active_version, version_b=bot.active_version, kind="ladder")
+        match_create(versions=[bot.active_version, bot.active_version], kind="ladder")
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_match_create_refuses_a_table_the_game_cannot_seat(make_bot, count):
+    from arena.services.errors import InvalidInput
+
+    versions = [make_bot(f"hc{i}", game="highcard").active_version for i in range(count)]
+    with pytest.raises(InvalidInput, match="played by 2-4 bots"):
+        match_create(versions=versions, kind="ladder")
+
+
+def test_match_create_refuses_bots_of_another_game(make_bot):
+    from arena.services.errors import InvalidInput
+
+    versions = [make_bot("l").active_version, make_bot("h", game="highcard").active_version]
+    with pytest.raises(InvalidInput, match="same game"):
+        match_create(versions=versions, kind="ladder")
 
 
 class TestSweeper:
@@ -205,7 +245,7 @@ class TestSweeper:
         assert (match.status, match.attempts) == ("done", 2)
 
     def test_it_leaves_a_match_with_a_fresh_heartbeat_alone(self, match):
-        match_services._claim(match.pk, "alive")
+        claiming.claim(match.pk, "alive")
         assert match_sweep_stuck()["reclaimed"] == 0
         match.refresh_from_db()
         assert match.status == "running"
@@ -231,7 +271,7 @@ class TestSweeper:
         def lock_timeout(**kwargs):
             raise RuntimeError("lock timeout")
 
-        monkeypatch.setattr(match_services, "match_rate_locked", lock_timeout)
+        monkeypatch.setattr(recording, "match_rate_locked", lock_timeout)
         # Recorded without its rating; the rate_match message is never sent (no commit hook).
         played = match_play(match_id=match.pk, worker="w1")
         assert played.status == "done"
@@ -271,8 +311,9 @@ def test_bots_get_seeds_keyed_with_the_server_secret(match, run_on_commit, setti
     with run_on_commit():
         played = match_play(match_id=match.pk, worker="w1")
     replay = replay_io.loads(bytes(Replay.objects.get(match=played).data))
-    assert replay["bot_seeds"] == match_services.bot_seeds(played.seed)
+    seeds = [seat["bot_seed"] for seat in replay["seats"]]
+    assert seeds == match_services.bot_seeds(played.seed)
     guessable = [derive_seed(played.seed, "bot", seat) for seat in (0, 1)]
-    assert replay["bot_seeds"] != guessable
+    assert seeds != guessable
     settings.ARENA_SEED_KEY = "another server"
-    assert match_services.bot_seeds(played.seed) != replay["bot_seeds"]
+    assert match_services.bot_seeds(played.seed) != seeds

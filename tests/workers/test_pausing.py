@@ -10,10 +10,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from arena.models import Match
+from arena.models import Match, MatchSeat
 from arena.services.ladder import ladder_placement, ladder_tick, version_pause_if_faulty
 from arena.services.matches import match_play
 from arena.services.validation import version_validate
+from tests.arena.recorded import match_queued
 from tests.workers import bots
 from tests.workers.conftest import version_add
 
@@ -25,22 +26,21 @@ def fake_result(
 ) -> Match:
     """A recorded match of ``mine`` (at seat ``mine_at``), ended by the fault of
     ``fault_seat`` (None: a clean result)."""
-    a, b = (mine, theirs) if mine_at == 0 else (theirs, mine)
-    return Match.objects.create(
-        game="lie21",
-        kind="ladder",
-        version_a=a,
-        version_b=b,
-        bot_a_id=a.bot_id,
-        bot_b_id=b.bot_id,
+    versions = [mine, theirs] if mine_at == 0 else [theirs, mine]
+    match = match_queued(
+        versions,
         seed=minutes_ago,
+        kind="ladder",
         status="done",
-        outcome="b",
-        reason="match_points" if fault_seat is None else "error",
-        error_kind="" if fault_seat is None else kind,
-        error_seat=fault_seat,
+        reason="match_points" if fault_seat is None else "fault",
         finished_at=timezone.now() - timedelta(minutes=minutes_ago),
     )
+    for seat in (0, 1):
+        MatchSeat.objects.filter(match=match, seat=seat).update(
+            placing=1 if seat == fault_seat else 0 if fault_seat is not None else seat,
+            fault=kind if seat == fault_seat else "",
+        )
+    return match
 
 
 def test_the_rule_counts_own_faults_over_the_last_ten_matches(make_bot):
@@ -75,17 +75,10 @@ def test_a_crashing_bot_is_paused_shown_and_comes_back_with_a_new_upload(make_bo
     crashy = make_bot("crashy", bots.CRASH_IN_ACT)
     others = [make_bot(name) for name in ("anna", "bert", "cleo", "dora")]
     for index, other in enumerate(others):
-        match = Match.objects.create(
-            game="lie21",
-            kind="ladder",
-            version_a=crashy.active_version,
-            version_b=other.active_version,
-            bot_a=crashy,
-            bot_b=other,
-            seed=index + 1,
-        )
+        match = match_queued([crashy.active_version, other.active_version], seed=index + 1)
         played = match_play(match_id=match.pk, worker="test")
-        assert played.error_kind == "crash" and played.error_seat == 0
+        seat = played.seats.get(seat=0)
+        assert (seat.fault, seat.placing) == ("crash", 1)
         crashy.active_version.refresh_from_db()
         assert crashy.active_version.is_paused == (index == 3)  # the fourth match pauses it
     version = crashy.active_version
@@ -94,7 +87,7 @@ def test_a_crashing_bot_is_paused_shown_and_comes_back_with_a_new_upload(make_bo
     # Off the ladder: no placement, no tick matches.
     assert ladder_placement(bot_id=crashy.pk) == []
     for match in ladder_tick():
-        assert crashy.pk not in (match.bot_a_id, match.bot_b_id)
+        assert crashy.pk not in set(match.seats.values_list("bot_id", flat=True))
 
     # The API and the page say so, to everyone.
     body = client.get(f"/api/bots/{crashy.pk}/").json()

@@ -16,8 +16,9 @@ from collections import defaultdict
 import pytest
 from django.db import connections
 
-from arena.models import Match, Rating, RatingHistory
-from arena.services.ratings import match_rate, rating_apply
+from arena.models import Match, MatchSeat, Rating, RatingHistory
+from arena.services.ratings import match_rate, rate_table
+from tests.arena.recorded import match_queued
 
 THREADS = 8
 MATCHES = 60
@@ -25,23 +26,24 @@ MATCHES = 60
 
 @pytest.fixture
 def finished_matches(transactional_db, make_bot) -> list[Match]:
-    bots = [make_bot(f"bot{i}") for i in range(6)]
+    """Two-seat Lie 21 matches and three-seat High Card (test game) tables, sharing bots."""
+    pools = {
+        "lie21": [make_bot(f"bot{i}") for i in range(6)],
+        "highcard": [make_bot(f"hc{i}", game="highcard") for i in range(5)],
+    }
     rng = random.Random(2024)
     created = []
-    for _ in range(MATCHES):
-        a, b = rng.sample(bots, 2)
-        created.append(
-            Match.objects.create(
-                version_a=a.active_version,
-                version_b=b.active_version,
-                bot_a=a,
-                bot_b=b,
-                seed=rng.randrange(1 << 40),
-                status="done",
-                outcome=rng.choice(["a", "b", "draw"]),
-                reason="match_points",
-            )
+    for number in range(MATCHES):
+        game = "lie21" if number % 3 else "highcard"
+        seats = 2 if game == "lie21" else 3
+        bots = rng.sample(pools[game], seats)
+        placings = [rng.randrange(seats) for _ in range(seats)]
+        match = match_queued(
+            [bot.active_version for bot in bots], seed=rng.randrange(1 << 40), status="done"
         )
+        for seat, placing in enumerate(placings):
+            MatchSeat.objects.filter(match=match, seat=seat).update(placing=placing)
+        created.append(match)
     return created
 
 
@@ -76,7 +78,7 @@ def test_concurrent_ratings_equal_rating_one_by_one_in_recorded_order(finished_m
 
     assert Match.objects.filter(rated=True).count() == MATCHES
     history = list(RatingHistory.objects.order_by("id"))
-    assert len(history) == 2 * MATCHES
+    assert len(history) == sum(match.seat_count for match in finished_matches)
 
     # Replay: apply each match's result in the order its history rows were written.
     order: list[int] = []
@@ -89,16 +91,19 @@ def test_concurrent_ratings_equal_rating_one_by_one_in_recorded_order(finished_m
     counts: dict[int, int] = defaultdict(int)
     for match_id in order:
         match = by_id[match_id]
-        new_a, new_b = rating_apply(current[match.bot_a_id], current[match.bot_b_id], match.outcome)
-        current[match.bot_a_id], current[match.bot_b_id] = new_a, new_b
-        expected_history[(match_id, match.bot_a_id)] = new_a
-        expected_history[(match_id, match.bot_b_id)] = new_b
-        counts[match.bot_a_id] += 1
-        counts[match.bot_b_id] += 1
+        seats = list(match.seats.order_by("seat"))
+        new = rate_table(
+            match.game, [current[s.version_id] for s in seats], [s.placing for s in seats]
+        )
+        for seat, rating in zip(seats, new, strict=True):
+            current[seat.version_id] = rating
+            expected_history[(match_id, seat.version_id)] = rating
+            counts[seat.version_id] += 1
 
     for row in history:
-        assert (row.mu, row.sigma) == pytest.approx(expected_history[(row.match_id, row.bot_id)])
+        key = (row.match_id, row.version_id)
+        assert (row.mu, row.sigma) == pytest.approx(expected_history[key])
     for rating in Rating.objects.all():
-        assert (rating.mu, rating.sigma) == pytest.approx(current[rating.bot_id])
-        assert rating.matches == counts[rating.bot_id]
+        assert (rating.mu, rating.sigma) == pytest.approx(current[rating.version_id])
+        assert rating.matches == counts[rating.version_id]
         assert rating.wins + rating.draws + rating.losses == rating.matches

@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from arena.models import Tournament
+from arena.models import MatchSeat, Tournament
 from tests.workers.conftest import REPO
 
 
@@ -83,7 +83,8 @@ def test_waiting_survives_a_dropped_connection(transactional_db, make_bot, worke
     env = {**worker_env, "ARENA_DATA_DIR": str(tmp_path / "data")}
     env.pop("REDIS_URL", None)
     out_path = tmp_path / "out.txt"
-    command = [sys.executable, "manage.py", "run_tournament", "--wait", "--timeout", "60"]
+    command = [sys.executable, "manage.py", "run_tournament", "--game", "lie21", "--wait"]
+    command += ["--timeout", "60"]
     with out_path.open("wb") as out:
         process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=out)
     try:
@@ -93,9 +94,10 @@ def test_waiting_survives_a_dropped_connection(transactional_db, make_bot, worke
             lambda: "reconnect" in out_path.read_text(), timeout=10, what="the command to notice"
         )
         tournament = Tournament.objects.get()
-        Match.objects.filter(tournament=tournament).update(
-            status="done", outcome="a", reason="match_points", match_points_a=3
-        )
+        Match.objects.filter(tournament=tournament).update(status="done", reason="match_points")
+        for match in Match.objects.filter(tournament=tournament):
+            for seat in match.seats.all():
+                MatchSeat.objects.filter(pk=seat.pk).update(placing=seat.seat, score=3 - seat.seat)
         tournament_finish(tournament_id=tournament.pk)
         assert process.wait(timeout=30) == 0, out_path.read_text()
     finally:

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from unittest import mock
 
 import pytest
 from django_celery_beat.models import PeriodicTask
 
 from arena.models import Tournament, TournamentSchedule
-from arena.services import schedules  # noqa: F401 - connects the admin-edit signals
+from arena.services import schedules
 from arena.services.errors import InvalidInput
 from arena.services.schedules import (
     PERIODIC_TASKS,
     crontab_parse,
+    due_times,
     periodic_tasks_install,
     schedule_create,
     schedule_delete,
@@ -21,6 +25,12 @@ from arena.services.schedules import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@contextmanager
+def patch_now(moment: datetime):
+    with mock.patch("django.utils.timezone.now", return_value=moment):
+        yield
 
 
 @pytest.mark.parametrize(
@@ -125,47 +135,166 @@ def test_delete_removes_the_periodic_task():
     assert not PeriodicTask.objects.exists()
 
 
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+@pytest.fixture
+def nightly(make_bot, staff) -> TournamentSchedule:
+    """A schedule at 03:00, made on 2026-01-01 at noon, with two bots to play."""
+    make_bot("anna"), make_bot("bert")
+    schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *", created_by=staff)
+    TournamentSchedule.objects.filter(pk=schedule.pk).update(due_after=at("2026-01-01T12:00"))
+    schedule.refresh_from_db()
+    return schedule
+
+
 class TestRun:
-    def test_each_tick_creates_and_starts_one_tournament(self, make_bot, staff):
-        first, second = make_bot("anna"), make_bot("bert")
-        schedule = schedule_create(
-            name="Nightly", game="lie21", crontab="0 3 * * *", created_by=staff
-        )
-        tournament = schedule_run(schedule_id=schedule.pk)
+    def test_each_due_time_creates_and_starts_one_tournament(self, nightly, staff):
+        tournament = schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T03:00:01"))
         assert tournament.status == "running"
-        assert tournament.schedule == schedule
+        assert tournament.schedule == nightly
         assert tournament.created_by == staff
-        assert tournament.name.startswith("Nightly ")
-        assert tournament.scheduled_for is not None
-        assert {e.version_id for e in tournament.entries.all()} == {
-            first.active_version_id,
-            second.active_version_id,
-        }
+        assert tournament.name == "Nightly 2026-01-02 03:00"
+        assert tournament.scheduled_for == at("2026-01-02T03:00")
+        assert tournament.entries.count() == 2
         # A duplicate delivery of the same tick starts nothing new.
-        assert schedule_run(schedule_id=schedule.pk) == tournament
+        again = schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T03:00:30"))
+        assert again == tournament
         assert Tournament.objects.count() == 1
 
-    def test_the_task_runs_it(self, make_bot, run_on_commit):
+    def test_a_restarted_beat_firing_off_time_makes_no_duplicate(self, nightly):
+        """Finding 1: after kill -9, beat fires at once at a minute the crontab never asks
+        for; the due time before it already ran, so nothing is created."""
+        first = schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T03:00"))
+        assert schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T09:17")) is None
+        assert list(Tournament.objects.all()) == [first]
+
+    def test_late_deliveries_each_run_their_own_due_time(self, make_bot):
+        """Finding 2: workers down over two due minutes; both ticks run on restart and make
+        two tournaments, each for its own minute."""
+        make_bot("anna"), make_bot("bert")
+        schedule = schedule_create(name="Minutely", game="lie21", crontab="* * * * *")
+        TournamentSchedule.objects.filter(pk=schedule.pk).update(due_after=at("2026-01-01T09:00"))
+        first = schedule_run(schedule_id=schedule.pk, sent_at=at("2026-01-01T10:00:00"))
+        second = schedule_run(schedule_id=schedule.pk, sent_at=at("2026-01-01T10:01:00"))
+        assert first != second
+        assert sorted(t.scheduled_for for t in Tournament.objects.all()) == [
+            at("2026-01-01T10:00"),
+            at("2026-01-01T10:01"),
+        ]
+
+    def test_a_missed_due_time_is_caught_up_once_and_older_ones_are_skipped(self, nightly):
+        """Beat was down at 03:00 on the 2nd and the 3rd; started again at 09:17 on the 3rd it
+        fires at once: the latest missed due time (the 3rd) runs, once; the 2nd is skipped."""
+        caught_up = schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-03T09:17"))
+        assert caught_up.scheduled_for == at("2026-01-03T03:00")
+        assert schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-03T09:18")) is None
+        assert Tournament.objects.count() == 1
+
+    def test_a_task_sent_by_hand_runs_nothing_that_is_not_due(self, nightly):
+        schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T03:00"))
+        assert schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T15:42")) is None
+        assert Tournament.objects.count() == 1
+
+    def test_editing_the_crontab_only_changes_future_due_times(self, nightly):
+        """Finding 3: moving 03:00 to 04:00 at noon starts nothing at noon."""
+        schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T03:00"))
+        with patch_now(at("2026-01-02T12:00")):
+            schedule_update(schedule=nightly, crontab="0 4 * * *")
+        nightly.refresh_from_db()
+        assert nightly.due_after == at("2026-01-02T12:00")
+        task = PeriodicTask.objects.get(pk=nightly.periodic_task_id)
+        assert task.last_run_at == at("2026-01-02T12:00"), "beat counts from now, not 03:00"
+        assert schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T12:00:05")) is None
+        later = schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-03T04:00"))
+        assert later.scheduled_for == at("2026-01-03T04:00")
+        assert Tournament.objects.count() == 2
+
+    def test_the_database_allows_one_tournament_per_due_time(self, nightly):
+        from django.db import IntegrityError, transaction
+
+        Tournament.objects.create(
+            name="a", game="lie21", seed=1, schedule=nightly, scheduled_for=at("2026-01-02T03:00")
+        )
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Tournament.objects.create(
+                name="b",
+                game="lie21",
+                seed=2,
+                schedule=nightly,
+                scheduled_for=at("2026-01-02T03:00"),
+            )
+
+    def test_the_task_runs_it(self, nightly, run_on_commit):
         from workers.tasks import run_scheduled_tournament
 
-        make_bot("anna"), make_bot("bert")
-        schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")
         with run_on_commit():
-            run_scheduled_tournament.delay(schedule.pk)
+            run_scheduled_tournament.delay(nightly.pk, sent_at="2026-01-02T03:00:00+00:00")
         assert Tournament.objects.get().status == "finished"
 
-    def test_a_disabled_or_deleted_schedule_does_nothing(self, make_bot):
-        make_bot("anna"), make_bot("bert")
-        schedule = schedule_create(name="Off", game="lie21", crontab="0 3 * * *", enabled=False)
-        assert schedule_run(schedule_id=schedule.pk) is None
-        assert schedule_run(schedule_id=schedule.pk + 100) is None
+    def test_a_disabled_or_deleted_schedule_does_nothing(self, nightly):
+        schedule_update(schedule=nightly, enabled=False)
+        assert schedule_run(schedule_id=nightly.pk, sent_at=at("2026-01-02T03:00")) is None
+        assert schedule_run(schedule_id=nightly.pk + 100) is None
         assert not Tournament.objects.exists()
 
     def test_too_few_bots_skips_the_tick(self, make_bot):
         make_bot("alone")
         schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")
-        assert schedule_run(schedule_id=schedule.pk) is None
+        TournamentSchedule.objects.filter(pk=schedule.pk).update(due_after=at("2026-01-01T12:00"))
+        assert schedule_run(schedule_id=schedule.pk, sent_at=at("2026-01-02T03:00")) is None
         assert not Tournament.objects.exists()
+
+
+def test_beat_tells_the_schedule_task_when_it_sent_it(monkeypatch):
+    """workers.beat.ArenaScheduler adds ``sent_at`` to the schedule task's kwargs only."""
+    from workers.beat import ArenaScheduler
+
+    sent = []
+
+    class Entry:
+        def __init__(self, task):
+            self.task, self.kwargs, self.args, self.options, self.name = task, {}, [], {}, task
+
+    scheduler = ArenaScheduler.__new__(ArenaScheduler)
+    monkeypatch.setattr(
+        "django_celery_beat.schedulers.DatabaseScheduler.apply_async",
+        lambda self, entry, producer=None, advance=True, **kw: sent.append(entry),
+    )
+    scheduler.apply_async(Entry(schedules.SCHEDULE_TASK), advance=False)
+    scheduler.apply_async(Entry("workers.tasks.ladder_tick"), advance=False)
+    assert "sent_at" in sent[0].kwargs and datetime.fromisoformat(sent[0].kwargs["sent_at"])
+    assert sent[1].kwargs == {}
+
+
+def test_due_times_follow_the_crontab():
+    times = list(
+        due_times("0 3 * * mon", after=at("2026-01-01T00:00"), until=at("2026-01-20T00:00"))
+    )
+    assert times == [at("2026-01-19T03:00"), at("2026-01-12T03:00"), at("2026-01-05T03:00")]
+
+
+def test_the_admin_refuses_an_invalid_crontab(client, django_user_model):
+    """Finding 4: the admin saved '61 * * * *' with no error and the task went silently off."""
+    admin = django_user_model.objects.create_superuser("root", "r@example.com", "pw-12345678")
+    client.force_login(admin)
+    schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")
+    url = f"/admin/arena/tournamentschedule/{schedule.pk}/change/"
+    form = {
+        "name": "Nightly",
+        "game": "lie21",
+        "crontab": "61 * * * *",
+        "enabled": "on",
+        "due_after_0": "2026-01-01",
+        "due_after_1": "00:00:00",
+    }
+    response = client.post(url, form)
+    assert response.status_code == 200, "the form comes back with its error"
+    assert "61" in response.content.decode() and "not valid" in response.content.decode()
+    schedule.refresh_from_db()
+    assert schedule.crontab == "0 3 * * *"
+    assert PeriodicTask.objects.get(pk=schedule.periodic_task_id).enabled
 
 
 def test_periodic_tasks_install_is_idempotent_and_keeps_an_operators_switch():
@@ -186,3 +315,15 @@ def test_beat_installs_the_periodic_tasks_when_it_starts():
 
     beat_init.send(sender=None)
     assert PeriodicTask.objects.filter(name__in=list(PERIODIC_TASKS)).count() == 2
+
+
+def test_a_paused_schedule_stays_on_the_tournaments_page_marked_paused(client):
+    """Finding 5: paused schedules vanished from the site."""
+    running = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")
+    paused = schedule_create(name="Weekly", game="lie21", crontab="0 4 * * sun")
+    schedule_update(schedule=paused, enabled=False)
+    page = client.get("/tournaments/").content.decode()
+    assert running.name in page and paused.name in page
+    assert page.count('class="badge">paused<') == 1
+    home = client.get("/").content.decode()
+    assert "Nightly" in home and "Weekly" not in home, "the home page lists what runs next"

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from arena.models import Bot, Match, Rating, RatingHistory, Replay, Tournament, TournamentEntry
-from arena.services import matches as match_services
+from arena.models import (
+    Bot,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    Replay,
+    Tournament,
+    TournamentEntry,
+)
 from arena.services.builtins import builtin_bots_install
 from arena.services.errors import Conflict
-from arena.services.matches import PlatformError, match_play
+from arena.services.matches import PlatformError, match_play, playing
+from arena.services.pairings import balance_report
 from arena.services.tournaments import (
     demo_tournament_start,
     tournament_cancel,
@@ -18,6 +27,7 @@ from arena.services.tournaments import (
     tournament_start,
 )
 from engine import derive_seed
+from engine.registry import GAMES
 from tests.workers import bots
 from tests.workers.conftest import tasks_queued, version_add
 
@@ -34,21 +44,27 @@ def started(owner, **kwargs) -> Tournament:
     return tournament_start(tournament_id=tournament.pk)
 
 
-def record(tournament: Tournament, a: Bot, b: Bot, mp: tuple[int, int], points=(60, 60)) -> None:
+def bots_of(match: Match) -> list[int]:
+    return list(match.seats.order_by("seat").values_list("bot_id", flat=True))
+
+
+def pairing(tournament: Tournament, a: Bot, b: Bot) -> Match:
+    ids = MatchSeat.objects.filter(bot=a, match__tournament=tournament).values("match_id")
+    return tournament.matches.filter(pk__in=ids, seats__bot=b).get()
+
+
+def record(tournament: Tournament, a: Bot, b: Bot, mp: tuple[int, int]) -> None:
     """Write a result for the pairing of a and b (the winner: more match points, or a draw)."""
-    match = tournament.matches.get(bot_a__in=[a, b], bot_b__in=[a, b])
-    if match.bot_a_id != a.pk:
-        mp, points = mp[::-1], points[::-1]
-    outcome = "a" if mp[0] > mp[1] else "b" if mp[1] > mp[0] else "draw"
-    Match.objects.filter(pk=match.pk).update(
-        status="done",
-        outcome=outcome,
-        reason="match_points",
-        match_points_a=mp[0],
-        match_points_b=mp[1],
-        points_a=points[0],
-        points_b=points[1],
-    )
+    match = pairing(tournament, a, b)
+    Match.objects.filter(pk=match.pk).update(status="done", reason="match_points")
+    for bot, mine, theirs in ((a, mp[0], mp[1]), (b, mp[1], mp[0])):
+        placing = 0 if mine >= theirs else 1
+        MatchSeat.objects.filter(match=match, bot=bot).update(placing=placing, score=mine)
+
+
+def record_all_draws(tournament: Tournament) -> None:
+    tournament.matches.update(status="done")
+    MatchSeat.objects.filter(match__tournament=tournament).update(placing=0)
 
 
 class TestStart:
@@ -60,14 +76,14 @@ class TestStart:
         assert {(e.bot_id, e.version_id) for e in entries} == {
             (bot.pk, bot.active_version_id) for bot in four
         }
-        matches = list(tournament.matches.all())
+        matches = list(tournament.matches.order_by("id"))
         assert len(matches) == 6
-        pairs = {frozenset((m.bot_a_id, m.bot_b_id)) for m in matches}
+        pairs = {frozenset(bots_of(m)) for m in matches}
         assert len(pairs) == 6
-        for match in matches:
+        for number, match in enumerate(matches):
             assert match.kind == "tournament"
             assert match.status == "queued"
-            assert match.seed == derive_seed(7, "match", match.bot_a_id, match.bot_b_id)
+            assert match.seed == derive_seed(7, "match", number, *bots_of(match))
 
     def test_it_fans_out_one_task_per_match(self, owner, four, run_on_commit):
         with run_on_commit() as callbacks:
@@ -83,7 +99,8 @@ class TestStart:
         version_add(four[0], bots.CHATTY, status="valid")
         entry = TournamentEntry.objects.get(tournament=tournament, bot=four[0])
         assert entry.version == frozen
-        assert not tournament.matches.filter(version_a__bot=four[0]).exclude(version_a=frozen)
+        seats = MatchSeat.objects.filter(match__tournament=tournament, bot=four[0])
+        assert set(seats.values_list("version_id", flat=True)) == {frozen.pk}
 
     def test_only_active_bots_with_a_valid_version_take_part(self, owner, four, make_bot):
         make_bot("pending", valid=False)
@@ -122,7 +139,7 @@ class TestCancelAndFinish:
 
     def test_a_finished_tournament_cannot_be_cancelled(self, owner, four):
         tournament = started(owner)
-        tournament.matches.update(status="done", outcome="draw")
+        record_all_draws(tournament)
         tournament_finish(tournament_id=tournament.pk)
         with pytest.raises(Conflict):
             tournament_cancel(tournament_id=tournament.pk)
@@ -134,7 +151,7 @@ class TestCancelAndFinish:
 
     def test_finish_stores_the_standings_once(self, owner, four):
         tournament = started(owner)
-        tournament.matches.update(status="done", outcome="draw")
+        record_all_draws(tournament)
         finished = tournament_finish(tournament_id=tournament.pk)
         assert finished.status == "finished"
         assert finished.finished_at is not None
@@ -147,14 +164,14 @@ class TestCancelAndFinish:
         """Every match plays except one whose platform keeps failing: the tournament ends."""
         tournament = started(owner)
         doomed = tournament.matches.order_by("id").first()
-        real_play = match_services._play
+        real_play = playing.play
 
         def flaky(match):
             if match.pk == doomed.pk:
                 raise PlatformError("sandbox host is broken")
             return real_play(match)
 
-        monkeypatch.setattr(match_services, "_play", flaky)
+        monkeypatch.setattr(playing, "play", flaky)
         for match in tournament.matches.order_by("id"):
             for _ in range(3):
                 try:
@@ -169,12 +186,18 @@ class TestCancelAndFinish:
         standings = finished.standings
         assert standings["matches_done"] == 6
         assert sum(row["played"] for row in standings["rows"]) == 10  # 5 played matches
-        cell = standings["crosstable"]["cells"][f"{doomed.bot_a_id}-{doomed.bot_b_id}"]
+        first, second = bots_of(doomed)
+        cell = standings["crosstable"]["cells"][f"{first}-{second}"]
         assert cell == {
+            "matches": [doomed.pk],
             "match": doomed.pk,
             "status": "failed",
             "result": None,
-            "match_points": [0, 0],
+            "ahead": 0,
+            "level": 0,
+            "behind": 0,
+            "score": 0.0,
+            "interval": None,
         }
 
 
@@ -184,6 +207,8 @@ class TestStandings:
         standings = tournament_standings(tournament=tournament)
         assert set(standings) == {
             "tournament",
+            "game",
+            "seats",
             "status",
             "matches_total",
             "matches_done",
@@ -191,6 +216,7 @@ class TestStandings:
             "crosstable",
         }
         assert (standings["tournament"], standings["status"]) == (tournament.pk, "running")
+        assert (standings["game"], standings["seats"]) == ("lie21", 2)
         assert (standings["matches_total"], standings["matches_done"]) == (6, 0)
         row = standings["rows"][0]
         assert set(row) == {
@@ -198,11 +224,15 @@ class TestStandings:
             "bot",
             "version",
             "played",
-            "match_points",
-            "match_wins",
+            "points",
+            "first_places",
+            "wins",
             "draws",
             "losses",
-            "points",
+            "mean_placing",
+            "match_points",
+            "faults",
+            "superiority_over_next",
         }
         assert set(row["bot"]) == {"id", "name", "owner"}
         assert row["bot"]["owner"] == "alice"
@@ -210,16 +240,26 @@ class TestStandings:
         assert set(standings["crosstable"]) == {"bots", "cells"}
         assert len(standings["crosstable"]["cells"]) == 12  # both directions of 6 pairings
         cell = next(iter(standings["crosstable"]["cells"].values()))
-        assert set(cell) == {"match", "status", "result", "match_points"}
+        assert set(cell) == {
+            "matches",
+            "match",
+            "status",
+            "result",
+            "ahead",
+            "level",
+            "behind",
+            "score",
+            "interval",
+        }
 
-    def ranking(self, tournament: Tournament) -> list[tuple[int, str, int, int, int]]:
+    def ranking(self, tournament: Tournament) -> list[tuple[int, str, float, int, int]]:
         rows = tournament_standings(tournament=tournament)["rows"]
         return [
-            (r["rank"], r["bot"]["name"], r["match_points"], r["match_wins"], r["points"])
+            (r["rank"], r["bot"]["name"], r["points"], r["first_places"], r["match_points"])
             for r in rows
         ]
 
-    def test_match_points_first_then_match_wins(self, owner, four):
+    def test_points_first_a_win_one_a_draw_half_then_first_places(self, owner, four):
         anna, bert, cleo, dora = four
         tournament = started(owner)
         record(tournament, anna, bert, (4, 0))
@@ -228,25 +268,25 @@ class TestStandings:
         record(tournament, bert, cleo, (4, 0))
         record(tournament, bert, dora, (2, 2))
         record(tournament, cleo, dora, (2, 2))
-        # anna and dora: 8 match points each; anna won 2 matches, dora 1.
+        # anna 2 wins; dora 1 win and 2 draws: 2 points each, but dora has 3 first places.
         assert self.ranking(tournament) == [
-            (1, "anna", 8, 2, 180),
-            (2, "dora", 8, 1, 180),
-            (3, "bert", 6, 1, 180),
-            (4, "cleo", 5, 0, 180),
+            (1, "dora", 2.0, 3, 8),
+            (2, "anna", 2.0, 2, 8),
+            (3, "bert", 1.5, 2, 6),
+            (4, "cleo", 0.5, 1, 5),
         ]
 
-    def test_then_head_to_head_before_game_points(self, owner, four):
+    def test_then_head_to_head_before_match_points(self, owner, four):
         anna, bert, cleo, dora = four
         tournament = started(owner)
-        record(tournament, anna, bert, (1, 4), points=(110, 90))
-        record(tournament, anna, cleo, (4, 0), points=(300, 0))
-        record(tournament, anna, dora, (4, 0), points=(300, 0))
-        record(tournament, bert, cleo, (4, 3))
+        record(tournament, anna, bert, (1, 4))
+        record(tournament, anna, cleo, (4, 0))
+        record(tournament, anna, dora, (4, 0))
+        record(tournament, bert, cleo, (2, 1))
         record(tournament, bert, dora, (1, 4))
         record(tournament, cleo, dora, (2, 2))
-        # anna and bert: 9 match points and 2 wins each; bert won their match, so bert is
-        # ahead though anna has far more game points.
+        # anna and bert: 2 points and 2 first places each; bert won their match, so bert is
+        # ahead though anna has more match points.
         ranking = self.ranking(tournament)
         assert [(rank, name) for rank, name, *_ in ranking] == [
             (1, "bert"),
@@ -254,33 +294,41 @@ class TestStandings:
             (3, "dora"),
             (4, "cleo"),
         ]
-        assert ranking[0][2:4] == ranking[1][2:4] == (9, 2)
+        assert ranking[0][2:4] == ranking[1][2:4] == (2.0, 2)
         assert ranking[1][4] > ranking[0][4]
 
-    def test_then_game_points(self, owner, four):
+    def test_then_match_points(self, owner, four):
         anna, bert, cleo, dora = four
         tournament = started(owner)
-        record(tournament, anna, bert, (2, 2), points=(100, 100))
-        record(tournament, anna, cleo, (4, 0), points=(300, 0))
-        record(tournament, anna, dora, (0, 4), points=(0, 200))
-        record(tournament, bert, cleo, (4, 1), points=(150, 50))
-        record(tournament, bert, dora, (0, 4), points=(0, 200))
-        record(tournament, cleo, dora, (1, 4), points=(20, 200))
-        # anna and bert: 6 match points, 1 win, a draw between them; anna has more points.
+        record(tournament, anna, bert, (2, 2))
+        record(tournament, anna, cleo, (4, 0))
+        record(tournament, anna, dora, (0, 4))
+        record(tournament, bert, cleo, (1, 0))
+        record(tournament, bert, dora, (0, 4))
+        record(tournament, cleo, dora, (1, 4))
+        # anna and bert: 1.5 points, 2 first places, a draw between them, the same mean
+        # placing; anna has more match points.
         assert self.ranking(tournament) == [
-            (1, "dora", 12, 3, 600),
-            (2, "anna", 6, 1, 400),
-            (3, "bert", 6, 1, 250),
-            (4, "cleo", 2, 0, 70),
+            (1, "dora", 3.0, 3, 12),
+            (2, "anna", 1.5, 2, 6),
+            (3, "bert", 1.5, 2, 3),
+            (4, "cleo", 0.0, 0, 1),
         ]
 
 
-def row(name: str, mp: int, wins: int, points: int, result_vs: dict[int, int], pk: int):
+def row(name: str, points: float, firsts: int, match_points: int, result_vs: dict, pk: int):
     from arena.services.tournaments import _Row
 
     bot = Bot(pk=pk, name=name)
     return _Row(
-        bot=bot, version=1, match_points=mp, match_wins=wins, points=points, result_vs=result_vs
+        bot=bot,
+        version=1,
+        played=4,
+        points=points,
+        first_places=firsts,
+        placing_sum=4 - firsts,
+        match_points=match_points,
+        result_vs=result_vs,
     )
 
 
@@ -292,38 +340,61 @@ class TestRanking:
 
         return [(r.bot.name, rank) for rank, r in rank_rows(rows)]
 
-    def test_match_points_first(self):
-        rows = [row("low", 3, 3, 900, {}, 1), row("high", 4, 0, 0, {}, 2)]
+    def test_points_first(self):
+        rows = [row("low", 1.5, 3, 900, {}, 1), row("high", 2.0, 0, 0, {}, 2)]
         assert self.rank(rows) == [("high", 1), ("low", 2)]
 
-    def test_then_match_wins(self):
-        rows = [row("fewer", 6, 1, 900, {2: 2}, 1), row("more", 6, 2, 0, {1: 0}, 2)]
+    def test_then_first_places(self):
+        rows = [row("fewer", 3.0, 1, 900, {2: 1}, 1), row("more", 3.0, 2, 0, {1: 0}, 2)]
         assert self.rank(rows) == [("more", 1), ("fewer", 2)]
 
     def test_then_head_to_head(self):
-        rows = [row("lost", 6, 2, 900, {2: 0}, 1), row("beat", 6, 2, 100, {1: 2}, 2)]
+        rows = [row("lost", 3.0, 2, 900, {2: 0}, 1), row("beat", 3.0, 2, 100, {1: 1}, 2)]
         assert self.rank(rows) == [("beat", 1), ("lost", 2)]
 
     def test_head_to_head_counts_only_among_the_tied(self):
         # x and y are level; x's win over z (not tied with them) must not count.
         rows = [
-            row("x", 6, 2, 100, {2: 1, 3: 2}, 1),
-            row("y", 6, 2, 200, {1: 1, 3: 0}, 2),
-            row("z", 2, 0, 0, {1: 0, 2: 2}, 3),
+            row("x", 3.0, 2, 100, {2: 0.5, 3: 1}, 1),
+            row("y", 3.0, 2, 200, {1: 0.5, 3: 0}, 2),
+            row("z", 1.0, 0, 0, {1: 0, 2: 1}, 3),
         ]
         assert self.rank(rows) == [("y", 1), ("x", 2), ("z", 3)]
 
-    def test_then_game_points(self):
-        rows = [row("less", 6, 2, 100, {2: 1}, 1), row("more", 6, 2, 200, {1: 1}, 2)]
+    def test_then_match_points(self):
+        rows = [row("less", 3.0, 2, 100, {2: 0.5}, 1), row("more", 3.0, 2, 200, {1: 0.5}, 2)]
         assert self.rank(rows) == [("more", 1), ("less", 2)]
 
     def test_complete_ties_share_a_rank(self):
         rows = [
-            row("b", 6, 2, 100, {2: 1}, 1),
-            row("a", 6, 2, 100, {1: 1}, 2),
-            row("c", 1, 0, 0, {}, 3),
+            row("b", 3.0, 2, 100, {2: 0.5}, 1),
+            row("a", 3.0, 2, 100, {1: 0.5}, 2),
+            row("c", 0.5, 0, 0, {}, 3),
         ]
         assert self.rank(rows) == [("a", 1), ("b", 1), ("c", 3)]
+
+
+def test_a_three_seat_game_gets_a_balanced_schedule_and_placing_standings(
+    owner, make_bot, run_on_commit
+):
+    """High Card (three seats) with four bots: every trio, each in every seat rotation."""
+    for name in ("anna", "bert", "cleo", "dora"):
+        make_bot(name, bots.HIGHCARD, game="highcard")
+    tournament = tournament_create(name="HC", game="highcard", created_by=owner, seed=3)
+    with run_on_commit():
+        tournament = tournament_start(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    tables = [bots_of(match) for match in tournament.matches.order_by("id")]
+    assert len(tables) == 4 * 3 and all(len(table) == 3 for table in tables)
+    assert balance_report(tables) == {"pair_spread": 0, "seat_spread": 0}
+    assert tournament.status == "finished"
+    standings = tournament.standings
+    assert standings["seats"] == 3
+    rows = standings["rows"]
+    assert sum(row["played"] for row in rows) == 36
+    assert sum(row["points"] for row in rows) == pytest.approx(12 * 3), "3 points per table"
+    assert all(0 <= row["mean_placing"] <= 2 for row in rows)
+    assert RatingHistory.objects.filter(match__tournament=tournament).count() == 36
 
 
 def test_a_whole_tournament_plays_rates_and_finishes(owner, make_bot, run_on_commit):
@@ -347,7 +418,10 @@ def test_builtin_bots_install_is_idempotent():
     first = builtin_bots_install()
     again = builtin_bots_install()
     assert [bot.pk for bot in first] == [bot.pk for bot in again]
-    assert sorted(bot.name for bot in first) == ["greedy", "heuristic", "random", "search"]
+    lie21 = sorted(bot.name for bot in first if bot.game == "lie21")
+    assert lie21 == ["lie21-greedy", "lie21-heuristic", "lie21-random", "lie21-search"]
+    assert {bot.game for bot in first} == set(GAMES), "every game's built-in bots"
+    assert not [bot for bot in first if bot.name.endswith("-starter")], "templates, not rivals"
     for bot in again:
         assert bot.is_builtin and bot.is_active
         assert bot.owner.username == "arena"
@@ -356,13 +430,11 @@ def test_builtin_bots_install_is_idempotent():
         version = bot.active_version
         assert version.status == "valid"
         assert version.file.read().startswith(b'"""')
-        assert Rating.objects.filter(bot=bot).count() == 1
+        assert Rating.objects.filter(bot=bot, current=True).count() == 1
 
 
 def test_a_changed_builtin_file_becomes_a_new_version(tmp_path, monkeypatch):
-    from engine.registry import GAMES
-
-    [random_bot] = [bot for bot in builtin_bots_install() if bot.name == "random"]
+    [random_bot] = [bot for bot in builtin_bots_install() if bot.name == "lie21-random"]
     changed = tmp_path / "random_bot.py"
     changed.write_text('"""random, improved."""\n' + bots.GOOD)
     game = GAMES["lie21"]
@@ -374,34 +446,59 @@ def test_a_changed_builtin_file_becomes_a_new_version(tmp_path, monkeypatch):
     assert random_bot.active_version.number == 2
 
 
-def test_the_demo_tournament_runs_once(run_on_commit, make_bot):
+def test_the_demo_tournaments_run_once_per_game(run_on_commit, make_bot):
     make_bot("uploaded")  # an uploaded bot is not part of the demo
     with run_on_commit():
-        tournament = demo_tournament_start()
-    assert tournament is not None
-    tournament.refresh_from_db()
-    assert tournament.status == "finished"
-    assert sorted(tournament.entries.values_list("bot__name", flat=True)) == [
-        "greedy",
-        "heuristic",
-        "random",
-        "search",
+        tournaments = demo_tournament_start()
+    playable = {
+        name
+        for name, game in GAMES.items()
+        if len(set(game.builtin_bots()) - {"starter"}) >= game.min_players
+    }
+    assert {t.game for t in tournaments} == playable
+    lie21 = next(t for t in tournaments if t.game == "lie21")
+    lie21.refresh_from_db()
+    assert lie21.status == "finished"
+    assert sorted(lie21.entries.values_list("bot__name", flat=True)) == [
+        "lie21-greedy",
+        "lie21-heuristic",
+        "lie21-random",
+        "lie21-search",
     ]
-    assert Replay.objects.count() == 6  # a round robin of four
-    assert demo_tournament_start() is None
+    assert Replay.objects.filter(match__tournament=lie21).count() == 6  # a round robin of four
+    assert demo_tournament_start() == []
 
 
 def test_the_demo_tournament_can_be_switched_off(settings):
     settings.ARENA_DEMO_TOURNAMENT = False
-    assert demo_tournament_start() is None
+    assert demo_tournament_start() == []
     assert not Tournament.objects.exists()
 
 
-def test_a_win_by_the_other_bots_fault_counts_as_a_walkover():
-    from arena.services.tournaments import WALKOVER_MATCH_POINTS, _match_points
+def test_seat_points_give_one_per_seat_beaten_and_half_per_seat_level():
+    from arena.services.tournaments import _seat_points
 
-    match = Match(outcome="b", reason="error", match_points_a=1, match_points_b=0)
-    assert _match_points(match, "b") == (WALKOVER_MATCH_POINTS, 1)
-    assert _match_points(match, "a") == (1, WALKOVER_MATCH_POINTS)
-    played = Match(outcome="a", reason="match_points", match_points_a=4, match_points_b=2)
-    assert _match_points(played, "a") == (4, 2)
+    assert _seat_points(0, [0, 1]) == 1 and _seat_points(1, [0, 1]) == 0
+    assert _seat_points(0, [0, 0]) == 0.5
+    assert _seat_points(1, [0, 1, 1, 3]) == 1.5 and _seat_points(3, [0, 1, 1, 3]) == 0
+
+
+def test_standings_say_how_sure_the_order_is(owner, four):
+    anna, bert, cleo, dora = four
+    tournament = started(owner)
+    record(tournament, anna, bert, (4, 0))
+    record(tournament, anna, cleo, (4, 0))
+    record(tournament, anna, dora, (4, 0))
+    record(tournament, bert, cleo, (2, 2))
+    record(tournament, bert, dora, (4, 1))
+    record(tournament, cleo, dora, (2, 2))
+    standings = tournament_standings(tournament=tournament)
+    rows = standings["rows"]
+    assert [r["bot"]["name"] for r in rows] == ["anna", "bert", "cleo", "dora"]
+    assert rows[0]["superiority_over_next"] > 0.5, "anna won everything"
+    assert rows[-1]["superiority_over_next"] is None
+    assert all(0 <= r["superiority_over_next"] <= 1 for r in rows[:-1])
+    cell = standings["crosstable"]["cells"][f"{anna.pk}-{bert.pk}"]
+    assert cell["interval"] == [0.0, 1.0], "one meeting tells little"
+    drawn = standings["crosstable"]["cells"][f"{bert.pk}-{cleo.pk}"]
+    assert drawn["score"] == 0.5 and drawn["interval"][0] <= 0.5 <= drawn["interval"][1]

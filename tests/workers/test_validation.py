@@ -11,6 +11,7 @@ import pytest
 from arena.models import Bot, BotVersion, Match, MatchLog, Rating
 from arena.services.matches import PlatformError, match_play
 from arena.services.validation import VALIDATION_MIN_GAMES, version_validate
+from tests.arena.recorded import match_queued
 from tests.workers import bots
 from tests.workers.conftest import tasks_queued, version_add
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def bot(owner) -> Bot:
-    return Bot.objects.create(owner=owner, name="candidate")
+    return Bot.objects.create(owner=owner, name="candidate", game="lie21")
 
 
 def validate(bot: Bot, source: str | bytes, **kwargs) -> BotVersion:
@@ -141,7 +142,7 @@ def test_the_task_validates_and_places_the_bot(bot, make_bot, run_on_commit):
         validate_version.delay(version.pk)
     version.refresh_from_db()
     assert version.status == "valid"
-    placement = Match.objects.filter(kind="ladder", version_a=version)
+    placement = Match.objects.filter(kind="ladder", seats__version=version)
     assert placement.count() == 2
     assert set(placement.values_list("status", flat=True)) == {"done"}
 
@@ -178,15 +179,7 @@ def test_a_bot_cannot_tell_validation_from_a_real_match(bot, make_bot, owner):
     seen_in_validation = _start_info(version.error_output)
     assert seen_in_validation
     other = make_bot("other")
-    match = Match.objects.create(
-        game="lie21",
-        kind="ladder",
-        version_a=other.active_version,
-        version_b=version,
-        bot_a=other,
-        bot_b=bot,
-        seed=12345,
-    )
+    match = match_queued([other.active_version, version], seed=12345)
     played = match_play(match_id=match.pk, worker="test")
     assert played.status == "done"
     log = MatchLog.objects.get(match=match, bot=bot)
@@ -212,7 +205,7 @@ def test_the_sweeper_requeues_a_stuck_validation_twice_then_fails_it(
     from arena.services.validation import pending_bound_s, requeue_after_s, version_sweep_pending
 
     stuck = version_add(bot, bots.GOOD)
-    fresh = version_add(Bot.objects.create(owner=bot.owner, name="fresh"), bots.GOOD)
+    fresh = version_add(Bot.objects.create(owner=bot.owner, name="fresh", game="lie21"), bots.GOOD)
     long_ago = timezone.now() - timedelta(seconds=requeue_after_s() + 60)
     BotVersion.objects.filter(pk=stuck.pk).update(created=long_ago)
 

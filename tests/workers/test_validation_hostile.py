@@ -34,7 +34,7 @@ def act(observation):
 
 @pytest.fixture
 def bot(owner) -> Bot:
-    return Bot.objects.create(owner=owner, name="hostile")
+    return Bot.objects.create(owner=owner, name="hostile", game="lie21")
 
 
 def test_a_forged_fault_message_makes_the_version_invalid_not_pending(bot):

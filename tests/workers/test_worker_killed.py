@@ -35,7 +35,7 @@ def test_a_match_whose_worker_was_killed_is_played_again_and_counted_once(
     first = start_worker("doomed", concurrency=1, **FAST_RECOVERY)
     # Seed 1: one game, about 3 s with the sleepy bot; it is killed about 0.5 s in.
     match = match_create(
-        version_a=sleepy.active_version, version_b=other.active_version, kind="ladder", seed=1
+        versions=[sleepy.active_version, other.active_version], kind="ladder", seed=1
     )  # queued on commit: transactional_db commits at once
 
     def beating() -> Match | None:
@@ -66,6 +66,6 @@ def test_a_match_whose_worker_was_killed_is_played_again_and_counted_once(
     assert MatchLog.objects.filter(match=done).count() == 2
     assert RatingHistory.objects.filter(match=done).count() == 2
     for bot in (sleepy, other):
-        rating = Rating.objects.get(bot=bot)
+        rating = Rating.objects.get(bot=bot, current=True)
         assert rating.matches == 1
         assert rating.wins + rating.draws + rating.losses == 1

@@ -56,6 +56,5 @@ class Command(BaseCommand):
         self.stdout.write(f"Built-in bots: {', '.join(bot.name for bot in bots)}")
         periodic_tasks_install()
         if not options["no_demo"] and settings.ARENA_DEMO_TOURNAMENT:
-            tournament = demo_tournament_start()
-            if tournament is not None:
+            for tournament in demo_tournament_start():
                 self.stdout.write(f"Started the demo tournament: {tournament.name}")

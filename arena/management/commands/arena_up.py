@@ -20,8 +20,11 @@ from typing import IO, Any
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
 
 from arena.preflight import check_broker, check_database, check_sandbox
+
+MANIFEST = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
 
 STOP_GRACE_S = 15.0
 
@@ -47,7 +50,10 @@ class Command(BaseCommand):
             raise CommandError(problem)
         if not options["no_setup"]:
             call_command("migrate", interactive=False, verbosity=0)
-            call_command("collectstatic", interactive=False, verbosity=0)
+            # Always with the manifest, as production serves them: a later start with
+            # DEBUG=0 then finds it (a DEBUG start reads the same files by their own names).
+            with override_settings(STORAGES={**settings.STORAGES, "staticfiles": MANIFEST}):
+                call_command("collectstatic", interactive=False, verbosity=0)
             call_command("arena_setup")
         problem = check_broker()
         if problem:
@@ -65,7 +71,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, processes.request_stop)
         signal.signal(signal.SIGTERM, processes.request_stop)
         if processes.wait_until_serving(url + "healthz"):
-            self.stdout.write(self.style.SUCCESS(f"Lie 21 Arena is up at {url}  (Ctrl-C stops it)"))
+            self.stdout.write(self.style.SUCCESS(f"Bluff Arena is up at {url}  (Ctrl-C stops it)"))
         code = processes.supervise()
         sys.exit(code)
 

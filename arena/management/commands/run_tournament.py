@@ -1,4 +1,4 @@
-"""``manage.py run_tournament --game lie21 [--name N] [--seed S] [--wait]``.
+"""``manage.py run_tournament --game GAME [--name N] [--seed S] [--wait]``.
 
 Creates a round-robin tournament of every active bot of the game and starts it now. With
 ``--wait`` it follows the matches in the database (so it works with any broker, the
@@ -34,7 +34,7 @@ class Command(BaseCommand):
     help = "Create and start a round-robin tournament of every active bot of a game."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", default="lie21", choices=sorted(GAMES))
+        parser.add_argument("--game", required=True, choices=list(GAMES))
         parser.add_argument("--name", help="tournament name (default: the game and the time)")
         parser.add_argument("--seed", type=int, help="tournament seed (default: random)")
         parser.add_argument(
@@ -116,20 +116,24 @@ class Command(BaseCommand):
     def _print_standings(self, tournament: Tournament, console: Console) -> None:
         standings = tournament_standings(tournament=tournament)
         table = Table(title=f"{tournament.name}: {standings['status']}")
-        for column in ("#", "bot", "owner", "v", "played", "MP", "W", "D", "L", "points"):
+        columns = ("#", "bot", "owner", "v", "played", "points", "1st", "W", "D", "L", "mean", "MP")
+        for column in columns:
             table.add_column(column, justify="left" if column in {"bot", "owner"} else "right")
         for row in standings["rows"]:
+            mean = row["mean_placing"]
             table.add_row(
                 str(row["rank"]),
                 row["bot"]["name"],
                 row["bot"]["owner"],
                 str(row["version"]),
                 str(row["played"]),
-                str(row["match_points"]),
-                str(row["match_wins"]),
+                f"{row['points']:g}",
+                str(row["first_places"]),
+                str(row["wins"]),
                 str(row["draws"]),
                 str(row["losses"]),
-                str(row["points"]),
+                "-" if mean is None else f"{mean + 1:.2f}",
+                str(row["match_points"]),
             )
         console.print(table)
         failed = standings["matches_total"] - tournament.matches.filter(status="done").count()

@@ -1,4 +1,4 @@
-"""Template helpers for the pages: inline SVG charts and a match seen from one bot's side.
+"""Template helpers for the pages: inline SVG charts, and seats, placings and rating changes.
 
 The charts are drawn on the server as inline SVG (no chart library, no extra request) from
 numbers only, so nothing a user typed ever reaches the markup unescaped.
@@ -13,7 +13,9 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from arena.models import Bot, Match
+from arena.models import Match
+from arena.web.seats import SeatView, game_title, ordinal, result_line, seat_views
+from engine.registry import GAMES
 
 register = template.Library()
 
@@ -54,10 +56,11 @@ def sparkline(values: Sequence[float], width: int = 96, height: int = 24) -> Saf
 
 @register.simple_tag
 def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) -> SafeString:
-    """The bot's conservative score and mu after each rated match, with a min/max axis.
+    """The bot's conservative score and mu after each rated match, with a min/max axis and
+    a marker where a new version took over (ratings are per version).
 
-    ``history`` holds objects with ``score`` and ``mu`` (``arena.selectors.pages``'s
-    RatingPoint), oldest first.
+    ``history`` holds objects with ``score``, ``mu`` and ``version`` (``arena.selectors.
+    pages``'s RatingPoint), oldest first.
     """
     if len(history) < 2:
         return format_html('<p class="muted">{}</p>', "Not enough rated matches for a chart yet.")
@@ -75,6 +78,24 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
             for i, v in enumerate(values)
         )
 
+    step = (width - left - pad) / (len(history) - 1)
+    versions = format_html_join(
+        "",
+        '<line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" class="version-mark"/>'
+        '<text x="{tx}" y="{ty}" class="axis">v{number}</text>',
+        [
+            {
+                "x": f"{left + i * step:.1f}",
+                "tx": f"{left + i * step + 3:.1f}",
+                "top": pad,
+                "ty": pad + 10,
+                "bottom": height - pad,
+                "number": point.version,
+            }
+            for i, point in enumerate(history)
+            if i and getattr(point, "version", None) != getattr(history[i - 1], "version", None)
+        ],
+    )
     label = (
         f"Rating history over {len(history)} rated matches: conservative score from "
         f"{scores[0]:.1f} to {scores[-1]:.1f}, mu from {mus[0]:.1f} to {mus[-1]:.1f}"
@@ -88,7 +109,7 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         '<svg class="rating-chart" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
         "<title>{label}</title>"
         '<line x1="{left}" y1="{pad}" x2="{left}" y2="{bottom}" class="frame"/>'
-        '<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" class="frame"/>{axis}'
+        '<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" class="frame"/>{axis}{versions}'
         '<polyline class="mu" fill="none" points="{mu}"/>'
         '<polyline class="score" fill="none" points="{score}"/></svg>',
         w=width,
@@ -99,33 +120,79 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         bottom=height - pad,
         right=width - pad,
         axis=axis,
+        versions=versions,
         mu=line(mus),
         score=line(scores),
     )
 
 
-@register.simple_tag
-def result_for(match: Match, bot: Bot) -> str:
-    """``win``, ``loss`` or ``draw`` for ``bot`` in a finished match; "" otherwise."""
-    if match.status != Match.Status.DONE or not match.outcome:
+@register.filter
+def seats(match: Match) -> list[SeatView]:
+    """``{% for seat in match|seats %}``: the seats in seat order, with their placings."""
+    return seat_views(match)
+
+
+@register.filter
+def seats_of(match: Match, bot_id: int) -> list[SeatView]:
+    """The seats ``bot_id`` held in the match (two in a comparison of its versions)."""
+    return [seat for seat in seat_views(match) if seat.bot_id == bot_id]
+
+
+@register.filter(name="result_line")
+def result_line_filter(match: Match) -> str:
+    """ "alpha wins", "alpha and beta share first place" (finished matches), else ""."""
+    if match.status != Match.Status.DONE:
         return ""
-    if match.outcome == Match.Outcome.DRAW:
-        return "draw"
-    mine = Match.Outcome.A if match.bot_a_id == bot.pk else Match.Outcome.B
-    return "win" if match.outcome == mine else "loss"
+    return result_line(seat_views(match))
 
 
-@register.simple_tag
-def opponent_of(match: Match, bot: Bot) -> Bot:
-    return match.bot_b if match.bot_a_id == bot.pk else match.bot_a
+@register.filter(name="game_title")
+def game_title_filter(name: str) -> str:
+    return game_title(name)
 
 
-@register.simple_tag
-def points_for(match: Match, bot: Bot) -> str:
-    """Match points as "mine-theirs" from ``bot``'s side."""
-    if match.bot_a_id == bot.pk:
-        return f"{match.match_points_a}-{match.match_points_b}"
-    return f"{match.match_points_b}-{match.match_points_a}"
+@register.filter
+def place(placing: int | None) -> str:
+    """A placing (0 = first) as "1st"; None as "—"."""
+    return "—" if placing is None else ordinal(int(placing) + 1)
+
+
+@register.filter
+def signed(value: float | None, digits: int = 2) -> str:
+    """1.5 -> "+1.50", -0.25 -> "\u22120.25" (a minus sign), None -> "" (a rating change)."""
+    if value is None:
+        return ""
+    text = f"{abs(value):.{digits}f}"
+    if float(text) == 0:
+        return f"±{text}"
+    return f"+{text}" if value > 0 else f"\u2212{text}"
+
+
+@register.filter
+def times(value: float | None, factor: float) -> float | None:
+    """``sigma|times:3``."""
+    return None if value is None else value * factor
+
+
+@register.filter
+def mean_place(value: float | None) -> str:
+    """A mean placing (0 = first) as the place it reads as: 0.5 -> "1.50"; None -> "—"."""
+    return "—" if value is None else f"{value + 1:.2f}"
+
+
+@register.filter
+def humanize_key(key: str) -> str:
+    """A game's total key as a column label: "game_wins" -> "Game wins"."""
+    return str(key).replace("_", " ").capitalize()
+
+
+@register.filter
+def index(values: Sequence[Any] | None, position: int) -> Any:
+    """``values|index:seat`` (a per-seat list), "" when out of range."""
+    try:
+        return values[position]  # type: ignore[index]
+    except (IndexError, KeyError, TypeError):
+        return ""
 
 
 @register.filter
@@ -134,3 +201,9 @@ def percent(value: float | None, digits: int = 0) -> str:
     if value is None:
         return "—"
     return f"{value * 100:.{digits}f}%"
+
+
+@register.simple_tag
+def hosted_games() -> list[tuple[str, str]]:
+    """``{% hosted_games as games %}``: (name, title) of every hosted game, in display order."""
+    return [(name, game.title) for name, game in GAMES.items()]

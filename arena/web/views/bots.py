@@ -26,13 +26,16 @@ from arena.selectors.pages import (
     bot_rating_history,
     bot_recent_matches,
     bot_versions_for_page,
+    version_rank,
     version_status,
 )
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
 from arena.services.errors import DomainError
 from arena.web.errors import domain_errors
 from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
+from arena.web.seats import game_title
 from arena.web.throttling import upload_refusal
+from engine.registry import GAMES
 
 __all__ = [
     "bot_deactivate_view",
@@ -74,7 +77,9 @@ def bot_new(request: HttpRequest) -> HttpResponse:
     Both happen in one transaction: a rejected file leaves no bot behind, so the author can
     fix the file and submit the same name again.
     """
-    form = BotCreateForm(request.POST or None, request.FILES or None)
+    # A game's page links here with ?game=: the author chose it there.
+    initial = {"game": request.GET["game"]} if request.GET.get("game") in GAMES else None
+    form = BotCreateForm(request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST" and form.is_valid() and form.cleaned_data["file"]:
         refusal = upload_refusal(request)
         if refusal:
@@ -114,15 +119,20 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The bot's public page; its owner also gets the actions and the versions' logs."""
     bot = bot_get(bot_id=bot_id)
     is_owner = _is_owner(request, bot)
-    versions = bot_versions_for_page(bot=bot, user=request.user)
+    versions = list(bot_versions_for_page(bot=bot, user=request.user)[:VERSIONS_SHOWN])
+    ratings = {rating.version_id: rating for rating in bot.ratings.all()}
+    current = next((rating for rating in ratings.values() if rating.current), None)
     return render(
         request,
         "arena/bots/detail.html",
         {
             "bot": bot,
             "is_owner": is_owner,
-            "ratings": list(bot.ratings.all()),
-            "versions": list(versions[:VERSIONS_SHOWN]),
+            "game_title": game_title(bot.game),
+            "current": current,
+            "rank": version_rank(rating=current) if current is not None else None,
+            # Ratings are per version: each version has its own record.
+            "versions": [(version, ratings.get(version.pk)) for version in versions],
             "history": bot_rating_history(bot=bot),
             "matches": bot_recent_matches(bot=bot, limit=20),
             "head_to_head": bot_head_to_head(bot=bot),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -10,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 
 from arena.models import Match, MatchLog
@@ -20,10 +22,21 @@ from arena.selectors.matches import (
     match_state,
     replay_bytes,
 )
+from arena.selectors.pages import bot_brief
 from arena.services.errors import Forbidden, NotFound
 from arena.web.errors import domain_errors
 from arena.web.freshness import conditional
+from arena.web.seats import (
+    SeatView,
+    fault_words,
+    game_title,
+    ordinal,
+    result_line,
+    seat_views,
+    where_words,
+)
 from engine import replay as replay_io
+from engine.registry import GAMES
 
 __all__ = ["match_detail", "match_index"]
 
@@ -33,23 +46,6 @@ PAGE_CACHE_S = 600
 #: Seconds between reloads of a match that is still queued or running.
 REFRESH_S = 5
 _MATCH_FILTERS = ("bot", "status", "kind", "game", "tournament")
-_FAULTS = {
-    "timeout": "timed out",
-    "crash": "crashed",
-    "memory": "ran out of memory",
-    "illegal_move": "played an illegal move",
-    "bad_output": "sent bad output",
-    "forbidden": "tried a forbidden operation",
-    "protocol": "broke the bot protocol",
-}
-_PHASES = {
-    "start": "while starting",
-    "lie": "as The Liar",
-    "answer": "answering as The Judge",
-    "on_hand_end": "in on_hand_end",
-    "on_game_end": "in on_game_end",
-}
-
 
 #: Seconds an anonymous reader's match list page is reused: new matches show within this.
 LIST_CACHE_S = 5
@@ -74,13 +70,20 @@ def match_index(request: HttpRequest) -> HttpResponse:
 
 
 def _render_match_index(request: HttpRequest) -> HttpResponse:
-    """Matches, newest first, filtered by the same parameters as the API's list."""
+    """Matches, newest first, filtered by the same parameters as the API's list.
+
+    With ``?bot=`` the page is that bot's: its name heads it and each row reads from its
+    side (its placing, and who faulted).
+    """
     filters = {name: request.GET[name] for name in _MATCH_FILTERS if request.GET.get(name)}
     invalid = False
     try:
         matches = match_list(filters=filters)
     except ValidationError:
         matches, invalid = Match.objects.none(), True
+    subject = None
+    if not invalid and filters.get("bot"):
+        subject = bot_brief(bot_id=int(filters["bot"]))
     page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -89,8 +92,10 @@ def _render_match_index(request: HttpRequest) -> HttpResponse:
             "page": page,
             "filters": filters,
             "invalid": invalid,
+            "subject": subject,
             "statuses": Match.Status.choices,
             "kinds": Match.Kind.choices,
+            "games": [(name, game.title) for name, game in GAMES.items()],
         },
     )
 
@@ -125,29 +130,49 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _render_match(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The match, its replay embedded for the viewer, and the user's own bots' logs.
+    """The match, its replay embedded for the viewer, and the logs the user may read.
 
     The replay goes into the page (``json_script``) rather than being fetched, so the
     viewer needs no second request and works wherever the page does.
     """
     match = match_get(match_id=match_id)
+    seats = seat_views(match)
     replay = _replay(match)
+    logs = _visible_logs(request, match, seats, replay)
+    faults = _faults(match, seats, replay)
     return render(
         request,
         "arena/matches/detail.html",
         {
             "match": match,
+            "game_title": game_title(match.game),
+            "seats": seats,
+            "headline": result_line(seats) if match.status == Match.Status.DONE else "",
+            "totals": _totals(match),
+            "faults": faults,
+            "ended_in": _ended_in(match, faults, replay),
             "replay": replay,
-            "error": _public_error(match, replay),
-            "logs": _own_logs(request, match),
+            "games": _game_rows(replay),
+            "logs": logs,
+            "viewer_logs": [log.for_viewer() for log in logs if log.entries] if replay else None,
+            "renderer_url": renderer_url(match.game),
             "refresh_s": REFRESH_S if match.status in _OPEN else None,
             "replay_url": reverse("api-match-replay", args=[match.pk]),
-            "winner_bot": {"a": match.bot_a, "b": match.bot_b}.get(match.outcome),
         },
     )
 
 
 _OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+def renderer_url(game: str) -> str:
+    """Where the game's renderer module is served. A game without one still gets a URL:
+    the viewer then says the replay cannot be drawn, instead of the page failing."""
+    path = f"arena/games/{game}/renderer.js"
+    try:
+        return static(path)
+    except ValueError:  # not in the collected manifest
+        return PrefixNode.handle_simple("STATIC_URL") + path
 
 
 def _replay(match: Match) -> dict[str, Any] | None:
@@ -159,42 +184,186 @@ def _replay(match: Match) -> dict[str, Any] | None:
         return None
 
 
-def _own_logs(request: HttpRequest, match: Match) -> list[MatchLog]:
-    """The logs of the seats whose bot the user owns: never another author's output.
+def _totals(match: Match) -> list[tuple[str, list[Any]]]:
+    """The game's per-seat totals over the match (``{"points": [..]}``), seat by seat."""
+    totals = match.totals if isinstance(match.totals, dict) else {}
+    return [
+        (key, list(values))
+        for key, values in totals.items()
+        if isinstance(values, list) and len(values) == match.seat_count
+    ]
 
-    (Staff get every seat from the selector; the page still shows a user only their own.)
-    """
+
+def _game_rows(replay: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Game by game: its number, each seat's score and placing, the game's word for it."""
+    rows = []
+    for game in (replay or {}).get("games", []):
+        placings = game.get("placings") or []
+        rows.append(
+            {
+                "number": game["number"],
+                "scores": game.get("scores", []),
+                "places": [ordinal(p + 1) for p in placings] if placings else [],
+                "awarded": game.get("awarded", []),
+                "result": game.get("result", ""),
+                "fault": game.get("end") == "fault",
+                "steps": len(game.get("steps", [])),
+            }
+        )
+    return rows
+
+
+# --- faults and logs ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FaultView:
+    seat: SeatView | None
+    kind: str
+    what: str  # "crashed"
+    detail: str  # public, platform-written
+    game: int | None  # the game's number; 0 = before the first game; None = unknown
+    where: str  # "step 6: hand 3, answer"
+    link: str  # the viewer position, "game=1&step=5" ("" when there is none)
+
+
+def _steps_in(replay: dict[str, Any] | None, number: int) -> int | None:
+    """How many steps game ``number`` (1-based) of the replay recorded, or None."""
+    games = (replay or {}).get("games") or []
+    if not 1 <= number <= len(games):
+        return None
+    return len(games[number - 1].get("steps") or [])
+
+
+def _faults(match: Match, seats: list[SeatView], replay: dict[str, Any] | None) -> list[FaultView]:
+    """Who failed, in which game and step, and why: the replay's public record of it, or the
+    seats' (a match recorded without a replay)."""
+    by_seat = {seat.seat: seat for seat in seats}
+    found = []
+    for fault in (replay or {}).get("faults") or []:
+        number, step = fault.get("game"), fault.get("step")
+        played = _steps_in(replay, number) if isinstance(number, int) else None
+        # A fault at step s stopped the game with s steps played: the viewer shows that moment.
+        at = None if played is None else min(step, played) if isinstance(step, int) else played
+        where = where_words(fault.get("where"))
+        if at is not None:
+            moment = f"after step {at}" if at else "at the deal"
+            where = moment + (f": {where}" if where else "")
+        found.append(
+            FaultView(
+                seat=by_seat.get(fault.get("seat")),
+                kind=fault.get("kind", ""),
+                what=fault_words(fault.get("kind", "")),
+                detail=fault.get("detail", ""),
+                game=number if isinstance(number, int) else None,
+                where=where,
+                link=f"game={number}&step={at}" if at is not None else "",
+            )
+        )
+    if found or replay is not None:
+        return found
+    return [
+        FaultView(
+            seat=seat,
+            kind=seat.fault,
+            what=fault_words(seat.fault),
+            detail=seat.fault_detail,
+            game=None,
+            where="",
+            link="",
+        )
+        for seat in seats
+        if seat.fault
+    ]
+
+
+def _ended_in(match: Match, faults: list[FaultView], replay: dict[str, Any] | None) -> str:
+    """ "in game 3" (or "before the first game") for a match a fault cut short, else ""."""
+    if match.status != Match.Status.DONE or match.reason != "fault":
+        return ""
+    games = [fault.game for fault in faults if fault.game is not None]
+    number = max(games) if games else len((replay or {}).get("games") or [])
+    return f"in game {number}" if number else "before the first game"
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    game: int  # the game's number (0: before the first game)
+    step: int | None  # the viewer position: steps played in that game
+    label: str  # "Game 1 · step 6 · hand 3, answer"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogView:
+    seat: int
+    name: str
+    entries: list[LogEntry]
+    output: str  # the whole output, shown when it was not filed by step
+    traceback: str  # shown once: "" when the output already holds it
+
+    def for_viewer(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "entries": [
+                {"game": e.game, "step": e.step, "label": e.label, "text": e.text}
+                for e in self.entries
+            ],
+        }
+
+
+def _visible_logs(
+    request: HttpRequest, match: Match, seats: list[SeatView], replay: dict[str, Any] | None
+) -> list[LogView]:
+    """The logs of the seats whose bot the user owns (staff: every seat), never another
+    author's output: what a bot prints may hold its strategy."""
     user = request.user
-    if not user.is_authenticated or user.pk not in (match.bot_a.owner_id, match.bot_b.owner_id):
+    owners = {seat.owner for seat in seats}
+    if not user.is_authenticated or not (user.is_staff or user.get_username() in owners):
         return []
     try:
         logs = match_log_list(match=match, user=user)
     except Forbidden:
         return []
-    return [log for log in logs if log.bot.owner_id == user.pk]
+    names = {seat.seat: seat.name for seat in seats}
+    return [_log_view(log, names.get(log.seat, log.bot.name), replay) for log in logs]
 
 
-def _public_error(match: Match, replay: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Who lost by a fault, where and why: the replay's public record, or the match row's."""
-    error = (replay or {}).get("result", {}).get("error") if replay else None
-    if error is None and match.error_kind:
-        error = {"seat": match.error_seat, "kind": match.error_kind, "detail": match.error_detail}
-    if not error:
-        return None
-    seat = error.get("seat")
-    where = []
-    if error.get("game"):
-        where.append(f"game {error['game']}")
-    elif "game" in error:
-        where.append("before the first game")
-    if error.get("hand"):
-        where.append(f"hand {error['hand']}")
-    phase = _PHASES.get(error.get("phase") or "")
-    return {
-        "seat": seat,
-        "bot": match.bot_a if seat == 0 else match.bot_b if seat == 1 else None,
-        "kind": error.get("kind", ""),
-        "what": _FAULTS.get(error.get("kind", ""), error.get("kind", "failed")),
-        "where": ", ".join(where) + (f" ({phase})" if phase else ""),
-        "detail": error.get("detail", ""),
-    }
+def _log_view(log: MatchLog, name: str, replay: dict[str, Any] | None) -> LogView:
+    entries = []
+    for entry in log.steps or []:
+        if not isinstance(entry, dict):
+            continue
+        number = entry.get("game") if isinstance(entry.get("game"), int) else 0
+        step = entry.get("step")
+        played = _steps_in(replay, number) if number else None
+        # Printed while deciding step s (or in a hook it fired): shown once s is played.
+        at = None if played is None else min(step + 1, played) if isinstance(step, int) else played
+        label = _log_label(number, at, entry)
+        entries.append(LogEntry(game=number, step=at, label=label, text=entry.get("text", "")))
+    printed = "\n".join(entry.text for entry in entries) + "\n" + (log.output or "")
+    traceback = log.traceback if log.traceback and log.traceback.strip() not in printed else ""
+    return LogView(
+        seat=log.seat,
+        name=name,
+        entries=entries,
+        output="" if entries else log.output,
+        traceback=traceback,
+    )
+
+
+def _log_label(number: int, at: int | None, entry: dict[str, Any]) -> str:
+    if not number:
+        parts = ["Before the first game"]
+    else:
+        parts = [f"Game {number}"]
+        if at is not None:
+            parts.append(f"step {at}")
+    where = where_words(entry.get("where") if isinstance(entry.get("where"), dict) else None)
+    if where:
+        parts.append(where)
+    phase = entry.get("phase") or ""
+    if phase and phase != "act":
+        parts.append(phase.replace("_", " "))
+    return " · ".join(parts)

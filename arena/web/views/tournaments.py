@@ -35,7 +35,7 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
             "page": page,
             "status": status,
             "statuses": Tournament.Status.choices,
-            "schedules": next_scheduled_tournaments(limit=10),
+            "schedules": next_scheduled_tournaments(limit=20, include_paused=True),
         },
     )
 

@@ -1,4 +1,4 @@
-"""Lie 21: the first game the arena hosts. See ``docs/rules.md``."""
+"""Lie 21: the first game the arena hosts. See ``docs/games/lie21.md``."""
 
 from __future__ import annotations
 
@@ -6,15 +6,35 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from engine.game import IllegalMove
 from engine.games.lie21.cards import shuffled
+from engine.games.lie21.legacy import upgrade_replay
 from engine.games.lie21.match_rules import BestOfSeven
 from engine.games.lie21.observe import game_reveal, observation
-from engine.games.lie21.rules import IllegalMove, Lie21State
+from engine.games.lie21.rules import Lie21State
+from engine.games.lie21.stats import seat_stats
+from engine.games.lie21.transcript import transcript
 
-__all__ = ["IllegalMove", "Lie21", "Lie21Game"]
+__all__ = ["GAME", "IllegalMove", "Lie21", "Lie21Game"]
 
 _BOTS_DIR = Path(__file__).parent / "bots"
+_DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "lie21.md"
 _DEFAULT_RULES = BestOfSeven()
+
+_CARD = {"type": "string", "pattern": "^([A2-7JQK][SHDC]|X[RB])$"}
+#: The Liar sends ``cards`` and ``face_up``, The Judge ``cards`` and ``challenge``.
+ACTION_SCHEMA: dict[str, Any] = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "title": "Lie 21 action",
+    "type": "object",
+    "required": ["cards"],
+    "additionalProperties": False,
+    "properties": {
+        "cards": {"type": "array", "items": _CARD, "minItems": 3, "maxItems": 3},
+        "face_up": {"type": "integer", "minimum": 0, "maximum": 2},
+        "challenge": {"type": "boolean"},
+    },
+}
 
 
 class Lie21(Lie21State):
@@ -40,16 +60,49 @@ class Lie21(Lie21State):
 class Lie21Game:
     name = "lie21"
     title = "Lie 21"
+    summary = (
+        "Two bots bluff with three-card hands aiming at 21: lie with two cards face down, "
+        "challenge or forfeit, best of seven."
+    )
+    position = 0
     min_players = 2
     max_players = 2
+    rules_version = 1
+    hooks = ("on_hand_end",)
+    hook_events = {"hand_end": "on_hand_end"}
+    lists_legal_actions = True
+    late_moves_allowed = 0
+    supports_duplicate = True
+    #: Whether the ladder plays this game's deals in duplicate sets (each deal once per seat
+    #: rotation): not here, it does not cut the variance of a fixed table's result (ratio
+    #: 1.11 in benchmarks/ranking_convergence.py).
+    duplicate_helps = False
+    #: The TrueSkill environment's draw probability: a drawn match needs equal match points
+    #: at the 13-game cap; measured: 0 draws in 1,500 matches of the built-in bots.
+    draw_probability = 0.001
 
-    def new_game(self, *, seed: int, dealer: int, num_players: int = 2) -> Lie21:
+    def new_game(
+        self,
+        *,
+        seed: int,
+        dealer: int,
+        num_players: int = 2,
+        rotation: int = 0,
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> Lie21:
+        """Everything in Lie 21 is dealt relative to the dealer, so rotating the deal is
+        handing the dealer's cards to the other seat: the dealer moves by ``rotation``."""
         if num_players != 2:
             raise ValueError("Lie 21 is a game for two players")
+        dealer = (dealer - rotation) % 2
         return Lie21(shuffled(seed), dealer, check=False)  # a shuffle is a full deck
 
     def match_rules(self, options: Mapping[str, Any] | None = None) -> BestOfSeven:
         return BestOfSeven.from_options(options) if options else _DEFAULT_RULES
+
+    def action_schema(self) -> dict[str, Any]:
+        return ACTION_SCHEMA
 
     def builtin_bots(self) -> dict[str, Path]:
         return {
@@ -57,4 +110,22 @@ class Lie21Game:
             "greedy": _BOTS_DIR / "greedy_bot.py",
             "heuristic": _BOTS_DIR / "heuristic_bot.py",
             "search": _BOTS_DIR / "search_bot.py",
+            "starter": _BOTS_DIR / "starter_bot.py",
         }
+
+    def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
+        return seat_stats(replay)
+
+    def docs_path(self) -> Path:
+        return _DOCS
+
+    def transcript(self, replay: Mapping[str, Any]) -> str:
+        """The match hand by hand, for ``python -m engine replay``."""
+        return transcript(dict(replay))
+
+    def upgrade_replay(self, replay: Mapping[str, Any]) -> dict[str, Any]:
+        """Format-1 replays (Lie 21's own, before format 2) in today's format."""
+        return upgrade_replay(replay)
+
+
+GAME = Lie21Game()

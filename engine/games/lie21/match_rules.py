@@ -12,7 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from engine.game import GameOutcome, MatchDecision
+from engine.game import (
+    GameOutcome,
+    GamePlan,
+    GameState,
+    MatchDecision,
+    Tally,
+    ranks_from_scores,
+)
 
 __all__ = ["BestOfSeven"]
 
@@ -47,39 +54,65 @@ class BestOfSeven:
     def options(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in _FIELDS}
 
-    def dealer_of(self, game_number: int, first_dealer: int, num_players: int) -> int:
-        return (first_dealer + game_number - 1) % num_players
+    def plan(self, game_number: int, first_dealer: int, num_players: int) -> GamePlan:
+        """Every game a fresh deal; the dealer alternates."""
+        return GamePlan(deal=game_number, dealer=(first_dealer + game_number - 1) % num_players)
 
-    def game_outcome(self, scores: Sequence[int]) -> GameOutcome:
+    def points_outcome(self, scores: Sequence[int]) -> GameOutcome:
         """
-        >>> BestOfSeven().game_outcome([90, 30])
-        GameOutcome(winner=0, awarded=(2, 0), ends_match=False, label='double')
-        >>> BestOfSeven().game_outcome([60, 60]).label
+        >>> outcome = BestOfSeven().points_outcome([90, 30])
+        >>> outcome.placings, outcome.awarded, outcome.label, outcome.ends_match
+        ((0, 1), (2, 0), 'double', False)
+        >>> outcome.totals
+        {'game_wins': (1, 0), 'points': (90, 30), 'sweeps': (0, 0)}
+        >>> BestOfSeven().points_outcome([60, 60]).label
         'tie'
         """
         best = max(scores)
+        seats = range(len(scores))
         if best <= self.win_above:
-            return GameOutcome(None, (0,) * len(scores), False, "tie")
+            return GameOutcome(
+                placings=(0,) * len(scores),
+                awarded=(0,) * len(scores),
+                label="tie",
+                totals={
+                    "game_wins": (0,) * len(scores),
+                    "points": tuple(scores),
+                    "sweeps": (0,) * len(scores),
+                },
+            )
         winner = scores.index(best)
         points = 2 if best >= self.double_at else 1
-        awarded = tuple(points if seat == winner else 0 for seat in range(len(scores)))
-        if best >= self.sweep_at:
-            return GameOutcome(winner, awarded, True, "sweep")
-        return GameOutcome(winner, awarded, False, "double" if points == 2 else "win")
+        sweep = best >= self.sweep_at
+        label = "sweep" if sweep else "double" if points == 2 else "win"
+        return GameOutcome(
+            placings=tuple(0 if seat == winner else 1 for seat in seats),
+            awarded=tuple(points if seat == winner else 0 for seat in seats),
+            label=label,
+            ends_match=sweep,
+            totals={
+                "game_wins": tuple(int(seat == winner) for seat in seats),
+                "points": tuple(scores),
+                "sweeps": tuple(int(sweep and seat == winner) for seat in seats),
+            },
+        )
 
-    def decide(
-        self, match_points: Sequence[int], games_played: int, last: GameOutcome
-    ) -> MatchDecision | None:
+    def game_outcome(self, state: GameState) -> GameOutcome:
+        return self.points_outcome(state.scores())
+
+    def decide(self, tally: Tally) -> MatchDecision | None:
+        last = tally.outcomes[-1]
         if last.ends_match:
-            return MatchDecision(last.winner, "sweep")
-        leader = max(range(len(match_points)), key=match_points.__getitem__)
-        if match_points[leader] >= self.target:
-            return MatchDecision(leader, "match_points")
-        if games_played >= self.game_cap:
-            ahead = sorted(match_points, reverse=True)
-            winner = leader if ahead[0] > ahead[1] else None
-            return MatchDecision(winner, "game_cap")
+            return MatchDecision(last.placings, "sweep")
+        match_points = tally.match_points
+        if max(match_points) >= self.target:
+            return MatchDecision(ranks_from_scores(match_points), "match_points")
+        if tally.games_played >= self.game_cap:
+            return MatchDecision(ranks_from_scores(match_points), "game_cap")
         return None
+
+    def standing(self, tally: Tally) -> tuple[int, ...]:
+        return ranks_from_scores(tally.match_points)
 
 
 _FIELDS = fields(BestOfSeven)

@@ -20,69 +20,121 @@ if TYPE_CHECKING:
     from engine.games.lie21.rules import HandRecord, Lie21State
 
 DECK_SIZE = len(DECK)
+_SEAT_KEYS = ("0", "1")  # a seat as the key of an event's private part
 
 __all__ = ["game_reveal", "hand_view", "hand_views", "observation"]
 
 
 def hand_view(record: HandRecord, seat: int) -> dict[str, Any]:
     """One finished hand as ``seat`` saw it: forfeited cards of the other side stay hidden."""
-    return hand_views(record)[seat]
+    return hand_views(record, 0)[seat]
 
 
-def hand_views(record: HandRecord) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The hand as each seat saw it, both at once (a hand ends thousands of times a second).
+def _drew(draws: tuple[tuple[int, tuple[str, ...]], ...]) -> dict[str, dict[str, Any]]:
+    """The private part of the draws after a hand: each drawer's cards (tuples, shared with
+    no bot; the replay writes them as JSON lists)."""
+    if len(draws) == 2:
+        (first, cards), (second, more) = draws
+        return {_SEAT_KEYS[first]: {"drew": cards}, _SEAT_KEYS[second]: {"drew": more}}
+    return {_SEAT_KEYS[seat]: {"drew": cards} for seat, cards in draws}
 
-    Two separate dicts even where they are equal: no object is shared between the players.
+
+def hand_views(
+    record: HandRecord, deck_count: int
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The hand as each seat saw it, and the ``hand_end`` event that logs it, all at once
+    (a hand ends thousands of times a second).
+
+    Separate dicts even where they are equal: no object is shared between the players, nor
+    with the replay. A challenged hand is public in full; of a forfeited one the event says
+    only who won (each side's cards are in its own action, which only it sees). The event
+    also logs the draws after the hand: which cards each side drew (``drew``, private to the
+    drawer) and ``deck_count``, the cards left after them.
     """
     lie, answer = record.lie, record.answer
     liar, judge = record.liar, record.judge
-    number, winner, rule = record.number, record.winner, str(record.rule)  # a plain str
-    up = lie.cards[lie.face_up]
+    liar_cards, judge_cards = lie.cards, answer.cards
+    up = liar_cards[lie.face_up]
+    draws = record.draws
     if answer.challenge:  # all six cards were shown to both
         shown = {
-            "number": number,
+            "number": record.number,
             "liar": liar,
             "judge": judge,
             "face_up": up,
             "challenge": True,
-            "liar_cards": list(lie.cards),
-            "judge_cards": list(answer.cards),
+            "liar_cards": list(liar_cards),
+            "judge_cards": list(judge_cards),
             "liar_sum": record.liar_sum,
             "judge_sum": record.judge_sum,
-            "winner": winner,
-            "rule": rule,
+            "winner": record.winner,
+            "rule": record.rule.value,  # a plain str
         }
-        # The other player's copy, with lists of its own.
-        return shown, {**shown, "liar_cards": list(lie.cards), "judge_cards": list(answer.cards)}
+        # The other player's copy and the event's, each with lists of its own.
+        other = shown.copy()
+        other["liar_cards"] = list(liar_cards)
+        other["judge_cards"] = list(judge_cards)
+        public = {
+            "number": record.number,
+            "liar": liar,
+            "judge": judge,
+            "face_up": up,
+            "challenge": True,
+            "liar_cards": liar_cards,  # tuples: the replay's, shared with no bot
+            "judge_cards": judge_cards,
+            "liar_sum": record.liar_sum,
+            "judge_sum": record.judge_sum,
+            "winner": record.winner,
+            "rule": shown["rule"],
+            "deck_count": deck_count,
+        }
+        if not draws:
+            return shown, other, {"type": "hand_end", "public": public}
+        return shown, other, {"type": "hand_end", "public": public, "private": _drew(draws)}
     # A forfeit: each side saw its own three cards and The Liar's face-up card, no sums.
-    views = [None, None]
-    views[liar] = {
+    number, winner = record.number, record.winner
+    liar_view = {
         "number": number,
         "liar": liar,
         "judge": judge,
         "face_up": up,
         "challenge": False,
-        "liar_cards": list(lie.cards),
+        "liar_cards": list(liar_cards),
         "judge_cards": None,
         "liar_sum": None,
         "judge_sum": None,
         "winner": winner,
-        "rule": rule,
+        "rule": "forfeit",
     }
-    views[judge] = {
+    judge_view = {
         "number": number,
         "liar": liar,
         "judge": judge,
         "face_up": up,
         "challenge": False,
         "liar_cards": None,
-        "judge_cards": list(answer.cards),
+        "judge_cards": list(judge_cards),
         "liar_sum": None,
         "judge_sum": None,
         "winner": winner,
-        "rule": rule,
+        "rule": "forfeit",
     }
-    return views[0], views[1]  # type: ignore[return-value]
+    common = {
+        "number": number,
+        "liar": liar,
+        "judge": judge,
+        "face_up": up,
+        "challenge": False,
+        "winner": winner,
+        "rule": "forfeit",
+        "deck_count": deck_count,
+    }
+    event: dict[str, Any] = {"type": "hand_end", "public": common}
+    if draws:  # each side's own cards are in its action; only the draws are private here
+        event["private"] = _drew(draws)
+    if liar == 0:
+        return liar_view, judge_view, event
+    return judge_view, liar_view, event
 
 
 def observation(state: Lie21State, seat: int) -> dict[str, Any]:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from engine.game import Event, IllegalMove, ranks_from_scores
 from engine.games.lie21.cards import (
     DECK,
     HAND_SIZE,
@@ -47,10 +48,7 @@ MOVE_SIZE = 3
 
 
 _DECK_SET = frozenset(DECK)
-
-
-class IllegalMove(ValueError):
-    """A bot's action breaks the rules; the message says how, for the replay and the bot."""
+_DECK_SIZE = len(DECK)
 
 
 class Role(enum.StrEnum):
@@ -318,8 +316,14 @@ class Lie21State:
             return False
         return True
 
-    def apply(self, seat: int, action: Mapping[str, Any]) -> list[str]:
-        """Play a bot's action; returns the hooks it fired (``on_hand_end``, ``on_game_end``)."""
+    def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        """Play a bot's action; returns its events (see ``docs/games/lie21.md``).
+
+        The Liar's move is a ``lie`` (the face-up card public; its cards are in its action,
+        seen by the Liar only); the Judge's ends the hand: ``hand_end`` (fires
+        ``on_hand_end``; the cards drawn after it private to each drawer), and ``game_end``
+        after the seventh hand, when the won piles are turned up.
+        """
         move = self.verify(seat, action)
         hand = self.hands[seat]
         a, b, c = move.cards
@@ -328,28 +332,70 @@ class Lie21State:
         hand.remove(c)
         if self.pending is None:
             self.pending = move  # type: ignore[assignment]  # verify gave a Lie
-            return []
-        self._finish_hand(move)  # type: ignore[arg-type]  # verify gave an Answer
-        if self.hand_number > HANDS_PER_GAME:
-            return ["on_hand_end", "on_game_end"]
-        return ["on_hand_end"]
+            # The three cards are in the step's action, which only the Liar (and spectators)
+            # see; everyone sees the face-up card.
+            return [
+                {
+                    "type": "lie",
+                    "public": {
+                        "hand": self.hand_number,
+                        "liar": seat,
+                        "face_up": move.cards[move.face_up],  # type: ignore[attr-defined]
+                    },
+                }
+            ]
+        return self._finish_hand(move)  # type: ignore[arg-type]  # verify gave an Answer
 
-    def legal_actions(self, seat: int) -> Iterator[dict[str, Any]]:
-        """Every legal action for ``seat`` in a fixed order (for search bots and tests)."""
+    def start_events(self) -> list[Event]:
+        """The deal: each hand to its owner only; the turned-up trump card to everyone."""
+        return [
+            {
+                "type": "deal",
+                "public": {
+                    "dealer": self.dealer,
+                    "trump_card": self.trump_card,
+                    "trump_suit": self.trump_suit,
+                    "deck_count": len(self.deck) - 2 * HAND_SIZE,
+                },
+                "private": {"0": {"hand": list(self.deal[0])}, "1": {"hand": list(self.deal[1])}},
+            }
+        ]
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every legal action for ``seat`` in a fixed order (empty when it is not its turn)."""
         if seat != self.to_act():
-            return
-        for cards in itertools.combinations(self.hands[seat], MOVE_SIZE):
-            if self.pending is None:
-                for face_up in range(MOVE_SIZE):
-                    yield {"cards": list(cards), "face_up": face_up}
-            else:
-                for challenge in (False, True):
-                    yield {"cards": list(cards), "challenge": challenge}
+            return []
+        combos = itertools.combinations(self.hands[seat], MOVE_SIZE)
+        if self.pending is None:
+            return [
+                {"cards": list(cards), "face_up": face_up}
+                for cards in combos
+                for face_up in range(MOVE_SIZE)
+            ]
+        return [
+            {"cards": list(cards), "challenge": challenge}
+            for cards in combos
+            for challenge in (False, True)
+        ]
+
+    def default_action(self, seat: int) -> dict[str, Any]:
+        """Three lowest cards by code, shown or forfeited: always legal, never clever."""
+        cards = self.hands[seat][:MOVE_SIZE]
+        if self.pending is None:
+            return {"cards": cards, "face_up": 0}
+        return {"cards": cards, "challenge": False}
+
+    def eliminate(self, seat: int) -> bool:
+        """A two-player game cannot go on without either player."""
+        return False
+
+    def placings(self) -> tuple[int, ...]:
+        """More game points places first; 60-60 is a shared first place."""
+        return ranks_from_scores(self.points)
 
     # --- internals -----------------------------------------------------------------------
-    def _finish_hand(self, answer: Answer) -> None:
-        lie = self.pending
-        assert lie is not None
+    def _finish_hand(self, answer: Answer) -> list[Event]:
+        lie: Lie = self.pending  # type: ignore[assignment]  # an answer follows a lie
         liar = self.liar
         judge = 1 - liar
         if answer.challenge:
@@ -366,17 +412,18 @@ class Lie21State:
         points[winner] += SCORE[a] + SCORE[b] + SCORE[c] + SCORE[d] + SCORE[e] + SCORE[f]
         draws: tuple[tuple[int, tuple[str, ...]], ...] = ()
         pos = self._pos
-        if pos < len(self.deck):  # the winner draws first, then the loser, while cards last
+        if pos < _DECK_SIZE:  # the winner draws first, then the loser, while cards last
             deck, hands = self.deck, self.hands
             first, second = deck[pos : pos + MOVE_SIZE], deck[pos + MOVE_SIZE : pos + 2 * MOVE_SIZE]
-            self._pos = pos + len(first) + len(second)
+            pos = self._pos = pos + len(first) + len(second)
             hands[winner] += first
             hands[winner].sort()
-            draws = ((winner, first),)
             if second:
                 hands[1 - winner] += second
                 hands[1 - winner].sort()
-                draws += ((1 - winner, second),)
+                draws = ((winner, first), (1 - winner, second))
+            else:
+                draws = ((winner, first),)
         record = _new(
             HandRecord,
             (
@@ -394,9 +441,21 @@ class Lie21State:
             ),
         )
         self.log.append(record)
-        view0, view1 = hand_views(record)
-        self.views[0].append(view0)
-        self.views[1].append(view1)
+        view0, view1, hand_event = hand_views(record, _DECK_SIZE - pos)
+        views = self.views
+        views[0].append(view0)
+        views[1].append(view1)
         self.pending = None
         self.liar = winner
         self.hand_number += 1
+        if self.hand_number <= HANDS_PER_GAME:
+            return [hand_event]
+        captured = self.captured
+        game_end = {
+            "type": "game_end",
+            "public": {
+                "scores": [points[0], points[1]],
+                "captured": [captured[0][:], captured[1][:]],
+            },
+        }
+        return [hand_event, game_end]

@@ -43,7 +43,10 @@ def test_the_token_authenticates_writes(anon_client, owner):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
 
-    assert client.post("/api/bots/", {"name": "viatoken"}, format="json").status_code == 201
+    assert (
+        client.post("/api/bots/", {"name": "viatoken", "game": "lie21"}, format="json").status_code
+        == 201
+    )
 
 
 def test_a_bad_token_is_a_401(db):
@@ -58,14 +61,14 @@ def test_a_browser_session_works_with_csrf(owner):
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(owner)
 
-    without_csrf = client.post("/api/bots/", {"name": "viasession"}, format="json")
+    without_csrf = client.post("/api/bots/", {"name": "viasession", "game": "lie21"}, format="json")
 
     assert_error(without_csrf, 403, "permission_denied")
     assert "CSRF" in without_csrf.json()["detail"]
 
 
 def test_writes_without_credentials_are_401_with_a_challenge(anon_client):
-    response = anon_client.post("/api/bots/", {"name": "x"}, format="json")
+    response = anon_client.post("/api/bots/", {"name": "x", "game": "lie21"}, format="json")
 
     assert_error(response, 401, "not_authenticated")
     assert response["WWW-Authenticate"] == "Token"

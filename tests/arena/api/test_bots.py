@@ -23,24 +23,45 @@ PUBLIC_FIELDS = {
 }
 
 
-def test_it_creates_a_bot_for_the_caller(owner_client, owner):
+@pytest.mark.parametrize("game", ["lie21", "highcard"])
+def test_it_creates_a_bot_of_the_chosen_game_for_the_caller(owner_client, owner, game):
     response = owner_client.post(
-        "/api/bots/", {"name": "bluffer", "description": "Lies a lot."}, format="json"
+        "/api/bots/",
+        {"name": "bluffer", "game": game, "description": "Lies a lot."},
+        format="json",
     )
 
     assert response.status_code == 201, response.json()
     body = response.json()
-    assert (body["name"], body["owner"], body["game"]) == ("bluffer", "alice", "lie21")
+    assert (body["name"], body["owner"], body["game"]) == ("bluffer", "alice", game)
     assert body["active_version"] is None
     assert body["ratings"] == []
     assert Bot.objects.get(pk=body["id"]).owner == owner
+
+
+def test_a_bot_needs_its_game_named(owner_client):
+    """No game is a default: the author chooses one."""
+    body = assert_error(owner_client.post("/api/bots/", {"name": "x"}, format="json"), 400)
+
+    assert body["fields"] == {"game": ["This field is required."]}
+
+
+@pytest.mark.parametrize("game", ["chess", "LIE21", 21, ["lie21"]])
+def test_an_unknown_game_is_refused_naming_the_hosted_ones(owner_client, game):
+    response = owner_client.post("/api/bots/", {"name": "x", "game": game}, format="json")
+
+    body = assert_error(response, 400, "unknown_game")
+    assert list(body["fields"]) == ["game"]
+    assert "hosted games: lie21" in body["detail"] and "highcard" in body["detail"]
 
 
 def test_it_refuses_a_second_bot_of_the_same_name(owner_client, owner):
     BotFactory(owner=owner, name="bluffer")
 
     body = assert_error(
-        owner_client.post("/api/bots/", {"name": "bluffer"}, format="json"), 409, "name_taken"
+        owner_client.post("/api/bots/", {"name": "bluffer", "game": "lie21"}, format="json"),
+        409,
+        "name_taken",
     )
 
     assert "bluffer" in body["detail"]
@@ -49,17 +70,19 @@ def test_it_refuses_a_second_bot_of_the_same_name(owner_client, owner):
 def test_two_owners_may_use_the_same_name(owner_client):
     BotFactory(owner=UserFactory(username="carol"), name="bluffer")
 
-    assert owner_client.post("/api/bots/", {"name": "bluffer"}, format="json").status_code == 201
+    response = owner_client.post("/api/bots/", {"name": "bluffer", "game": "lie21"}, format="json")
+
+    assert response.status_code == 201
 
 
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({}, "name"),
-        ({"name": "has space"}, "name"),
-        ({"name": "x" * 49}, "name"),
+        ({"game": "lie21"}, "name"),
+        ({"name": "has space", "game": "lie21"}, "name"),
+        ({"name": "x" * 49, "game": "lie21"}, "name"),
         ({"name": "ok", "game": "chess"}, "game"),
-        ({"name": "ok", "description": "d" * 2001}, "description"),
+        ({"name": "ok", "game": "lie21", "description": "d" * 2001}, "description"),
     ],
 )
 def test_it_refuses_invalid_fields_naming_them(owner_client, body, field):
@@ -92,6 +115,8 @@ def test_it_lists_public_fields_only(anon_client):
         ("search=ALP", ["alpha"]),
         ("is_active=false", ["beta"]),
         ("game=lie21&owner=carol", ["gamma"]),
+        ("game=highcard", ["delta"]),
+        ("game=lie21", ["alpha", "beta", "gamma"]),
         ("owner=nobody", []),
     ],
 )
@@ -99,6 +124,7 @@ def test_it_filters_bots(anon_client, owner, query, names):
     BotFactory(owner=owner, name="alpha")
     BotFactory(owner=owner, name="beta", is_active=False)
     BotFactory(owner=UserFactory(username="carol"), name="gamma")
+    BotFactory(owner=UserFactory(username="dave"), name="delta", game="highcard")
 
     rows = anon_client.get(f"/api/bots/?{query}").json()["results"]
 
@@ -109,22 +135,58 @@ def test_it_refuses_an_unknown_game_filter(anon_client):
     assert "game" in assert_error(anon_client.get("/api/bots/?game=chess"), 400)["fields"]
 
 
-def test_it_shows_a_bot_with_its_ratings(anon_client):
-    rating = RatingFactory(mu=30, sigma=2, score=24)
+def test_it_shows_a_bot_with_each_version_s_rating(anon_client):
+    old = RatingFactory(mu=30, sigma=2, score=24, current=False)
+    bot = old.bot
+    BotVersionFactory(bot=bot, status="invalid", source=b"oops")  # never rated: not listed
+    new = RatingFactory(
+        version=BotVersionFactory(bot=bot, source=b"def act(o):\n    return 3\n"),
+        mu=30,
+        sigma=25 / 3,
+        score=5,
+        **dict.fromkeys(("matches", "wins", "draws", "losses", "first_places", "placing_sum"), 0),
+    )
 
-    body = anon_client.get(f"/api/bots/{rating.bot_id}/").json()
+    body = anon_client.get(f"/api/bots/{bot.pk}/").json()
 
+    assert body["active_version"] == new.version.number == 3
     assert body["ratings"] == [
         {
-            "game": "lie21",
+            "version": 3,
+            "current": True,
+            "mu": 30.0,
+            "sigma": pytest.approx(25 / 3),
+            "score": 5.0,
+            "low": pytest.approx(5.0),
+            "high": pytest.approx(55.0),
+            "matches": 0,
+            "wins": 0,
+            "draws": 0,
+            "losses": 0,
+            "first_places": 0,
+            "mean_placing": None,
+            "faults": 0,
+            "fault_rate": None,
+            "win_rate": None,
+        },
+        {
+            "version": 1,
+            "current": False,
             "mu": 30.0,
             "sigma": 2.0,
             "score": 24.0,
+            "low": 24.0,
+            "high": 36.0,
             "matches": 10,
             "wins": 6,
             "draws": 1,
             "losses": 3,
-        }
+            "first_places": 7,
+            "mean_placing": 0.3,
+            "faults": 0,
+            "fault_rate": 0.0,
+            "win_rate": 0.6,
+        },
     ]
 
 
@@ -151,7 +213,7 @@ def test_others_cannot_edit_the_description(other_client, owner):
 
 
 def test_the_owner_deactivates_a_bot_and_it_leaves_the_ladder(owner_client, anon_client, owner):
-    rating = RatingFactory(bot=BotFactory(owner=owner))
+    rating = RatingFactory(version__bot=BotFactory(owner=owner))
 
     first = owner_client.post(f"/api/bots/{rating.bot_id}/deactivate/")
     again = owner_client.post(f"/api/bots/{rating.bot_id}/deactivate/")

@@ -30,7 +30,7 @@ def test_a_newline_in_the_path_is_a_json_404(browser, path):
 
 
 def test_a_post_without_the_trailing_slash_is_served(owner_client):
-    response = owner_client.post("/api/bots", {"name": "noslash"}, format="json")
+    response = owner_client.post("/api/bots", {"name": "noslash", "game": "lie21"}, format="json")
 
     assert response.status_code == 201, response.content
     assert response.json()["name"] == "noslash"

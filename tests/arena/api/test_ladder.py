@@ -1,17 +1,22 @@
-"""The ladder: active bots ranked by conservative score, paginated, cheap to read."""
+"""The ladder: each active bot's active version, ranked by conservative score, paginated,
+cheap to read; one ladder per game, of any table size."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.arena.factories import BotFactory, RatingFactory
+from arena.models import Rating
+from tests.arena.factories import BotFactory, BotVersionFactory, RatingFactory
 from tests.arena.helpers import assert_error
+from tests.arena.recorded import match_played
 
 
-def rate(name: str, mu: float, sigma: float = 1.0, **fields):
-    bot = BotFactory(name=name, **{k: v for k, v in fields.items() if k == "is_active"})
+def rate(name: str, mu: float, sigma: float = 1.0, game: str = "lie21", **fields) -> Rating:
+    bot = BotFactory(name=name, game=game, **{k: v for k, v in fields.items() if k == "is_active"})
     stats = {k: v for k, v in fields.items() if k != "is_active"}
-    return RatingFactory(bot=bot, mu=mu, sigma=sigma, score=mu - 3 * sigma, **stats)
+    return RatingFactory(
+        version=BotVersionFactory(bot=bot), mu=mu, sigma=sigma, score=mu - 3 * sigma, **stats
+    )
 
 
 def test_it_ranks_by_conservative_score_not_by_mu(anon_client):
@@ -28,29 +33,64 @@ def test_it_ranks_by_conservative_score_not_by_mu(anon_client):
     ]
 
 
-def test_it_shows_each_row_s_rating_and_record(anon_client):
-    rating = rate("solo", mu=28, sigma=2, matches=10, wins=6, draws=1, losses=3)
+def test_it_shows_each_row_s_version_rating_and_record(anon_client):
+    rating = rate(
+        "solo",
+        mu=28,
+        sigma=2,
+        matches=10,
+        wins=6,
+        draws=1,
+        losses=3,
+        first_places=7,
+        placing_sum=3,
+        faults=1,
+    )
 
     (row,) = anon_client.get("/api/ladder/lie21/").json()["results"]
 
     assert row == {
         "rank": 1,
         "bot": {"id": rating.bot_id, "name": "solo", "owner": rating.bot.owner.username},
+        "version": 1,
+        "paused": False,
         "mu": 28.0,
         "sigma": 2.0,
         "score": 22.0,
+        "low": 22.0,
+        "high": 34.0,
         "matches": 10,
         "wins": 6,
         "draws": 1,
         "losses": 3,
+        "first_places": 7,
+        "mean_placing": 0.3,
+        "faults": 1,
+        "fault_rate": 0.1,
         "win_rate": 0.6,
     }
 
 
-def test_a_bot_without_matches_has_no_win_rate(anon_client):
-    rate("newcomer", mu=25, matches=0, wins=0, draws=0, losses=0)
+def test_a_bot_without_matches_has_no_rates(anon_client):
+    rate("newcomer", mu=25, matches=0, wins=0, draws=0, losses=0, first_places=0, placing_sum=0)
 
-    assert anon_client.get("/api/ladder/lie21/").json()["results"][0]["win_rate"] is None
+    (row,) = anon_client.get("/api/ladder/lie21/").json()["results"]
+
+    assert (row["win_rate"], row["mean_placing"], row["fault_rate"]) == (None, None, None)
+
+
+def test_it_shows_the_active_version_only(anon_client):
+    """Ratings are per version: the ladder entry is the one of the version the bot plays."""
+    old = rate("evolving", mu=40)
+    new_version = BotVersionFactory(bot=old.bot, source=b"def act(o):\n    return 2\n")
+    Rating.objects.filter(pk=old.pk).update(current=False)
+    RatingFactory(version=new_version, mu=30, sigma=1, score=27)
+
+    rows = anon_client.get("/api/ladder/lie21/").json()["results"]
+
+    assert [(row["bot"]["name"], row["version"], row["score"]) for row in rows] == [
+        ("evolving", 2, 27.0)
+    ]
 
 
 def test_it_leaves_out_deactivated_bots(anon_client):
@@ -60,6 +100,42 @@ def test_it_leaves_out_deactivated_bots(anon_client):
     rows = anon_client.get("/api/ladder/lie21/").json()["results"]
 
     assert [(row["rank"], row["bot"]["name"]) for row in rows] == [(1, "playing")]
+
+
+def test_each_game_has_its_own_ladder(anon_client):
+    rate("bluffer", mu=30)
+    rate("high", mu=20, game="highcard")
+
+    lie21 = anon_client.get("/api/ladder/lie21/").json()["results"]
+    highcard = anon_client.get("/api/ladder/highcard/").json()["results"]
+
+    assert [row["bot"]["name"] for row in lie21] == ["bluffer"]
+    assert [row["bot"]["name"] for row in highcard] == ["high"]
+
+
+def test_a_three_seat_game_s_ladder_ranks_what_its_matches_rated(anon_client):
+    """Real High Card matches of three bots: the ladder is what the placings made of it."""
+    versions = [BotVersionFactory(bot=BotFactory(game="highcard")) for _ in range(3)]
+    for version in versions:
+        RatingFactory(version=version, mu=25.0, sigma=25 / 3, score=0.0, **dict.fromkeys(RECORD, 0))
+    matches = [match_played(versions, seed=seed) for seed in (1, 2, 3)]
+
+    rows = anon_client.get("/api/ladder/highcard/").json()["results"]
+
+    ratings = {r.bot_id: r for r in Rating.objects.filter(game="highcard", current=True)}
+    assert [row["rank"] for row in rows] == [1, 2, 3]
+    assert [row["score"] for row in rows] == sorted(
+        (rating.score for rating in ratings.values()), reverse=True
+    )
+    assert all(row["matches"] == len(matches) for row in rows)
+    assert sum(row["first_places"] for row in rows) >= len(matches)
+    for row in rows:
+        rating = ratings[row["bot"]["id"]]
+        assert row["mean_placing"] == pytest.approx(rating.placing_sum / len(matches))
+        assert row["wins"] + row["draws"] + row["losses"] == len(matches)
+
+
+RECORD = ("matches", "wins", "draws", "losses", "first_places", "placing_sum")
 
 
 def test_ranks_continue_across_pages(anon_client):
@@ -102,7 +178,45 @@ def test_the_ladder_costs_the_same_queries_for_any_page_size(
     for n in range(rows):
         rate(f"bot{n}", mu=n)
 
-    with django_assert_max_num_queries(2):  # the count and the page
+    with django_assert_max_num_queries(3):  # the count, the page's ranks, its rows
         response = anon_client.get(f"/api/ladder/lie21/?page_size={rows}")
 
     assert len(response.json()["results"]) == rows
+
+
+@pytest.mark.parametrize("matches", [0, 10])
+def test_the_written_out_row_is_the_declared_one(db, matches):
+    from rest_framework import serializers
+
+    from arena.api.ladder import LadderRowSerializer
+    from arena.selectors.ladder import ladder_for_game, ladder_rows
+
+    rate("other", mu=40)
+    rating = rate("solo", mu=28, sigma=2, matches=matches, faults=min(matches, 2))
+    BotVersionFactory._meta.model.objects.filter(pk=rating.version_id).update(
+        paused_at="2026-01-01T00:00:00Z"
+    )
+    (row,) = [row for row in ladder_rows(game="lie21", offset=0, limit=5) if row["id"] == rating.pk]
+    (model,) = [entry for entry in ladder_for_game(game="lie21") if entry.pk == rating.pk]
+    serializer = LadderRowSerializer()
+
+    written = serializer.to_representation(row)
+    assert written == serializers.Serializer.to_representation(serializer, model)
+    assert (written["rank"], written["paused"]) == (2, True)
+
+
+def test_the_ladder_s_size_follows_its_changes(
+    anon_client, owner, owner_client, django_capture_on_commit_callbacks
+):
+    """The count is kept under the ladder's version: a bot leaving it is counted at once."""
+    mine = rate("mine", mu=30)
+    mine.bot.owner = owner
+    mine.bot.save()
+    rate("theirs", mu=20)
+    assert anon_client.get("/api/ladder/lie21/").json()["count"] == 2
+
+    with django_capture_on_commit_callbacks(execute=True):  # the ladder changes on commit
+        owner_client.post(f"/api/bots/{mine.bot_id}/deactivate/")
+
+    body = anon_client.get("/api/ladder/lie21/").json()
+    assert (body["count"], [row["bot"]["name"] for row in body["results"]]) == (1, ["theirs"])

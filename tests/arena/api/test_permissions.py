@@ -35,8 +35,8 @@ def world(owner, other_user, staff) -> dict[str, Any]:
     alpha = BotVersionFactory(bot=BotFactory(owner=owner, name="alpha")).bot
     gamma = BotVersionFactory(bot=BotFactory(owner=carol, name="gamma")).bot
     for bot in (alpha, gamma):
-        RatingFactory(bot=bot)
-    match = MatchFactory(version_a=alpha.active_version, version_b=gamma.active_version)
+        RatingFactory(version=bot.active_version)
+    match = MatchFactory(versions=[alpha.active_version, gamma.active_version])
     ReplayFactory(match=match)
     MatchLogFactory(match=match, seat=0)
     MatchLogFactory(match=match, seat=1)
@@ -76,7 +76,12 @@ MATRIX = [
     ("post", "/api/auth/token/", TOKEN, everyone(200)),
     ("get", "/api/auth/token/", None, everyone(405)),
     ("get", "/api/bots/", None, everyone(200)),
-    ("post", "/api/bots/", {"name": "newbot"}, write(owner=201, other=201, staff=201)),
+    (
+        "post",
+        "/api/bots/",
+        {"name": "newbot", "game": "lie21"},
+        write(owner=201, other=201, staff=201),
+    ),
     ("put", "/api/bots/", {}, write(owner=405, other=405, staff=405)),
     ("get", "/api/bots/{bot}/", None, everyone(200)),
     ("patch", "/api/bots/{bot}/", {"description": "Now bluffing."}, write(owner=200)),
@@ -89,7 +94,13 @@ MATRIX = [
     ("get", "/api/bots/{bot}/versions/1/", None, everyone(200)),
     ("delete", "/api/bots/{bot}/versions/1/", None, write(owner=405, other=405, staff=405)),
     ("get", "/api/bots/{bot}/versions/1/source/", None, write(owner=200)),
+    ("get", "/api/games/", None, everyone(200)),
+    ("post", "/api/games/", {}, write(owner=405, other=405, staff=405)),
+    ("get", "/api/games/lie21/", None, everyone(200)),
+    ("get", "/api/games/chess/", None, everyone(404)),
+    ("delete", "/api/games/lie21/", None, write(owner=405, other=405, staff=405)),
     ("get", "/api/ladder/lie21/", None, everyone(200)),
+    ("get", "/api/ladder/highcard/", None, everyone(200)),
     ("get", "/api/ladder/chess/", None, everyone(404)),
     ("post", "/api/ladder/lie21/", {}, write(owner=405, other=405, staff=405)),
     ("get", "/api/matches/", None, everyone(200)),
@@ -99,14 +110,19 @@ MATRIX = [
     ("get", "/api/matches/{match}/replay/", None, everyone(200)),
     ("get", "/api/matches/{match}/logs/", None, write(owner=200, staff=200)),
     ("get", "/api/tournaments/", None, everyone(200)),
-    ("post", "/api/tournaments/", {"name": "Spring cup"}, write(staff=201)),
+    ("post", "/api/tournaments/", {"name": "Spring cup", "game": "lie21"}, write(staff=201)),
     ("get", "/api/tournaments/{tournament}/", None, everyone(200)),
     ("patch", "/api/tournaments/{tournament}/", {}, write(owner=405, other=405, staff=405)),
     ("post", "/api/tournaments/{tournament}/start/", None, STAFF_ONLY),
     ("post", "/api/tournaments/{tournament}/cancel/", None, STAFF_ONLY),
     ("get", "/api/tournaments/{tournament}/standings/", None, everyone(200)),
     ("get", "/api/schedules/", None, STAFF_ONLY),
-    ("post", "/api/schedules/", {"name": "Weekly", "crontab": "0 4 * * 1"}, write(staff=201)),
+    (
+        "post",
+        "/api/schedules/",
+        {"name": "Weekly", "game": "lie21", "crontab": "0 4 * * 1"},
+        write(staff=201),
+    ),
     ("get", "/api/schedules/{schedule}/", None, STAFF_ONLY),
     ("patch", "/api/schedules/{schedule}/", {"enabled": False}, STAFF_ONLY),
     ("put", "/api/schedules/{schedule}/", {}, write(staff=405)),
@@ -156,6 +172,7 @@ def test_the_matrix_covers_every_api_route():
         .replace("<api_id:tournament_id>", "{tournament}")
         .replace("<api_id:schedule_id>", "{schedule}")
         .replace("<str:game>", "lie21")
+        .replace("<str:name>", "lie21")
         for route in routes
     }
     assert {f"/api/{route}" for route in normalized} <= covered

@@ -12,28 +12,41 @@ from tests.arena.helpers import assert_error
 
 def test_staff_create_a_schedule_with_its_periodic_task(staff_client):
     response = staff_client.post(
-        "/api/schedules/", {"name": "Nightly", "crontab": "0  3 * * *"}, format="json"
+        "/api/schedules/",
+        {"name": "Nightly", "game": "highcard", "crontab": "0  3 * * *"},
+        format="json",
     )
 
     assert response.status_code == 201, response.json()
     body = response.json()
-    assert (body["name"], body["crontab"], body["enabled"], body["created_by"]) == (
+    assert (body["name"], body["game"], body["crontab"], body["enabled"]) == (
         "Nightly",
+        "highcard",
         "0 3 * * *",
         True,
-        "olga",
     )
+    assert body["created_by"] == "olga"
     schedule = TournamentSchedule.objects.get(pk=body["id"])
     assert schedule.periodic_task.crontab.hour == "3"
 
 
 def test_it_refuses_a_bad_crontab(staff_client):
     response = staff_client.post(
-        "/api/schedules/", {"name": "Nightly", "crontab": "every night"}, format="json"
+        "/api/schedules/",
+        {"name": "Nightly", "game": "lie21", "crontab": "every night"},
+        format="json",
     )
 
     body = assert_error(response, 400, "bad_crontab")
     assert "5 fields" in body["detail"]
+    assert not TournamentSchedule.objects.exists()
+
+
+@pytest.mark.parametrize(("game", "code"), [(None, "required"), ("go", "unknown_game")])
+def test_a_schedule_needs_a_hosted_game(staff_client, game, code):
+    body = {"name": "Nightly", "crontab": "0 3 * * *"} | ({"game": game} if game else {})
+
+    assert_error(staff_client.post("/api/schedules/", body, format="json"), 400, code)
     assert not TournamentSchedule.objects.exists()
 
 

@@ -22,6 +22,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
+from engine.registry import GAMES
 from tests.arena.factories import (
     BotFactory,
     BotVersionFactory,
@@ -102,9 +103,43 @@ def test_lists_are_paginated_and_filters_documented(openapi):
     matches = openapi["paths"]["/api/matches/"]["get"]
     names = {parameter["name"] for parameter in matches["parameters"]}
 
-    assert {"page", "page_size", "bot", "tournament", "status", "game", "kind"} <= names
+    assert {"page", "page_size", "bot", "version", "tournament", "status", "game", "kind"} <= names
     ok = matches["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
     assert ok.endswith("/PaginatedMatchOutputList")
+    for path in ("/api/bots/", "/api/tournaments/"):
+        assert "game" in {p["name"] for p in openapi["paths"][path]["get"]["parameters"]}
+    for parameter in matches["parameters"]:
+        if parameter["name"] in ("bot", "version", "tournament"):
+            assert parameter["schema"]["minimum"] == 1, parameter["name"]
+
+
+def test_matches_are_documented_seat_by_seat_without_two_seat_fields(openapi):
+    components = openapi["components"]["schemas"]
+    match = components["MatchOutput"]["properties"]
+    seat = components["MatchSeat"]["properties"]
+
+    assert match["seats"]["items"]["$ref"] == "#/components/schemas/MatchSeat"
+    assert {"seat", "bot", "version", "placing", "score", "fault", "rating"} <= set(seat)
+    assert {"winner", "totals", "seat_count", "ranked", "replay"} <= set(match)
+    for name, component in components.items():
+        for field in component.get("properties", {}):
+            assert not field.endswith(("_a", "_b")), f"{name}.{field}"
+
+
+def test_a_game_is_required_where_one_is_chosen(openapi):
+    components = openapi["components"]["schemas"]
+    for name in ("BotCreateRequest", "TournamentCreateRequest", "ScheduleWriteRequest"):
+        assert "game" in components[name]["required"], name
+        assert "default" not in components[name]["properties"]["game"], name
+    assert "game" not in components["PatchedScheduleWriteRequest"].get("required", [])
+
+
+def test_the_games_are_documented(openapi):
+    assert "/api/games/" in openapi["paths"]
+    one = openapi["paths"]["/api/games/{name}/"]["get"]
+    assert set(one["responses"]) >= {"200", "404"}
+    (name,) = [p for p in one["parameters"] if p["name"] == "name"]
+    assert set(name["schema"]["enum"]) == set(GAMES)
 
 
 def test_no_schema_example_or_public_component_exposes_owner_only_data(openapi):
@@ -179,8 +214,8 @@ def staff_token(db, wsgi_in_test_transaction, staff) -> str:
     mine = BotVersionFactory(bot=BotFactory(owner=staff, name="staffbot")).bot
     theirs = BotVersionFactory().bot
     for bot in (mine, theirs):
-        RatingFactory(bot=bot)
-    match = MatchFactory(version_a=mine.active_version, version_b=theirs.active_version)
+        RatingFactory(version=bot.active_version)
+    match = MatchFactory(versions=[mine.active_version, theirs.active_version])
     ReplayFactory(match=match)
     MatchLogFactory(match=match)
     TournamentFactory(created_by=staff)

@@ -9,7 +9,10 @@ from tests.arena.helpers import assert_error
 
 
 @pytest.mark.parametrize("value", ["abc", "null", "0", "-1", "201", "1.5", ""])
-@pytest.mark.parametrize("path", ["/api/bots/", "/api/matches/", "/api/tournaments/"])
+@pytest.mark.parametrize(
+    "path",
+    ["/api/bots/", "/api/matches/", "/api/tournaments/", "/api/games/", "/api/ladder/lie21/"],
+)
 def test_a_bad_page_size_is_a_400(anon_client, path, value):
     body = assert_error(anon_client.get(path, {"page_size": value}), 400, "invalid")
 
@@ -17,7 +20,16 @@ def test_a_bad_page_size_is_a_400(anon_client, path, value):
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/tournaments/?status=", "/api/matches/?bot=", "/api/matches/?kind="]
+    "path",
+    [
+        "/api/tournaments/?status=",
+        "/api/tournaments/?game=",
+        "/api/matches/?bot=",
+        "/api/matches/?kind=",
+        "/api/matches/?game=",
+        "/api/matches/?version=",
+        "/api/bots/?game=",
+    ],
 )
 def test_an_empty_typed_filter_is_a_400(anon_client, path):
     assert_error(anon_client.get(path), 400, "invalid")
@@ -56,7 +68,7 @@ def test_a_bots_description_must_be_a_string(owner_client, owner, description):
         f"/api/bots/{bot.pk}/", {"description": description}, format="json"
     )
     created = owner_client.post(
-        "/api/bots/", {"name": "strict", "description": description}, format="json"
+        "/api/bots/", {"name": "strict", "game": "lie21", "description": description}, format="json"
     )
 
     assert_error(patched, 400, "invalid")
@@ -65,27 +77,34 @@ def test_a_bots_description_must_be_a_string(owner_client, owner, description):
 
 @pytest.mark.parametrize("name", [0, 12, False, ["Cup"]])
 def test_a_tournaments_name_must_be_a_string(staff_client, name):
-    assert_error(staff_client.post("/api/tournaments/", {"name": name}, format="json"), 400)
+    body = {"name": name, "game": "lie21"}
+
+    assert_error(staff_client.post("/api/tournaments/", body, format="json"), 400)
 
 
 @pytest.mark.parametrize("seed", ["12", 1.0, True])
 def test_a_tournaments_seed_must_be_an_integer(staff_client, seed):
-    response = staff_client.post("/api/tournaments/", {"name": "Cup", "seed": seed}, format="json")
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "Cup", "game": "lie21", "seed": seed}, format="json"
+    )
 
     assert_error(response, 400, "invalid")
 
 
 def test_a_schedules_fields_are_strict(staff_client):
-    base = {"name": "Nightly", "crontab": "0 3 * * *"}
+    base = {"name": "Nightly", "game": "lie21", "crontab": "0 3 * * *"}
     for bad in ({"name": 5}, {"crontab": 3}, {"enabled": "yes"}, {"enabled": 1}):
         response = staff_client.post("/api/schedules/", {**base, **bad}, format="json")
         assert_error(response, 400, "invalid")
 
 
 def test_form_bodies_still_read_text(staff_client):
-    response = staff_client.post("/api/tournaments/", {"name": "Form cup", "seed": "7"})
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "Form cup", "game": "highcard", "seed": "7"}
+    )
 
     assert response.status_code == 201, response.content
+    assert response.json()["game"] == "highcard"
 
 
 def test_a_token_request_needs_strings(anon_client, owner):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from arena.models import Match, Tournament
+from arena.models import Match, MatchSeat, Tournament
+from arena.services.tournaments import tournament_finish
 from tests.arena.factories import BotFactory, BotVersionFactory, TournamentFactory, UserFactory
 from tests.arena.helpers import assert_error
+from tests.arena.recorded import match_played
 
 
 @pytest.fixture
@@ -21,7 +23,7 @@ def bots(owner):
 
 def test_staff_create_a_tournament(staff_client):
     response = staff_client.post(
-        "/api/tournaments/", {"name": "Spring cup", "seed": 42}, format="json"
+        "/api/tournaments/", {"name": "Spring cup", "game": "lie21", "seed": 42}, format="json"
     )
 
     assert response.status_code == 201, response.json()
@@ -36,20 +38,34 @@ def test_staff_create_a_tournament(staff_client):
 
 
 def test_a_tournament_gets_a_random_seed_when_none_is_given(staff_client):
-    body = staff_client.post("/api/tournaments/", {"name": "Cup"}, format="json").json()
+    body = staff_client.post(
+        "/api/tournaments/", {"name": "Cup", "game": "highcard"}, format="json"
+    ).json()
 
     assert isinstance(body["seed"], int)
 
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({}, "name"), ({"name": "x", "seed": -1}, "seed"), ({"name": "x", "game": "go"}, "game")],
+    [
+        ({"game": "lie21"}, "name"),
+        ({"name": "x", "game": "lie21", "seed": -1}, "seed"),
+        ({"name": "x"}, "game"),
+        ({"name": "x", "game": "go"}, "game"),
+    ],
 )
 def test_it_refuses_invalid_tournaments(staff_client, body, field):
     assert (
         field
         in assert_error(staff_client.post("/api/tournaments/", body, format="json"), 400)["fields"]
     )
+
+
+def test_an_unknown_game_is_a_clear_400(staff_client):
+    response = staff_client.post("/api/tournaments/", {"name": "x", "game": "go"}, format="json")
+
+    body = assert_error(response, 400, "unknown_game")
+    assert "'go'" in body["detail"] and "lie21" in body["detail"]
 
 
 def test_staff_start_a_pending_tournament(staff_client, bots):
@@ -98,53 +114,141 @@ def test_actions_on_a_missing_tournament_are_404(staff_client):
 def test_it_lists_and_filters_tournaments(anon_client):
     TournamentFactory(name="Old", status=Tournament.Status.FINISHED)
     TournamentFactory(name="New")
+    TournamentFactory(name="Cards", game="highcard")
 
     names = [t["name"] for t in anon_client.get("/api/tournaments/").json()["results"]]
-    pending = anon_client.get("/api/tournaments/?status=pending").json()["results"]
+    pending = anon_client.get("/api/tournaments/?status=pending&game=lie21").json()["results"]
+    highcard = anon_client.get("/api/tournaments/?game=highcard").json()["results"]
 
-    assert names == ["New", "Old"]
+    assert names == ["Cards", "New", "Old"]
     assert [t["name"] for t in pending] == ["New"]
+    assert [(t["name"], t["game"]) for t in highcard] == [("Cards", "highcard")]
+    assert "game" in assert_error(anon_client.get("/api/tournaments/?game=go"), 400)["fields"]
+
+
+ROW_FIELDS = {
+    "rank",
+    "bot",
+    "version",
+    "played",
+    "points",
+    "first_places",
+    "wins",
+    "draws",
+    "losses",
+    "mean_placing",
+    "match_points",
+    "faults",
+    "superiority_over_next",
+}
 
 
 def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
     tournament = TournamentFactory()
     staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
     first = Match.objects.filter(tournament=tournament).order_by("id").first()
-    Match.objects.filter(pk=first.pk).update(
-        status="done", outcome="a", reason="match_points", match_points_a=7, match_points_b=2
-    )
+    Match.objects.filter(pk=first.pk).update(status="done", reason="match_points")
+    for seat, (placing, score) in enumerate([(0, 7), (1, 2)]):
+        MatchSeat.objects.filter(match=first, seat=seat).update(placing=placing, score=score)
 
     body = anon_client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
 
     assert set(body) == {
         "tournament",
+        "game",
+        "seats",
         "status",
         "matches_total",
         "matches_done",
         "rows",
         "crosstable",
     }
-    assert (body["tournament"], body["status"]) == (tournament.pk, "running")
+    assert (body["tournament"], body["game"], body["seats"]) == (tournament.pk, "lie21", 2)
+    assert body["status"] == "running"
     assert (body["matches_total"], body["matches_done"]) == (3, 1)
     assert [row["rank"] for row in body["rows"]] == [1, 2, 3]
     row = body["rows"][0]
-    assert set(row) == {
-        "rank",
-        "bot",
-        "version",
-        "played",
-        "match_points",
-        "match_wins",
-        "draws",
-        "losses",
-        "points",
-    }
+    assert set(row) == ROW_FIELDS
     assert set(row["bot"]) == {"id", "name", "owner"}
+    seats = {seat.seat: seat.bot_id for seat in first.seats.all()}
+    winner, loser = seats[0], seats[1]
+    assert row["bot"]["id"] == winner
+    assert (row["points"], row["wins"], row["first_places"], row["mean_placing"]) == (1, 1, 1, 0)
     assert body["crosstable"]["bots"] == [row["bot"]["id"] for row in body["rows"]]
-    winner, loser = first.bot_a_id, first.bot_b_id
     cell = body["crosstable"]["cells"][f"{winner}-{loser}"]
-    assert cell == {"match": first.pk, "status": "done", "result": "win", "match_points": [7, 2]}
+    assert cell == {
+        "matches": [first.pk],
+        "match": first.pk,
+        "status": "done",
+        "ahead": 1,
+        "level": 0,
+        "behind": 0,
+        "score": 1.0,
+        "result": "win",
+        "match_points": [7, 2],
+        "interval": [0.2065, 1.0],  # Wilson's 95% interval after a single win
+    }
+    assert body["rows"][-1]["superiority_over_next"] is None
+    assert 0 <= body["rows"][0]["superiority_over_next"] <= 1
     assert body["crosstable"]["cells"][f"{loser}-{winner}"]["result"] == "loss"
+    queued = next(key for key, c in body["crosstable"]["cells"].items() if c["status"] == "queued")
+    assert body["crosstable"]["cells"][queued]["result"] is None
+
+
+def test_a_tournament_of_three_seat_tables_is_ranked_by_placings(staff_client, anon_client):
+    """High Card, four bots at tables of three (its ladder size): every match is really
+    played and recorded; the standings and crosstable come from the placings."""
+    players = [BotVersionFactory(bot=BotFactory(game="highcard")).bot for _ in range(4)]
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "Cards", "game": "highcard", "seed": 7}, format="json"
+    )
+    tournament_id = response.json()["id"]
+    started = staff_client.post(f"/api/tournaments/{tournament_id}/start/").json()
+    assert (started["status"], started["entries"]) == ("running", 4)
+    matches = list(Match.objects.filter(tournament_id=tournament_id).order_by("id"))
+    for match in matches:
+        versions = [seat.version for seat in match.seats.order_by("seat")]
+        match.delete()  # played again, for real, in its place
+        match_played(versions, seed=match.seed, tournament_id=tournament_id, kind="tournament")
+    tournament_finish(tournament_id=tournament_id)
+
+    body = anon_client.get(f"/api/tournaments/{tournament_id}/standings/").json()
+
+    assert (body["game"], body["status"]) == ("highcard", "finished")
+    assert body["seats"] == 3
+    assert body["matches_done"] == body["matches_total"] == len(matches)
+    assert {row["bot"]["id"] for row in body["rows"]} == {bot.pk for bot in players}
+    assert all(set(row) == ROW_FIELDS for row in body["rows"])
+    assert [row["points"] for row in body["rows"]] == sorted(
+        (row["points"] for row in body["rows"]), reverse=True
+    )
+    played = sum(row["played"] for row in body["rows"])
+    assert played == sum(match.seat_count for match in matches)
+    # Every table of n seats hands out n(n-1)/2 points: one per pair of seats.
+    assert sum(row["points"] for row in body["rows"]) == sum(
+        m.seat_count * (m.seat_count - 1) / 2 for m in matches
+    )
+    cells = body["crosstable"]["cells"]
+    for cell in cells.values():
+        assert cell["ahead"] + cell["level"] + cell["behind"] == len(cell["matches"])
+        assert cell["score"] == cell["ahead"] + cell["level"] / 2
+        if body["seats"] > 2:
+            assert "match_points" not in cell
+    listed = anon_client.get(f"/api/matches/?tournament={tournament_id}").json()["results"]
+    assert {len(match["seats"]) for match in listed} == {body["seats"]}
+
+
+def test_standings_stored_before_seats_are_counted_again(anon_client, bots):
+    """A tournament finished before the N-seat arena kept its old standings: they are
+    counted again from its (migrated) matches rather than shown in the old shape."""
+    tournament = TournamentFactory(
+        status=Tournament.Status.FINISHED,
+        standings={"tournament": 1, "rows": [{"match_wins": 3}], "crosstable": {}},
+    )
+
+    body = anon_client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
+
+    assert (body["status"], body["seats"], body["rows"]) == ("finished", 2, [])
 
 
 def test_a_pending_tournament_has_empty_standings(anon_client):

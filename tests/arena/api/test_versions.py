@@ -1,12 +1,19 @@
-"""Versions: public summaries for all, logs, file names and source for the owner only."""
+"""Versions: public summaries and ratings for all; logs, file names and source for the
+owner only; a new version is rated afresh."""
 
 from __future__ import annotations
 
-import pytest
+from types import SimpleNamespace
 
-from arena.models import BotVersion
-from tests.arena.factories import BOT_SOURCE, BotFactory, BotVersionFactory
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from arena.models import BotVersion, Rating
+from arena.services.ratings import rating_activate
+from arena.services.validation import version_validate
+from tests.arena.factories import BOT_SOURCE, BotFactory, BotVersionFactory, RatingFactory
 from tests.arena.helpers import assert_error
+from tests.arena.recorded import match_played
 
 PRIVATE = ("filename", "sha256")
 PRIVATE_DETAIL = (*PRIVATE, "validation_log", "error_output")
@@ -121,3 +128,100 @@ def test_a_missing_file_is_a_clear_404(owner_client, version):
 
 def test_it_answers_404_for_a_missing_version(anon_client, version):
     assert_error(anon_client.get(f"/api/bots/{version.bot_id}/versions/7/"), 404, "not_found")
+
+
+# --- ratings per version ------------------------------------------------------------------
+
+
+def test_a_version_shows_its_id_rating_and_history(anon_client, owner):
+    """Versions of High Card bots play real three-seat matches; each has its own record."""
+    versions = [BotVersionFactory(bot=BotFactory(game="highcard")) for _ in range(3)]
+    for version in versions:
+        rating_activate(version=version)
+    played = [match_played(versions, seed=seed) for seed in (11, 12)]
+    mine = versions[0]
+
+    body = anon_client.get(detail_url(mine)).json()
+
+    rating = Rating.objects.get(version=mine)
+    assert body["id"] == mine.pk
+    assert body["rating"]["current"] is True
+    assert (body["rating"]["mu"], body["rating"]["sigma"]) == (rating.mu, rating.sigma)
+    assert body["rating"]["matches"] == 2
+    history = body["rating_history"]
+    assert [point["match"] for point in history] == [match.pk for match in played]
+    assert history[-1]["score"] == pytest.approx(rating.mu - 3 * rating.sigma)
+    assert set(history[0]) == {"match", "mu", "sigma", "score", "created"}
+    (row,) = anon_client.get(f"/api/bots/{mine.bot_id}/versions/").json()["results"]
+    assert row["rating"] == body["rating"]
+    assert "rating_history" not in row
+
+
+def test_a_version_not_yet_rated_has_no_rating(anon_client, version):
+    body = anon_client.get(detail_url(version)).json()
+
+    assert (body["rating"], body["rating_history"]) == (None, [])
+
+
+def test_a_new_upload_is_rated_afresh_and_the_old_version_keeps_its_record(
+    owner_client, anon_client, owner, monkeypatch
+):
+    """Ratings are per version: the old version's record stays as it was; the new version
+    starts from the old one's mu with sigma reset, and becomes the bot's ladder entry."""
+    monkeypatch.setattr("arena.services.bots.enqueue", lambda *args: None)
+    monkeypatch.setattr("arena.services.validation.enqueue", lambda *args: None)
+    monkeypatch.setattr(
+        "arena.services.validation._validation_matches",  # the sandboxed matches: passed
+        lambda version: SimpleNamespace(valid=True, log="ok", output=""),
+    )
+    old = BotVersionFactory(bot=BotFactory(owner=owner, game="highcard", name="mine"))
+    others = [BotVersionFactory(bot=BotFactory(game="highcard")) for _ in range(2)]
+    for version in (old, *others):
+        rating_activate(version=version)
+    for seed in (1, 2, 3):
+        match_played([old, *others], seed=seed)
+    before = anon_client.get(detail_url(old)).json()["rating"]
+
+    upload = SimpleUploadedFile("bot.py", b"def act(observation):\n    return {'swap': True}\n")
+    response = owner_client.post(
+        f"/api/bots/{old.bot_id}/versions/", {"file": upload}, format="multipart"
+    )
+    assert response.status_code == 201, response.content
+    assert (response.json()["rating"], response.json()["rating_history"]) == (None, [])
+    version_validate(version_id=response.json()["id"])
+
+    after = anon_client.get(detail_url(old)).json()["rating"]
+    new = anon_client.get(f"/api/bots/{old.bot_id}/versions/2/").json()["rating"]
+    assert {**after, "current": True} == before  # the record of version 1, unchanged
+    assert after["current"] is False
+    assert before["matches"] == 3
+    assert new["current"] is True
+    assert new["mu"] == pytest.approx(before["mu"])
+    assert new["sigma"] == pytest.approx(25 / 3)
+    assert new["score"] == pytest.approx(before["mu"] - 25)
+    assert (new["matches"], new["wins"], new["faults"]) == (0, 0, 0)
+    bot = anon_client.get(f"/api/bots/{old.bot_id}/").json()
+    assert bot["active_version"] == 2
+    assert [(r["version"], r["current"]) for r in bot["ratings"]] == [(2, True), (1, False)]
+    ladder = anon_client.get("/api/ladder/highcard/").json()["results"]
+    (entry,) = [row for row in ladder if row["bot"]["id"] == old.bot_id]
+    assert (entry["version"], entry["matches"]) == (2, 0)
+    assert entry["mu"] == pytest.approx(before["mu"])
+
+
+@pytest.mark.parametrize("versions", [2, 12])
+def test_the_version_list_and_the_bot_cost_the_same_queries_for_any_number_of_versions(
+    anon_client, owner, django_assert_max_num_queries, versions
+):
+    bot = BotFactory(owner=owner)
+    for number in range(versions):
+        version = BotVersionFactory(bot=bot, source=f"def act(o):\n    return {number}\n".encode())
+        RatingFactory(version=version, current=number == versions - 1)
+
+    with django_assert_max_num_queries(4):  # the bot and its ratings, the count, the page
+        listed = anon_client.get(f"/api/bots/{bot.pk}/versions/").json()
+    with django_assert_max_num_queries(2):  # the bot, its versions' ratings
+        detail = anon_client.get(f"/api/bots/{bot.pk}/").json()
+
+    assert all(row["rating"] is not None for row in listed["results"])
+    assert len(detail["ratings"]) == versions

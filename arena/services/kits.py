@@ -1,0 +1,177 @@
+"""What a new bot author downloads: the engine's wheel and a starter kit per game.
+
+The wheel is the repo's installable part (``engine`` and ``sandbox``, see pyproject.toml),
+built offline once per version of their sources and kept under ``DATA_DIR/downloads/``. A
+starter kit is a zip of everything to begin with: the game's starter bot, its rules, a README
+saying how to install and run, a test harness, and the wheel itself, so that::
+
+    pip install bluff_arena_engine-*.whl
+    python -m engine play my_bot.py random
+
+works from the kit's folder, offline.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import io
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from django.conf import settings
+
+from engine.registry import get_game
+
+__all__ = ["KitError", "engine_wheel", "starter_kit", "starter_kit_name"]
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ("engine", "sandbox")
+
+
+class KitError(RuntimeError):
+    """The wheel could not be built (a platform problem, reported as such)."""
+
+
+def _sources_digest() -> str:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    for package in SOURCES:
+        for path in sorted((ROOT / package).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def engine_wheel() -> Path:
+    """The engine's wheel for the current sources, built on first use (one build at a time)."""
+    target = Path(settings.DATA_DIR) / "downloads" / "engine" / _sources_digest()
+    built = sorted(target.glob("*.whl"))
+    if built:
+        return built[-1]
+    target.mkdir(parents=True, exist_ok=True)
+    with (target / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built = sorted(target.glob("*.whl"))
+        if built:
+            return built[-1]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "--wheel-dir",
+            str(target),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=target)
+        built = sorted(target.glob("*.whl"))
+        if done.returncode != 0 or not built:
+            raise KitError(f"building the engine wheel failed: {done.stderr.strip()[-500:]}")
+    return built[-1]
+
+
+def starter_kit_name(game: str) -> str:
+    return f"{get_game(game).name}-starter-kit.zip"
+
+
+_README = """# {title}: starter kit
+
+{summary}
+
+## Set up (once)
+
+    python3 -m venv .venv && . .venv/bin/activate
+    pip install {wheel}
+
+## Play your bot locally
+
+    python -m engine play my_bot.py random --game {game} --matches 10 --in-process
+    python -m engine play my_bot.py random --game {game} --matches 10   # sandboxed, as on the site
+    python -m engine tournament my_bot.py {bots} --game {game}
+
+What your bot prints, and its traceback if it fails, are shown on stderr labelled with the
+match, game and step (`--quiet` hides them). `--replay-dir replays/` keeps every replay;
+`python -m engine replay replays/<file>` prints one as text. Sandboxed runs need Linux with
+bubblewrap (`apt install bubblewrap`); elsewhere use `--in-process` (your code only).
+
+## Check it before you upload
+
+    python test_my_bot.py      # or: pytest test_my_bot.py
+
+## The rules and the bot API
+
+`rules.md` is the game as the arena plays it, with every observation field and the action
+format. Built-in bots to practise against: {bots}.
+
+## Upload
+
+On the site: **Upload**, choose {title}, drop `my_bot.py` (or a zip with `bot.py` and your
+helper modules). It is validated in the sandbox and then plays the ladder.
+"""
+
+_HARNESS = '''"""Plays a few matches of my_bot.py against the built-in random bot and fails
+loudly if the bot crashes, times out or plays an illegal move.
+
+Run: python test_my_bot.py (or pytest).
+"""
+
+from pathlib import Path
+
+from engine import InProcessPlayer, builtin_bot, play_match
+
+GAME = "{game}"
+BOT = Path(__file__).with_name("my_bot.py")
+
+
+def test_my_bot_plays_whole_matches_without_a_fault():
+    rules = __import__("engine").get_game(GAME)
+    for seed in range(5):
+        players = [InProcessPlayer("my_bot", BOT)] + [
+            InProcessPlayer(f"random{{n}}", builtin_bot(GAME, "random"))
+            for n in range(1, rules.min_players)
+        ]
+        result = play_match(GAME, players, seed=seed, collect_logs=True)
+        for fault in result.faults:
+            raise AssertionError(
+                f"seat {{fault.seat}} failed in game {{fault.game}}: {{fault.kind}}: "
+                f"{{fault.detail}}\\n{{fault.private}}"
+            )
+        print(f"match {{seed}}: placings {{list(result.placings)}}")
+
+
+if __name__ == "__main__":
+    test_my_bot_plays_whole_matches_without_a_fault()
+    print("my_bot.py played 5 matches without a fault")
+'''
+
+
+def starter_kit(game: str) -> bytes:
+    """The starter kit of ``game`` as zip bytes (see the module docstring)."""
+    rules = get_game(game)
+    bots = rules.builtin_bots()
+    wheel = engine_wheel()
+    folder = f"{rules.name}-starter"
+    others = ", ".join(sorted(name for name in bots if name != "starter"))
+    readme = _README.format(
+        title=rules.title,
+        summary=rules.summary,
+        game=rules.name,
+        wheel=wheel.name,
+        bots=others,
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as kit:
+        kit.writestr(f"{folder}/README.md", readme)
+        kit.writestr(f"{folder}/my_bot.py", bots["starter"].read_bytes())
+        kit.writestr(f"{folder}/test_my_bot.py", _HARNESS.format(game=rules.name))
+        docs = rules.docs_path()
+        if docs.is_file():
+            kit.writestr(f"{folder}/rules.md", docs.read_bytes())
+        kit.write(wheel, f"{folder}/{wheel.name}")
+    return buffer.getvalue()

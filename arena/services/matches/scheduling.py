@@ -1,0 +1,206 @@
+"""Creating matches: tables of valid versions of one game, their seeds and their limits.
+
+Every match a bot plays (ladder, tournament, challenge, validation) gets the same limits,
+options and keyed bot seeds, so nothing in ``on_match_start`` tells a bot which kind of
+match it is in.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+
+from arena.config import env_float
+from arena.models import BotVersion, Match, MatchSeat
+from arena.services.dispatch import enqueue
+from arena.services.errors import InvalidInput
+from engine.registry import GAMES, get_game
+
+if TYPE_CHECKING:
+    from sandbox import Limits
+
+__all__ = [
+    "OPEN_STATUSES",
+    "bot_seeds",
+    "duplicate_create",
+    "match_create",
+    "match_engine_kwargs",
+    "match_limits",
+    "new_seed",
+    "seconds_setting",
+]
+
+#: Matches not yet finished: what a tournament waits for and the ladder counts.
+OPEN_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
+
+
+def seconds_setting(name: str, default: float) -> float:
+    """A number from settings, else from the environment (workers read it from either)."""
+    value = getattr(settings, name, None)
+    return float(value) if value is not None else env_float(name, default)
+
+
+def match_limits() -> Limits:
+    """The sandbox limits of a match: ``ARENA_MOVE_TIMEOUT_S``, ``ARENA_TIME_BANK_S`` (CPU),
+    ``ARENA_MOVE_WALL_S``, ``ARENA_WALL_BANK_S``, ``ARENA_MATCH_WALL_S`` (wall clock)."""
+    from sandbox import Limits
+
+    return Limits(
+        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S,
+        time_bank_s=settings.ARENA_TIME_BANK_S,
+        move_wall_s=settings.ARENA_MOVE_WALL_S,
+        wall_bank_s=settings.ARENA_WALL_BANK_S,
+        match_wall_s=settings.ARENA_MATCH_WALL_S,
+    )
+
+
+def bot_seeds(match_seed: int, seats: int = 2) -> list[int]:
+    """The seeds the bots of a match are given, keyed with the server's secret.
+
+    A seed derived from the match seed alone could be searched back to the match seed (and
+    every deal of the match) by a bot when the match seed is small or known, as tournament
+    seeds are. Keyed with ``ARENA_SEED_KEY`` it tells the bot nothing; the replay records
+    them once the match is over.
+    """
+    key = settings.ARENA_SEED_KEY.encode()
+    seeds = []
+    for seat in range(seats):
+        digest = hmac.new(key, f"{match_seed}:bot:{seat}".encode(), "sha256").digest()
+        seeds.append(int.from_bytes(digest[:8], "big") % (1 << 53))
+    return seeds
+
+
+def match_engine_kwargs(
+    seed: int, seats: int = 2, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """What ``engine.play_match`` is given besides the game and the players.
+
+    The same for every match a bot plays (ladder, tournament or validation), so what
+    ``on_match_start`` receives (options, limits, a keyed seed) never tells a bot which
+    kind of match it is in. ``options`` are the game's, for tournaments that set some.
+    """
+    limits = match_limits()
+    return {
+        "seed": seed,
+        "bot_seeds": bot_seeds(seed, seats),
+        "limits": limits.time_limits(),
+        "options": dict(options or {}) or None,
+    }
+
+
+def new_seed() -> int:
+    """A fresh match seed, exact as a JSON number (53 bits, like engine.derive_seed)."""
+    return secrets.randbits(53)
+
+
+def _check_table(versions: Sequence[BotVersion], game: str, *, same_bot: bool) -> None:
+    rules = get_game(game)
+    if not rules.min_players <= len(versions) <= rules.max_players:
+        raise InvalidInput(
+            f"{rules.title} is played by {rules.min_players}-{rules.max_players} bots, "
+            f"not {len(versions)}",
+            code="bad_table",
+        )
+    # Two versions of one bot may meet (a version comparison); a version never meets itself.
+    who = [version.pk if same_bot else version.bot_id for version in versions]
+    if len(set(who)) != len(who):
+        raise InvalidInput("a bot cannot play against itself", code="same_bot")
+    if any(version.bot.game != game for version in versions):
+        raise InvalidInput("every bot of a match must play the same game", code="game_mismatch")
+    if any(version.status != BotVersion.Status.VALID for version in versions):
+        raise InvalidInput("every version must be valid to play", code="version_not_valid")
+
+
+def match_create(
+    *,
+    versions: Sequence[BotVersion],
+    kind: str,
+    tournament: Any = None,
+    challenge: Any = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    ranked: bool = True,
+    duplicate_key: str = "",
+    same_bot: bool = False,
+) -> Match:
+    """Create a queued match of valid versions (seat ``i`` is ``versions[i]``), queued once
+    committed. ``same_bot`` allows two versions of one bot (a version comparison)."""
+    if not versions:
+        raise InvalidInput("a match needs bots", code="bad_table")
+    game = versions[0].bot.game
+    if game not in GAMES:
+        raise InvalidInput(f"unknown game {game!r}", code="unknown_game")
+    if kind not in Match.Kind.values:
+        raise InvalidInput(f"unknown match kind {kind!r}", code="bad_kind")
+    _check_table(versions, game, same_bot=same_bot)
+    if options:
+        try:
+            get_game(game).match_rules(options)
+        except ValueError as exc:
+            raise InvalidInput(str(exc), code="bad_options") from None
+    match = Match.objects.create(
+        game=game,
+        kind=kind,
+        tournament=tournament,
+        challenge=challenge,
+        seed=new_seed() if seed is None else seed,
+        options=dict(options or {}),
+        seat_count=len(versions),
+        ranked=ranked,
+        duplicate_key=duplicate_key,
+    )
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=match, seat=seat, version=version, bot_id=version.bot_id)
+        for seat, version in enumerate(versions)
+    )
+    enqueue("play_match", match.pk)
+    return match
+
+
+def rotations(seats: int) -> list[list[int]]:
+    """For duplicate play: seat orders so that each deal is played once per rotation.
+
+    >>> rotations(2), rotations(3)
+    ([[0, 1], [1, 0]], [[0, 1, 2], [2, 0, 1], [1, 2, 0]])
+    """
+    return [[(seat - shift) % seats for seat in range(seats)] for shift in range(seats)]
+
+
+def duplicate_create(
+    *,
+    versions: Sequence[BotVersion],
+    kind: str,
+    tournament: Any = None,
+    challenge: Any = None,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    ranked: bool = True,
+    same_bot: bool = False,
+) -> list[Match]:
+    """The same deals once per seat rotation (two seats: twice, swapped), as ACPC plays
+    poker: each bot plays every hand, so the luck of the deal cancels out of the sum.
+
+    Every match of the set shares the seed (the engine derives each game's deal from the
+    match seed and the game number, never from who sits where) and a ``duplicate_key``.
+    """
+    seed = new_seed() if seed is None else seed
+    key = uuid.uuid4().hex
+    return [
+        match_create(
+            versions=[versions[index] for index in order],
+            kind=kind,
+            tournament=tournament,
+            challenge=challenge,
+            seed=seed,
+            options=options,
+            ranked=ranked,
+            duplicate_key=key,
+            same_bot=same_bot,
+        )
+        for order in rotations(len(versions))
+    ]

@@ -1,0 +1,76 @@
+/*
+ * What a renderer reads of a replay (docs/web.md#replay-viewer): the game-neutral helpers
+ * every game's renderer module imports. A renderer never replays the rules: it folds the
+ * events the engine logged, as one perspective saw them.
+ *
+ * A position is {game, move}: `game` indexes replay.games, `move` is how many of that
+ * game's steps have been played (0 = just dealt, steps.length = the game is over).
+ * A perspective is null (the spectator: sees everything) or a seat number.
+ */
+
+export const SPECTATOR = null;
+
+/* The part of one event a perspective sees: {type, public, mine, all}.
+ * `mine` is that seat's private part (undefined if none); `all` maps every seat to its
+ * private part and is given to the spectator only. */
+export function seen(event, perspective) {
+  const privateParts = event.private || {};
+  const view = { type: event.type, public: event.public || {}, mine: undefined, all: undefined };
+  if (perspective === null || perspective === undefined) {
+    view.all = privateParts;
+  } else {
+    view.mine = privateParts[String(perspective)];
+  }
+  return view;
+}
+
+/* A step's action as a perspective sees it: an action is private to the seat that took it. */
+export function actionSeen(step, perspective) {
+  if (perspective === null || perspective === undefined || perspective === step.seat) {
+    return step.action;
+  }
+  return null;
+}
+
+/* Every event of a game up to a position, as a perspective saw them, in order. Each item:
+ * {type, public, mine, all, step, seat, action} where step is the index of the step that
+ * caused it (-1 for the deal), seat who moved and action what it did (null if not seen). */
+export function eventsUpTo(replay, position, perspective) {
+  const game = replay.games[position.game];
+  const out = [];
+  for (const event of game.start || []) {
+    out.push({ ...seen(event, perspective), step: -1, seat: null, action: null });
+  }
+  const steps = game.steps || [];
+  const upto = Math.min(position.move, steps.length);
+  for (let index = 0; index < upto; index += 1) {
+    const step = steps[index];
+    for (const event of step.events || []) {
+      out.push({ ...seen(event, perspective), step: index, seat: step.seat,
+                 action: actionSeen(step, perspective) });
+    }
+  }
+  return out;
+}
+
+/* The seat names of a replay, by seat. */
+export function seatNames(replay) {
+  return replay.seats.map((seat) => seat.name);
+}
+
+/* A small DOM helper: el("div", {class: "x"}, child, "text"). Text goes in as text only
+ * (names and anything from bots never become markup). */
+export function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}

@@ -1,0 +1,150 @@
+"""The games: one page per hosted game (its ladder, rules, starter bot), and the list of them.
+
+Games come from the engine's registry; nothing here names one. An unknown game is the
+site's own 404 page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET
+
+from arena.selectors.pages import (
+    game_get,
+    game_starter_bot,
+    home_ladders,
+    ladder_sorted,
+    rating_sparklines,
+)
+from arena.services.freshness import ladder_version
+from arena.web.docs import doc_render_path
+from arena.web.errors import domain_errors
+from arena.web.freshness import conditional
+from engine.game import Game
+from engine.registry import GAMES
+
+__all__ = ["game_detail", "game_index", "game_rules", "game_starter"]
+
+PAGE_SIZE = 50
+#: How long an anonymous reader's rendered game page is kept; any change to the ladder
+#: makes a new key at once, so this only bounds the memory of versions nobody reads.
+PAGE_CACHE_S = 300
+#: Column headers in display order: (sort key, label, descending first?); every key is one
+#: of the selector's LADDER_SORTS.
+COLUMNS = [
+    ("score", "Score", True),
+    ("mu", "μ", True),
+    ("sigma", "σ", False),  # noqa: RUF001 (the Greek letter is meant)
+    ("matches", "Matches", True),
+    ("win_rate", "Win rate", True),
+    ("placing", "Mean place", False),
+]
+
+
+def seat_range(game: Game) -> str:
+    """ "2 seats", "2-4 seats" (with an en dash)."""
+    if game.min_players == game.max_players:
+        return f"{game.min_players} seats"
+    return f"{game.min_players}\u2013{game.max_players} seats"
+
+
+def game_index(request: HttpRequest) -> HttpResponse:
+    """Every hosted game with its seat counts and the top of its ladder."""
+    games = [(ladder, seat_range(GAMES[ladder.game])) for ladder in home_ladders(per_game=3)]
+    return render(request, "arena/games/list.html", {"games": games})
+
+
+def _game_etag(request: HttpRequest, game: str) -> str | None:
+    if game not in GAMES:
+        return None  # a 404 follows; no cache key for made-up names
+    query = hashlib.blake2s(request.get_full_path().encode(), digest_size=6).hexdigest()
+    return f"game-{game}-{ladder_version(game)}-{query}"
+
+
+@domain_errors
+@conditional(_game_etag)
+def game_detail(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's page: its ladder, rendered once per ladder version for anonymous readers.
+
+    A logged-in reader's page names them (and holds their CSRF token), so it is rendered
+    for them; everyone gets 304 while the ladder has not changed.
+    """
+    if request.user.is_authenticated:
+        return _render_game(request, game)
+    key = f"game-page:{_game_etag(request, game)}"
+    body = cache.get(key)
+    if body is None:
+        response = _render_game(request, game)
+        if response.status_code == 200:
+            cache.set(key, response.content, PAGE_CACHE_S)
+        return response
+    return HttpResponse(body)
+
+
+def _render_game(request: HttpRequest, name: str) -> HttpResponse:
+    """The game's facts, then its ladder page and every row's sparkline in one more query."""
+    game = game_get(game=name)
+    ratings, sort = ladder_sorted(game=name, sort=request.GET.get("sort"))
+    page = Paginator(ratings, PAGE_SIZE).get_page(request.GET.get("page"))
+    sparks = rating_sparklines(version_ids=[rating.version_id for rating in page])
+    return render(
+        request,
+        "arena/games/detail.html",
+        {
+            "game": game,
+            "seats": seat_range(game),
+            "games": [(key, other.title) for key, other in GAMES.items()],
+            "has_starter": "starter" in game.builtin_bots(),
+            "page": page,
+            "rows": [(rating, sparks.get(rating.version_id, [])) for rating in page],
+            "columns": _columns(sort),
+            "sort": sort,
+        },
+    )
+
+
+def _columns(sort: str) -> list[dict[str, object]]:
+    """Each sortable header with the sort its link asks for and its aria-sort state."""
+    current, descending = sort.removeprefix("-"), sort.startswith("-")
+    columns = []
+    for key, label, desc_first in COLUMNS:
+        if key == current:
+            state = "descending" if descending else "ascending"
+            link = key if descending else f"-{key}"
+        else:
+            state = "none"
+            link = f"-{key}" if desc_first else key
+        columns.append({"key": key, "label": label, "aria_sort": state, "link": link})
+    return columns
+
+
+@domain_errors
+def game_rules(request: HttpRequest, game: str) -> HttpResponse:
+    """The game's rules as the arena plays them, rendered from its ``docs_path()`` file."""
+    found = game_get(game=game)
+    rendered = doc_render_path(found.docs_path())
+    if rendered is None:
+        raise Http404(f"The rules of {found.title} are missing.")
+    return render(
+        request,
+        "arena/games/rules.html",
+        {"game": found, "doc": rendered, "seats": seat_range(found)},
+    )
+
+
+@require_GET
+@domain_errors
+def game_starter(request: HttpRequest, game: str) -> HttpResponse:
+    """The game's starter bot as a download: the file a new author copies and edits."""
+    starter = game_starter_bot(game=game)
+    response = HttpResponse(starter.source, content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=starter.filename
+    )
+    return response

@@ -1,0 +1,87 @@
+"""random: a uniformly random legal decision at every step. The baseline every bot should beat.
+
+Built-in bots are ordinary bot files: they import only the standard library, so they run
+unchanged in the sandbox and in the local runner, exactly like an uploaded bot. The
+observation's ``may`` and ``minimum`` say what is allowed now, which is all this bot reads.
+"""
+
+import itertools
+import random
+
+_rng = random.Random(0)  # replaced by the seat's own seed at match start
+
+
+def on_match_start(info: dict) -> None:
+    global _rng
+    _rng = random.Random(info["seed"])
+
+
+def _canonical(dice):
+    counts = [0] * 7
+    for value in dice:
+        counts[value] += 1
+    groups = sorted(((c, v) for v, c in enumerate(counts) if c), reverse=True)
+    return tuple(v for c, v in groups for _ in range(c))
+
+
+def _category(hand, straights):
+    a, b, c, d, e = hand
+    if a == e:
+        return 8
+    if a == d:
+        return 7
+    if a == c:
+        return 6 if d == e else 3
+    if a == b:
+        return 2 if c == d else 1
+    if straights and a - e == 4:
+        return 5 if a == 6 else 4
+    return 0
+
+
+_ORDERS = {}
+
+
+def _order(straights):
+    """Every hand, weakest first (the docs' total order)."""
+    if straights not in _ORDERS:
+        hands = {_canonical(d) for d in itertools.combinations_with_replacement(range(1, 7), 5)}
+        _ORDERS[straights] = sorted(hands, key=lambda h: (_category(h, straights), h))
+    return _ORDERS[straights]
+
+
+def _subset(indexes):
+    """A random non-empty subset, in random order."""
+    chosen = [d for d in indexes if _rng.random() < 0.5] or [_rng.choice(indexes)]
+    _rng.shuffle(chosen)
+    return chosen
+
+
+def act(observation: dict) -> dict:
+    may = observation["may"]
+    draw = _rng.random
+    if may["refuse"] and draw() < 0.3:
+        return {"refuse": True}
+    if may["look"] and draw() < 0.3:
+        return {"look": True}
+    throwable = may["throw"]
+    if throwable and (not may["announce"] or draw() < 0.5):
+        contest = observation["contest"]
+        if contest is not None and observation["throws"] == 0:
+            return {"throw": [0, 1, 2, 3, 4]}
+        dice = _subset(throwable)
+        action = {"throw": dice}
+        if may["hide"]:
+            action["hide"] = [d for d in dice if draw() < 0.5]
+        return action
+    lowest = observation["minimum"]
+    if observation["contest"] is not None or draw() < 0.5:
+        hand = lowest
+    else:
+        order = _order(observation["options"]["straights"])
+        start = order.index(tuple(lowest))
+        hand = list(order[min(len(order) - 1, start + int(draw() * 12))])
+    action = {"announce": list(hand)}
+    if observation["phase"] == "start":
+        action["direction"] = _rng.choice([1, -1])
+    return action

@@ -1,0 +1,542 @@
+"""The rules of one game of Tieng Len: the deal, the lead, plays and passes, going out, places.
+
+The match (eight games, points, the leader of the next game) lives in ``match_rules.py``;
+what each seat may see lives in ``observe.py``; what a set of cards is, in ``combos.py``.
+A game is fully determined by its hands, its leader and the actions played, so tests build
+any position from scripted hands (:meth:`TiengLenState.from_hands`).
+
+Moves follow the verify / can / apply pattern: :meth:`TiengLenState.verify` turns a bot's
+JSON action into a checked play (or a pass) or raises :class:`IllegalMove`;
+:meth:`TiengLenState.can_apply` asks without raising; :meth:`TiengLenState.apply` plays.
+
+The table, in the arena's reading of the rules (``docs/games/tieng_len.md``):
+
+* seats play in increasing order round the table (seat 0, 1, 2, 3, 0 ...);
+* the first game of a match is led by the holder of the lowest card dealt, and that lead
+  must contain it; every later game is led by the previous game's winner;
+* a trick ("lead") starts with a play of any combination; each seat in turn beats the play
+  on the table or passes; a seat that passed is out of the trick (ruling 1); when nobody
+  left in the trick can play, the last player leads the next one, or, if it has gone out,
+  the next seat round the table that still holds cards (ruling 4);
+* the game ends as soon as one seat alone holds cards (ruling 6): it is last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.game import Event, IllegalMove
+from engine.games.tieng_len.cards import CODES, HAND_SIZE, INDEX, TWO, shuffled
+from engine.games.tieng_len.combos import (
+    SINGLE,
+    Combo,
+    Kind,
+    beating,
+    beats,
+    classify,
+    describe,
+    every_play,
+    is_bomb_over_twos,
+)
+
+__all__ = ["IllegalMove", "TiengLenState", "instant_win", "points_for"]
+
+_KIND_LABELS = tuple(kind.label for kind in Kind)
+_PASS: dict[str, Any] = {"pass": True}
+
+
+def points_for(rank: int, seats: int) -> int:
+    """Game points of a place: 3/2/1/0 at four seats, 2/1/0 at three, 1/0 at two.
+
+    >>> [points_for(r, 4) for r in range(4)], [points_for(r, 2) for r in range(2)]
+    ([3, 2, 1, 0], [1, 0])
+    """
+    return max(seats - 1 - rank, 0)
+
+
+def instant_win(hand: Sequence[int]) -> str | None:
+    """The instant-win hand ``hand`` is, if any (only with the ``instant_wins`` option).
+
+    Four 2s; a dragon (one card of every rank from 3 to A); six pairs (a four counts as two).
+
+    >>> from engine.games.tieng_len.cards import card
+    >>> instant_win([card(c) for c in ["2S", "2C", "2D", "2H", "3S"]])
+    'four_twos'
+    """
+    counts = [0] * 13
+    for c in hand:
+        counts[c >> 2] += 1
+    if counts[TWO] == 4:
+        return "four_twos"
+    if all(counts[:TWO]):
+        return "dragon"
+    if sum(n // 2 for n in counts) >= 6:
+        return "six_pairs"
+    return None
+
+
+def _shown(value: object) -> str:
+    """A bot-supplied value as quoted in a public error: short, so a bot cannot write essays
+    into everyone's replay through its mistakes."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "...'"
+
+
+class TiengLenState:
+    """One game in progress, from the deal until one seat alone holds cards.
+
+    ``hands`` are the hands by seat (card numbers); ``leader`` is the seat that leads the
+    first trick, or None for the first game of a match, where the holder of the lowest card
+    dealt leads and must play it (ruling 5).
+    """
+
+    __slots__ = (
+        "current",
+        "current_by",
+        "dealer",
+        "dealt",
+        "deck",
+        "eliminated",
+        "finished",
+        "first_game",
+        "given_leader",
+        "hands",
+        "holding",
+        "instant",
+        "instant_wins",
+        "last",
+        "moves",
+        "must_include",
+        "num_players",
+        "opener",
+        "out_of_play",
+        "passed",
+        "pending",
+        "played",
+        "played_by",
+        "removed",
+        "rotation",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[int]],
+        *,
+        dealer: int = 0,
+        leader: int | None = None,
+        out_of_play: Sequence[int] = (),
+        deck: Sequence[int] | None = None,
+        rotation: int = 0,
+        instant_wins: bool = False,
+    ) -> None:
+        n = len(hands)
+        if not 2 <= n <= 4:
+            raise ValueError("Tieng Len is played by 2 to 4 seats")
+        every = [c for hand in hands for c in hand] + list(out_of_play)
+        if len(every) != len(set(every)) or not all(0 <= c < 52 for c in every):
+            raise ValueError("the hands must hold distinct cards of one pack")
+        if leader is not None and not 0 <= leader < n:
+            raise ValueError(f"leader must be a seat from 0 to {n - 1}")
+        self.num_players = n
+        self.dealer = dealer % n
+        self.rotation = rotation
+        self.hands: list[list[int]] = [sorted(hand) for hand in hands]
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in self.hands)
+        self.out_of_play: tuple[int, ...] = tuple(sorted(out_of_play))
+        self.deck: tuple[int, ...] | None = tuple(deck) if deck is not None else None
+        self.instant_wins = instant_wins
+        self.holding = [bool(hand) for hand in self.hands]
+        self.eliminated: list[int] = []
+        self.removed: dict[int, tuple[int, ...]] = {}  # an eliminated seat's cards
+        self.finished: list[int] = []  # seats in the order they went out
+        self.last: int | None = None  # the seat left holding cards at the end
+        self.instant: dict[int, str] = {}  # seat -> its instant-win hand
+        self.first_game = leader is None
+        self.given_leader = leader
+        self.current: Combo | None = None  # the play to beat; None while leading
+        self.current_by: int | None = None
+        self.passed = [False] * n
+        self.trick: list[tuple[int, tuple[int, ...] | None]] = []  # (seat, cards or None)
+        self.tricks = 0  # tricks started
+        self.played: list[int] = []  # every card played, in order
+        self.played_by: list[list[int]] = [[] for _ in range(n)]
+        self.moves = 0
+        self.pending: list[Event] = []  # events of eliminations, out with the next move
+        self.must_include: int | None = None
+        self.turn: int | None = None
+        self.trick_leader: int | None = None
+        self.opener: int | None = None  # the seat that leads the first trick
+        self._open(leader)
+
+    @classmethod
+    def deal(
+        cls,
+        seed: int,
+        num_players: int,
+        *,
+        dealer: int = 0,
+        rotation: int = 0,
+        leader: int | None = None,
+        instant_wins: bool = False,
+    ) -> TiengLenState:
+        """Shuffle the pack from ``seed`` and deal 13 cards to each seat.
+
+        Position p takes cards 13p to 13p + 12 of the shuffled pack, whoever deals; seat s
+        plays position (s + rotation) % n, so rotating the deal hands each seat another's
+        cards. With fewer than four seats the rest of the pack stays out of play, unseen.
+        """
+        deck = shuffled(seed)
+        by_position = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(num_players)]
+        hands = [by_position[(s + rotation) % num_players] for s in range(num_players)]
+        return cls(
+            hands,
+            dealer=dealer,
+            leader=leader,
+            out_of_play=deck[HAND_SIZE * num_players :],
+            deck=deck,
+            rotation=rotation,
+            instant_wins=instant_wins,
+        )
+
+    @classmethod
+    def from_hands(
+        cls, hands: Sequence[Sequence[str]], *, leader: int | None = None, dealer: int = 0
+    ) -> TiengLenState:
+        """A game from scripted hands of card codes (tests, examples)."""
+        numbers = [[INDEX[c] for c in hand] for hand in hands]
+        held = {c for hand in numbers for c in hand}
+        rest = [c for c in range(52) if c not in held] if len(hands) < 4 else []
+        return cls(numbers, dealer=dealer, leader=leader, out_of_play=rest)
+
+    # --- reading the position -------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.turn is None
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that went out first (the first of several instant winners)."""
+        if self.instant:
+            return min(self.instant, key=lambda s: (s - self.dealer - 1) % self.num_players)
+        return self.finished[0] if self.finished else None
+
+    def to_act(self) -> int | None:
+        """The seat that must move now, or None when the game is over."""
+        return self.turn
+
+    def scores(self) -> list[int]:
+        """Game points so far: a place's points once the seat has it, else 0."""
+        n = self.num_players
+        points = [0] * n
+        if self.instant:
+            for seat in self.instant:
+                points[seat] = points_for(0, n)
+            return points
+        for rank, seat in enumerate(self.finished):
+            points[seat] = points_for(rank, n)
+        if self.last is not None:
+            points[self.last] = points_for(len(self.finished), n)
+        return points
+
+    def placings(self) -> tuple[int, ...]:
+        """The order of going out; then the seats still holding cards (the last one, once the
+        game is over); eliminated seats share last place."""
+        n = self.num_players
+        ranks = [0] * n
+        if self.instant:
+            others = len(self.instant)
+            return tuple(0 if s in self.instant else others for s in range(n))
+        for rank, seat in enumerate(self.finished):
+            ranks[seat] = rank
+        next_rank = len(self.finished)
+        holders = [s for s in range(n) if self.holding[s]]
+        for seat in holders:
+            ranks[seat] = next_rank
+        for seat in self.eliminated:
+            ranks[seat] = next_rank + len(holders)
+        return tuple(ranks)
+
+    def location(self) -> dict[str, Any]:
+        """Where the game stands, for fault reports: the trick and whether it is a lead."""
+        if self.turn is None:
+            return {"trick": self.tricks, "phase": "over", "moves": self.moves}
+        phase = "lead" if self.current is None else "follow"
+        return {"trick": self.tricks, "phase": phase, "moves": self.moves}
+
+    # --- verify / can / apply -------------------------------------------------------------
+    def verify(self, seat: int, action: Mapping[str, Any]) -> Combo | None:
+        """Check a bot's action for ``seat``: the play it makes, or None for a pass."""
+        if seat != self.turn:
+            raise IllegalMove(f"it is not seat {seat}'s turn")
+        if type(action) is not dict and not isinstance(action, Mapping):
+            raise IllegalMove(f"an action must be a JSON object, not {type(action).__name__}")
+        cards = action.get("cards")
+        if cards is None:
+            if action.get("pass") is not True:
+                raise IllegalMove('the action needs "cards" (a list of card codes) or "pass": true')
+            if self.current is None:
+                raise IllegalMove("you lead this trick: play a combination (you may not pass)")
+            return None
+        if "pass" in action:
+            raise IllegalMove('an action has either "cards" or "pass", not both')
+        return self._verify_play(seat, cards)
+
+    def _verify_play(self, seat: int, cards: Any) -> Combo:
+        if type(cards) is not list or not cards:
+            raise IllegalMove('"cards" must be a non-empty list of card codes')
+        hand = self.hands[seat]
+        numbers = []
+        for text in cards:
+            number = INDEX.get(text) if type(text) is str else None
+            if number is None:
+                raise IllegalMove(f"{_shown(text)} is not a card code (like '3S', 'TD', '2H')")
+            if number not in hand:
+                raise IllegalMove(f"{text} is not in your hand")
+            numbers.append(number)
+        numbers.sort()
+        if len(set(numbers)) != len(numbers):
+            raise IllegalMove("a card is repeated")
+        play = classify(numbers)
+        if play is None:
+            raise IllegalMove(f"{' '.join(CODES[c] for c in numbers)} is not a combination")
+        if self.must_include is not None and self.must_include not in numbers:
+            raise IllegalMove(
+                f"the first lead of the match must contain the lowest card dealt, "
+                f"{CODES[self.must_include]}"
+            )
+        current = self.current
+        if current is not None and not beats(play, current):
+            raise IllegalMove(f"a {describe(play)} does not beat the {describe(current)}")
+        return play
+
+    def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
+        try:
+            self.verify(seat, action)
+        except IllegalMove:
+            return False
+        return True
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        """Play a bot's action; returns its events (see ``docs/games/tieng_len.md``).
+
+        ``play`` or ``pass`` (public); ``out`` when the player's last card goes; ``lead``
+        when a new trick starts and who leads it; ``game_end`` when one seat alone holds
+        cards. Events of eliminations since the last move come first.
+        """
+        play = self.verify(seat, action)
+        events = self.pending
+        self.pending = []
+        self.moves += 1
+        if play is None:
+            self.passed[seat] = True
+            self.trick.append((seat, None))
+            events.append({"type": "pass", "public": {"seat": seat}})
+            self._advance(seat, events)
+            return events
+        cards = play[3]
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        self.played.extend(cards)
+        self.played_by[seat].extend(cards)
+        self.trick.append((seat, cards))
+        public: dict[str, Any] = {
+            "seat": seat,
+            "cards": [CODES[c] for c in cards],
+            "kind": _KIND_LABELS[play[0]],
+            "left": len(hand),
+        }
+        current = self.current
+        if current is not None and is_bomb_over_twos(play, current):
+            public["bomb"] = True
+        events.append({"type": "play", "public": public})
+        self.current = play
+        self.current_by = seat
+        self.must_include = None
+        if not hand:
+            self.holding[seat] = False
+            self.finished.append(seat)
+            events.append({"type": "out", "public": {"seat": seat, "rank": len(self.finished) - 1}})
+            if sum(self.holding) <= 1:
+                self._end(events)
+                return events
+        self._advance(seat, events)
+        return events
+
+    def start_events(self) -> list[Event]:
+        """The deal (each hand to its owner only; counts, dealer and leader to everyone),
+        then what happened before the first move (seats out for a fault, instant wins)."""
+        n = self.num_players
+        public: dict[str, Any] = {
+            "dealer": self.dealer,
+            "leader": self.trick_leader,
+            "counts": [len(self.dealt[s]) for s in range(n)],
+            "out_of_play": len(self.out_of_play),
+            "first_game": self.first_game,
+            "must_include": CODES[self.must_include] if self.must_include is not None else None,
+        }
+        deal: Event = {
+            "type": "deal",
+            "public": public,
+            "private": {str(s): {"hand": [CODES[c] for c in self.dealt[s]]} for s in range(n)},
+        }
+        events = [deal, *self.pending]
+        self.pending = []
+        return events
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every legal action of ``seat`` in a fixed order: plays sorted by kind (single,
+        pair, triple, four, sequence, double sequence), length and top card, then pass."""
+        if seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        current = self.current
+        codes = CODES
+        if current is None:
+            plays = every_play(hand)
+            must = self.must_include
+            if must is not None:
+                plays = [p for p in plays if must in p[3]]
+            return [{"cards": [codes[c] for c in p[3]]} for p in plays]
+        if current[0] == SINGLE and current[2] >> 2 != TWO:  # the common case, kept cheap
+            top = current[2]
+            actions = [{"cards": [codes[c]]} for c in hand if c > top]
+        else:
+            actions = [{"cards": [codes[c] for c in p[3]]} for p in beating(hand, current)]
+        actions.append({"pass": True})
+        return actions
+
+    def default_action(self, seat: int) -> dict[str, Any]:
+        """Pass when allowed, else lead the lowest card (with the first lead's card, that
+        card alone): always legal, never clever."""
+        if self.current is not None:
+            return dict(_PASS)
+        low = self.must_include if self.must_include is not None else self.hands[seat][0]
+        return {"cards": [CODES[low]]}
+
+    def eliminate(self, seat: int) -> bool:
+        """Take ``seat`` out for a fault: its cards leave play and it is placed last.
+
+        The others play on while two seats remain: if the seat was to lead, the lead passes
+        on as when a player goes out; if only one seat still holds cards, the game is over.
+        Two seats cannot play on without one of them.
+        """
+        n = self.num_players
+        if n == 2 or seat in self.eliminated:
+            return False
+        if self.turn is None and self.moves:
+            return True  # the game is over: nothing moves any more
+        self.eliminated.append(seat)
+        if n - len(self.eliminated) < 2:
+            return False
+        was_holding = self.holding[seat]
+        self.holding[seat] = False
+        self.removed[seat] = tuple(self.hands[seat])
+        count = len(self.hands[seat])
+        self.hands[seat] = []
+        event = {"type": "eliminated", "public": {"seat": seat, "cards": count}}
+        if self.moves == 0:  # before the first move: settle the instant wins and the lead anew
+            self.pending = [e for e in self.pending if e["type"] == "eliminated"]
+            self.pending.append(event)
+            self.instant = {}
+            self._open(None if self.first_game else self.given_leader)
+            return True
+        self.pending.append(event)
+        if not was_holding:
+            return True
+        if sum(self.holding) <= 1:
+            self._end(self.pending)
+        elif self.turn == seat:
+            if self.current is None:  # it was to lead: the next seat still in leads
+                self._new_trick(self._next_holding(seat), self.pending)
+            else:
+                self._advance(seat, self.pending)
+        return True
+
+    # --- internals -----------------------------------------------------------------------
+    def _open(self, leader: int | None) -> None:
+        """Settle the first trick: instant wins, the leader and the card it must play."""
+        n = self.num_players
+        live = [s for s in range(n) if self.holding[s]]
+        self.tricks = 1
+        if self.instant_wins:
+            for seat in live:
+                kind = instant_win(self.hands[seat])
+                if kind is not None:
+                    self.instant[seat] = kind
+            if self.instant:
+                self.turn = self.trick_leader = self.opener = self.must_include = None
+                shown = {str(s): [CODES[c] for c in self.hands[s]] for s in sorted(self.instant)}
+                kinds = {str(s): self.instant[s] for s in sorted(self.instant)}
+                self.pending.append(
+                    {"type": "instant_win", "public": {"hands": shown, "kinds": kinds}}
+                )
+                self.pending.append(self._game_end_event())
+                return
+        if leader is None:  # the first game of a match: the lowest card dealt leads
+            low = min(self.hands[s][0] for s in live)
+            leader = next(s for s in live if self.hands[s][0] == low)
+            self.must_include = low
+        elif not self.holding[leader]:
+            leader = self._next_holding(leader)
+        self.trick_leader = self.opener = self.turn = leader
+
+    def _next_holding(self, seat: int) -> int:
+        n = self.num_players
+        for k in range(1, n + 1):
+            other = (seat + k) % n
+            if self.holding[other]:
+                return other
+        raise AssertionError("nobody holds cards")  # callers end the game before this
+
+    def _advance(self, seat: int, events: list[Event]) -> None:
+        """The turn after ``seat``: the next seat still in the trick, or a new trick."""
+        n = self.num_players
+        holding, passed, current_by = self.holding, self.passed, self.current_by
+        for k in range(1, n):
+            other = (seat + k) % n
+            if holding[other] and not passed[other] and other != current_by:
+                self.turn = other
+                return
+        # Nobody left in the trick can beat the play: its player leads, or if it has gone
+        # out, the next seat round the table that still holds cards (ruling 4).
+        assert current_by is not None
+        leader = current_by if holding[current_by] else self._next_holding(current_by)
+        self._new_trick(leader, events)
+
+    def _new_trick(self, leader: int, events: list[Event]) -> None:
+        self.current = None
+        self.current_by = None
+        self.passed = [False] * self.num_players
+        self.trick = []
+        self.tricks += 1
+        self.trick_leader = leader
+        self.turn = leader
+        events.append({"type": "lead", "public": {"seat": leader, "trick": self.tricks}})
+
+    def _end(self, events: list[Event]) -> None:
+        """One seat alone holds cards (or none does): it is last, and the game is over."""
+        holders = [s for s in range(self.num_players) if self.holding[s]]
+        if holders:
+            self.last = holders[0]
+        self.turn = None
+        self.current = None
+        events.append(self._game_end_event())
+
+    def _game_end_event(self) -> Event:
+        left = [len(hand) for hand in self.hands]
+        return {
+            "type": "game_end",
+            "public": {
+                "placings": list(self.placings()),
+                "points": self.scores(),
+                "order": list(self.finished),
+                "last": self.last,
+                "cards_left": left,
+            },
+        }

@@ -1,0 +1,140 @@
+"""Twenty One with trump cards: two bots, hush cards, a trump deck, bets that grow each round.
+
+See ``docs/games/twenty_one.md`` for the rules as the arena plays them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.game import IllegalMove
+from engine.games.twenty_one.cards import TRUMP_ORDER
+from engine.games.twenty_one.match_rules import DEFAULT_MATCH, TwentyOneMatch
+from engine.games.twenty_one.observe import game_reveal, observation
+from engine.games.twenty_one.rules import TwentyOneState
+from engine.games.twenty_one.stats import seat_stats
+from engine.games.twenty_one.transcript import transcript
+
+__all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TwentyOne", "TwentyOneGame"]
+
+_BOTS_DIR = Path(__file__).parent / "bots"
+_DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "twenty_one.md"
+
+#: One object with optional parts: ``trumps`` played in order, then ``then`` (draw, pass,
+#: or stop). Without ``then`` the turn goes on. The rules explain what is illegal.
+ACTION_SCHEMA: dict[str, Any] = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "title": "Twenty One action",
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": False,
+    "properties": {
+        "trumps": {
+            "type": "array",
+            "items": {"type": "string", "enum": list(TRUMP_ORDER)},
+            "minItems": 1,
+            "maxItems": 64,
+        },
+        "then": {"type": "string", "enum": ["draw", "pass", "stop"]},
+    },
+}
+
+
+class TwentyOne(TwentyOneState):
+    """A game state with the observer and replay views the runner asks for."""
+
+    __slots__ = ()
+
+    observation = observation
+    reveal = game_reveal
+
+    def record(self) -> dict[str, Any]:
+        """Every round as a spectator saw it (decks, hush cards), and the first trump deck."""
+        return {
+            "trump_deck": list(self.trump_start),
+            "rounds": [dict(r) for r in self.rounds],
+            "bets": list(self.bets),
+            "rounds_won": list(self.rounds_won),
+        }
+
+
+class TwentyOneGame:
+    name = "twenty_one"
+    title = "Twenty One"
+    summary = (
+        "Two bots draw from eleven cards toward 21 with a hidden hush card and a hand of "
+        "trumps, betting more every round until one is out of bets."
+    )
+    position = 20
+    min_players = 2
+    max_players = 2
+    rules_version = 1
+    hooks = ("on_round_end",)
+    hook_events = {"round_end": "on_round_end"}
+    lists_legal_actions = True
+    late_moves_allowed = 0
+    supports_duplicate = True
+    #: Whether the ladder plays this game's deals in duplicate sets (each deal once per seat
+    #: rotation): not here, it cuts the variance of a fixed table's result too little to pay
+    #: for sets (ratio 0.92 in benchmarks/ranking_convergence.py).
+    duplicate_helps = False
+
+    def new_game(
+        self,
+        *,
+        seed: int,
+        dealer: int,
+        num_players: int = 2,
+        rotation: int = 0,
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> TwentyOne:
+        """``dealer`` is the seat that starts round 1; seat s plays position
+        (s + rotation) % 2 of the deal. The match plan makes the seat holding position 0
+        the starter (ruling 1)."""
+        if num_players != 2:
+            raise ValueError("Twenty One is a game for two players")
+        rules = _rules_for(options)
+        return TwentyOne(
+            seed,
+            dealer,
+            rotation,
+            dealer_mode=rules.dealer_mode,
+            starting_bets=rules.starting_bets,
+            trumps=dict(rules.trumps),
+        )
+
+    def match_rules(self, options: Mapping[str, Any] | None = None) -> TwentyOneMatch:
+        return TwentyOneMatch.from_options(options) if options else DEFAULT_MATCH
+
+    def action_schema(self) -> dict[str, Any]:
+        return ACTION_SCHEMA
+
+    def builtin_bots(self) -> dict[str, Path]:
+        return {
+            "random": _BOTS_DIR / "random_bot.py",
+            "basic": _BOTS_DIR / "basic_bot.py",
+            "exact": _BOTS_DIR / "exact_bot.py",
+            "starter": _BOTS_DIR / "starter_bot.py",
+        }
+
+    def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
+        return seat_stats(replay)
+
+    def docs_path(self) -> Path:
+        return _DOCS
+
+    def transcript(self, replay: Mapping[str, Any]) -> str:
+        """The match round by round, for ``python -m engine replay``."""
+        return transcript(replay)
+
+
+def _rules_for(options: Mapping[str, Any] | None) -> TwentyOneMatch:
+    """The game's settings from the match options (checked again: a caller may deal a game
+    without building match rules first)."""
+    return TwentyOneMatch.from_options(options) if options else DEFAULT_MATCH
+
+
+GAME = TwentyOneGame()

@@ -1,0 +1,80 @@
+"""The engine installs from its wheel and a starter kit runs outside the repo."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from arena.services.kits import engine_wheel, starter_kit
+from engine.registry import GAMES
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def data_dir(settings, tmp_path):
+    settings.DATA_DIR = tmp_path / "data"
+    return settings.DATA_DIR
+
+
+def run(command, cwd, env):
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_every_game_has_a_starter_kit_that_runs_from_its_own_folder(data_dir, tmp_path):
+    wheel = engine_wheel()
+    assert wheel.name.endswith("-py3-none-any.whl")
+    assert engine_wheel() == wheel, "built once per version of the sources"
+    site = tmp_path / "site"
+    installed = run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", site, wheel],
+        tmp_path,
+        os.environ,
+    )
+    assert installed.returncode == 0, installed.stderr
+    env = {**os.environ, "PYTHONPATH": str(site), "ARENA_EXTRA_GAMES": ""}
+    for game in [name for name in GAMES if name != "highcard"]:
+        kit = zipfile.ZipFile(io.BytesIO(starter_kit(game)))
+        names = set(kit.namelist())
+        folder = f"{game}-starter"
+        for part in ("README.md", "my_bot.py", "test_my_bot.py", "rules.md", wheel.name):
+            assert f"{folder}/{part}" in names, (game, part)
+        kit.extractall(tmp_path / "kits")
+        here = tmp_path / "kits" / folder
+        readme = (here / "README.md").read_text()
+        assert f"pip install {wheel.name}" in readme and f"--game {game}" in readme
+        played = run(
+            [
+                sys.executable,
+                "-m",
+                "engine",
+                "play",
+                "my_bot.py",
+                "random",
+                "--game",
+                game,
+                "--matches",
+                "2",
+                "--in-process",
+                "--json",
+            ],
+            here,
+            env,
+        )
+        assert played.returncode == 0, played.stderr
+        assert f'"game": "{game}"' in played.stdout
+        checked = run([sys.executable, "test_my_bot.py"], here, env)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert "without a fault" in checked.stdout
+    # The engine came from the wheel, not from the repository.
+    where = run(
+        [sys.executable, "-c", "import engine; print(engine.__file__)"], tmp_path / "kits", env
+    )
+    assert where.stdout.strip().startswith(str(site))
+    assert not Path(where.stdout.strip()).is_relative_to(Path(__file__).resolve().parents[3])

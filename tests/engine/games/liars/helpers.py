@@ -1,0 +1,39 @@
+"""Scripted Liars positions: a game whose dice land where the test says."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.games.liars import GAME, Liars
+
+
+def scripted(values: Iterable[int]):
+    """A stand-in for the game's RNG: each call lands the next die on the given value."""
+    queue = list(values)
+
+    def roll() -> float:
+        if not queue:
+            raise AssertionError("the test ran out of scripted dice")
+        return (queue.pop(0) - 0.5) / 6
+
+    return roll, queue
+
+
+def new_game(seats: int = 3, starter: int = 0, dice: Iterable[int] = (), **options: Any) -> Liars:
+    """A game whose dice are scripted: ``dice`` are the values of the throws, in order."""
+    state = GAME.new_game(seed=1, dealer=starter, num_players=seats, options=options)
+    state.roll, _ = scripted(dice)
+    return state
+
+
+def more_dice(state: Liars, values: Iterable[int]) -> None:
+    state.roll, _ = scripted(values)
+
+
+def start_round(state: Liars, dice: Iterable[int], announce: list[int] | str, hide=()) -> list:
+    """The starter throws all five (``dice``), hides ``hide`` and announces."""
+    seat = state.to_act()
+    more_dice(state, dice)
+    events = state.apply(seat, {"throw": [0, 1, 2, 3, 4], "hide": list(hide)})
+    return events + state.apply(seat, {"announce": announce})

@@ -1,0 +1,83 @@
+"""The built-in bots: standard library only, legal under every option, fast, deterministic."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import InProcessPlayer, builtin_bot, derive_seed, get_game, play_match, read_bot_path
+from engine import replay as replay_io
+
+BOTS = ["random", "honest", "bayes", "starter"]
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_builtin_bots_import_only_the_standard_library(name):
+    path = builtin_bot("liars", name)
+    read_bot_path(path)  # passes the same checks as an upload
+    tree = ast.parse(Path(path).read_text())
+    modules = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert modules <= {"random", "itertools", "math"}
+
+
+def test_builtin_bots_are_addressable_by_name():
+    assert set(get_game("liars").builtin_bots()) == set(BOTS)
+
+
+OPTION_NAMES = ("straights", "better", "no_lying_first_round", "stop_at_first_out")
+OPTION_SETS = [
+    dict(zip((*OPTION_NAMES, "straight_contest"), flags, strict=True))
+    for flags in itertools.product([True, False], repeat=5)
+]
+
+
+@pytest.mark.parametrize("options", [*OPTION_SETS[::3], OPTION_SETS[-1]])
+def test_every_builtin_bot_plays_legally_under_the_options(options):
+    for seats, first in ((2, 0), (3, 1), (5, 2)):
+        names = [BOTS[(first + s) % len(BOTS)] for s in range(seats)]
+        seat_players = [
+            InProcessPlayer(f"{n}{s}", builtin_bot("liars", n)) for s, n in enumerate(names)
+        ]
+        result = play_match("liars", seat_players, seed=seats, options=options)
+        assert result.faults == (), [f.detail for f in result.faults]
+
+
+def test_the_bayes_bot_replays_exactly_from_its_seed():
+    def play():
+        seats = [InProcessPlayer(f"b{s}", builtin_bot("liars", "bayes")) for s in range(3)]
+        return replay_io.dumps(play_match("liars", seats, seed=12, record_timing=False).replay)
+
+    assert play() == play()
+
+
+class _Timed(InProcessPlayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.times: list[float] = []
+
+    def act(self, observation):
+        began = time.thread_time()
+        action = super().act(observation)
+        self.times.append(time.thread_time() - began)
+        return action
+
+
+def test_the_bayes_bot_decides_well_within_its_time():
+    times = []
+    for i, seats in enumerate((2, 3, 5, 2, 3, 5)):
+        bayes = _Timed("bayes", builtin_bot("liars", "bayes"))
+        others = [InProcessPlayer(f"h{s}", builtin_bot("liars", "honest")) for s in range(1, seats)]
+        play_match("liars", [bayes, *others], seed=derive_seed(3, "timing", i))
+        times += bayes.times
+    assert statistics.median(times) < 0.05
+    assert max(times) < 0.3
