@@ -74,20 +74,10 @@ def hand_views(
         other = shown.copy()
         other["liar_cards"] = list(liar_cards)
         other["judge_cards"] = list(judge_cards)
-        public = {
-            "number": record.number,
-            "liar": liar,
-            "judge": judge,
-            "face_up": up,
-            "challenge": True,
-            "liar_cards": liar_cards,  # tuples: the replay's, shared with no bot
-            "judge_cards": judge_cards,
-            "liar_sum": record.liar_sum,
-            "judge_sum": record.judge_sum,
-            "winner": record.winner,
-            "rule": shown["rule"],
-            "deck_count": deck_count,
-        }
+        public = shown.copy()  # the same keys in the same order, then the deck count
+        public["liar_cards"] = liar_cards  # tuples: the replay's, shared with no bot
+        public["judge_cards"] = judge_cards
+        public["deck_count"] = deck_count
         if not draws:
             return shown, other, {"type": "hand_end", "public": public}
         return shown, other, {"type": "hand_end", "public": public, "private": _drew(draws)}
@@ -106,19 +96,9 @@ def hand_views(
         "winner": winner,
         "rule": "forfeit",
     }
-    judge_view = {
-        "number": number,
-        "liar": liar,
-        "judge": judge,
-        "face_up": up,
-        "challenge": False,
-        "liar_cards": None,
-        "judge_cards": list(judge_cards),
-        "liar_sum": None,
-        "judge_sum": None,
-        "winner": winner,
-        "rule": "forfeit",
-    }
+    judge_view = liar_view.copy()
+    judge_view["liar_cards"] = None
+    judge_view["judge_cards"] = list(judge_cards)
     common = {
         "number": number,
         "liar": liar,
