@@ -8,9 +8,10 @@ this process, without the sandbox, on the same budget of matches, two ways:
 * **plain**: TrueSkill with random pairing (random tables of the game's ladder size) and a
   fresh deal every match;
 * **arena**: the arena's matchmaking policy (``arena.services.matchmaking``: focal bot by
-  uncertainty, opponents near in mu by TrueSkill match quality, repeat meetings avoided) with
-  duplicate deals where the game allows (the same deal once per seat rotation, each match
-  rated as it comes: the deals mirror each other, so their luck cancels in the sum).
+  Halite's 25/65/10 mix of rules, opponents near in mu by TrueSkill match quality, repeat
+  meetings avoided) with duplicate deals where they help (``Game.duplicate_helps``: the
+  same deal once per seat rotation, each match rated as it comes; the deals mirror each
+  other, so their luck cancels in the sum).
 
 For each, the number of matches after which the ranking by conservative score (mu - 3 sigma)
 reaches Kendall tau >= 0.9 with the true order and stays there to the end of the budget,
