@@ -66,7 +66,9 @@ def test_uploaded_bots_play_a_tournament_on_real_workers(redis, start_worker, ow
         assert bot["active_version"] == 1
 
     admin = api(staff)
-    created = admin.post("/api/tournaments/", {"name": "E2E cup", "game": "lie21", "seed": 5}, format="json")
+    created = admin.post(
+        "/api/tournaments/", {"name": "E2E cup", "game": "lie21", "seed": 5}, format="json"
+    )
     assert created.status_code == 201, created.content
     tournament_id = created.json()["id"]
     started = admin.post(f"/api/tournaments/{tournament_id}/start/")
