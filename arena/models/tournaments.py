@@ -32,6 +32,10 @@ class Tournament(models.Model):
         #: Two seats: every pair meets once. More seats: a balanced schedule of tables in
         #: which every bot meets every other equally often and sits in every seat equally.
         ROUND_ROBIN = "round_robin", "Round robin"
+        #: Rounds paired by score, no rematch where avoidable (``arena.services.formats``).
+        SWISS = "swiss", "Swiss"
+        #: Two seats: out after two losses; winners' and losers' brackets and a grand final.
+        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32, validators=[validate_game])
@@ -54,6 +58,18 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Computed when the last match is recorded: ranking, points and the crosstable.
     standings = models.JSONField(null=True, blank=True)
+
+    # Options (validated by ``tournament_create``; the defaults are the round robin's).
+    #: Swiss: how many rounds (null: ceil(log2 N) + 1, fixed at the start).
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Matches each table plays per round (each a whole match of the game's own rules).
+    games_per_match = models.PositiveSmallIntegerField(default=1)
+    #: Each match's deals played once per seat rotation (``duplicate_create``).
+    duplicate = models.BooleanField(default=False)
+    #: Whether its matches go into the ratings.
+    rated = models.BooleanField(default=True)
+    #: Bots given a bye, as ``[round, bot id]`` pairs (written with the round, under a lock).
+    byes = models.JSONField(default=list, blank=True)
 
     class Meta:
         indexes = [
@@ -80,6 +96,9 @@ class TournamentEntry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     bot = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="+")
     version = models.ForeignKey("BotVersion", on_delete=models.CASCADE, related_name="+")
+    #: 1 = best: by the version's rating (mu) at the start, then bot id. Pairs Swiss round 1,
+    #: seeds the bracket and breaks the last tie.
+    seed = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
