@@ -250,12 +250,30 @@ class TournamentEntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "status", "created_by", "created", "started_at", "finished_at")
-    list_filter = ("status", "game")
+    list_display = (
+        "name",
+        "game",
+        "format",
+        "status",
+        "created_by",
+        "created",
+        "started_at",
+        "finished_at",
+    )
+    list_filter = ("status", "game", "format")
     search_fields = ("name",)
     raw_id_fields = ("schedule", "created_by")
     list_select_related = ("created_by",)
-    readonly_fields = ("status", "created", "started_at", "finished_at", "standings")
+    readonly_fields = ("status", "created", "started_at", "finished_at", "standings", "byes")
+    #: What a started tournament can no longer change: it is being (or was) played so.
+    OPTIONS = ("game", "format", "rounds", "games_per_match", "duplicate", "rated", "seed")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != Tournament.Status.PENDING:
+            fields += self.OPTIONS
+        return fields
+
     inlines = (TournamentEntryInline,)
     actions = ("start", "cancel")
 

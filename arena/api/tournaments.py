@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import JSONParser
@@ -18,6 +21,7 @@ from rest_framework.views import APIView
 
 from arena.api.fields import GameField, StrictBooleanField, StrictCharField, StrictIntegerField
 from arena.api.filtering import FilterBackend
+from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
@@ -27,11 +31,14 @@ from arena.selectors.filters import MAX_ID, TournamentFilter
 from arena.selectors.tournaments import (
     schedule_get,
     schedule_list,
+    standings_csv,
     tournament_get,
     tournament_list,
 )
 from arena.services.schedules import schedule_create, schedule_delete, schedule_update
 from arena.services.tournaments import (
+    MAX_GAMES_PER_MATCH,
+    MAX_ROUNDS,
     tournament_cancel,
     tournament_create,
     tournament_standings,
@@ -51,6 +58,15 @@ class TournamentOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     game = serializers.CharField()
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    rounds = serializers.IntegerField(
+        allow_null=True,
+        help_text="Swiss: the number of rounds (null before the start: ceil(log2 N) + 1).",
+    )
+    games_per_match = serializers.IntegerField(help_text="Matches each table plays per round.")
+    duplicate = serializers.BooleanField(
+        help_text="Each match's deals are played once per seat rotation."
+    )
+    rated = serializers.BooleanField(help_text="Whether its matches count for the ratings.")
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     seed = serializers.SerializerMethodField(
         help_text="Null for all but staff until the tournament starts: the participants' "
@@ -98,6 +114,28 @@ class TournamentListCreateApi(ListAPIView):
             allow_null=True,
             help_text="Fixes the pairings' seeds; random when left out.",
         )
+        format = serializers.ChoiceField(
+            choices=Tournament.Format.choices,
+            default=Tournament.Format.ROUND_ROBIN,
+            help_text="round_robin, swiss, or double_elimination (two-seat games only).",
+        )
+        rounds = StrictIntegerField(
+            min_value=1,
+            max_value=MAX_ROUNDS,
+            required=False,
+            allow_null=True,
+            help_text="Swiss only: how many rounds; ceil(log2 N) + 1 when left out.",
+        )
+        games_per_match = StrictIntegerField(
+            min_value=1,
+            max_value=MAX_GAMES_PER_MATCH,
+            default=1,
+            help_text="Matches each table plays per round, each with its own deals.",
+        )
+        duplicate = StrictBooleanField(
+            default=False, help_text="Play each match's deals once per seat rotation."
+        )
+        rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
 
     def get_queryset(self) -> Any:
         return tournament_list()
@@ -217,6 +255,10 @@ class _StandingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Bots level on every tie-break share a rank.")
     bot = BotRefSerializer()
     version = serializers.IntegerField(help_text="The version it entered with (frozen).")
+    seed = serializers.IntegerField(
+        allow_null=True,
+        help_text="1 = best: by the entered version's rating at the start, then bot id.",
+    )
     played = serializers.IntegerField()
     points = serializers.FloatField(
         help_text="Per match: 1 for each seat placed behind it, 1/2 for each placed level "
@@ -237,21 +279,77 @@ class _StandingRowSerializer(serializers.Serializer):
         "bootstrap resamples of the matches that rank it ahead); null on the last row or "
         "before any match.",
     )
+    buchholz = serializers.FloatField(
+        required=False,
+        help_text="Swiss only: its opponents' points summed (the first tie-break).",
+    )
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Swiss and double elimination: the rounds it sat out. A Swiss bye is "
+        "worth a win at every match of a full table that round.",
+    )
+    eliminated_in = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Double elimination only: the round of its second loss (null: still in, "
+        "or the champion).",
+    )
+
+
+class _RoundTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    bracket = serializers.ChoiceField(
+        choices=["winners", "losers", "final"],
+        allow_null=True,
+        help_text="Double elimination: the bracket (final: the grand final and its reset).",
+    )
+    bots = serializers.ListField(child=serializers.IntegerField(), help_text="In seat order.")
+    matches = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.ListField(
+        child=serializers.FloatField(), help_text="Each bot's points from these matches."
+    )
+    open = serializers.BooleanField(help_text="A match of it is still to be played.")
+    winner = serializers.IntegerField(
+        allow_null=True,
+        help_text="Double elimination: who advanced (more points; level: the better seed).",
+    )
+
+
+class _RoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    tables = _RoundTableSerializer(many=True)
+    byes = serializers.ListField(child=serializers.IntegerField())
 
 
 class StandingsSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     game = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
     seats = serializers.IntegerField(help_text="Seats per match (the largest table).")
     status = serializers.CharField()
     matches_total = serializers.IntegerField()
     matches_done = serializers.IntegerField(help_text="Matches over: played or failed.")
     rows = _StandingRowSerializer(
         many=True,
-        help_text="Ranked by points, then first places, then (two seats) the results "
-        "between the bots level so far, then mean placing, then match points.",
+        help_text="Round robin: by points, then first places, then (two seats) the results "
+        "between the bots level so far, then mean placing, then match points. Swiss: by "
+        "points, then Buchholz, then the results between the bots level on both, then seed. "
+        "Double elimination: the champion, then by the round of the second loss (latest "
+        "first), then points, then seed.",
     )
     crosstable = _CrosstableSerializer()
+    rounds = _RoundSerializer(
+        many=True, required=False, help_text="Swiss and double elimination: the rounds so far."
+    )
+    rounds_planned = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Swiss: the rounds it will play."
+    )
+    champion = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Double elimination: the champion's bot id once decided.",
+    )
 
 
 class TournamentStandingsApi(APIView):
@@ -263,6 +361,33 @@ class TournamentStandingsApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get(tournament_id=tournament_id)
         return Response(tournament_standings(tournament=tournament))
+
+
+class TournamentStandingsCsvApi(APIView):
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        tags=TAGS,
+        summary="A tournament's standings as CSV",
+        description="One row per bot in rank order; the columns are listed in docs/api.md.",
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings."),
+            **errors(404),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = tournament_get(tournament_id=tournament_id)
+        return standings_csv_response(tournament)
+
+
+def standings_csv_response(tournament: Tournament) -> HttpResponse:
+    """The CSV download of a tournament's standings (the API's and the page's)."""
+    body = standings_csv(tournament_standings(tournament=tournament))
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"tournament-{tournament.pk}-standings.csv"
+    )
+    return response
 
 
 SCHEDULE_TAGS = ["schedules"]

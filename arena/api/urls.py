@@ -117,6 +117,11 @@ urlpatterns = [
         tournaments.TournamentStandingsApi.as_view(),
         name="api-tournament-standings",
     ),
+    path(
+        "tournaments/<api_id:tournament_id>/standings.csv",
+        tournaments.TournamentStandingsCsvApi.as_view(),
+        name="api-tournament-standings-csv",
+    ),
     path("schedules/", tournaments.ScheduleListCreateApi.as_view(), name="api-schedules"),
     path(
         "schedules/<api_id:schedule_id>/",

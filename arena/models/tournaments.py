@@ -89,6 +89,25 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """The options checked as the services and the API check them (the admin's form)."""
+        from arena.services.errors import InvalidInput
+        from arena.services.tournaments import tournament_options_check
+
+        try:
+            tournament_options_check(
+                game=self.game,
+                format=self.format,
+                rounds=self.rounds,
+                games_per_match=self.games_per_match,
+            )
+        except InvalidInput as exc:
+            field = {
+                "bad_rounds": "rounds",
+                "bad_games_per_match": "games_per_match",
+            }.get(exc.code, "format")
+            raise ValidationError({field: exc.message}, code=exc.code) from None
+
 
 class TournamentEntry(models.Model):
     """A participant, frozen at start: the bot version that plays the whole tournament."""

@@ -50,6 +50,7 @@ __all__ = [
     "tournament_cancel",
     "tournament_create",
     "tournament_finish",
+    "tournament_options_check",
     "tournament_participants",
     "tournament_standings",
     "tournament_start",
@@ -91,7 +92,9 @@ def tournament_create(
         raise InvalidInput("a tournament name is 1-100 characters", code="bad_name")
     if seed is not None and not 0 <= seed < 2**63:
         raise InvalidInput("the seed must be a non-negative 63-bit integer", code="bad_seed")
-    _check_options(game, format, rounds, games_per_match)
+    tournament_options_check(
+        game=game, format=format, rounds=rounds, games_per_match=games_per_match
+    )
     return Tournament.objects.create(
         name=name,
         game=game,
@@ -106,7 +109,16 @@ def tournament_create(
     )
 
 
-def _check_options(game: str, format: str, rounds: int | None, games_per_match: int) -> None:
+def tournament_options_check(
+    *,
+    game: str,
+    format: str,
+    rounds: int | None,
+    games_per_match: int,
+) -> None:
+    """InvalidInput naming the first bad option (the services', the API's and the admin's
+    check): an unknown format, double elimination of a game not played at two seats, rounds
+    outside Swiss or outside 1-100, games per match outside 1-20."""
     if format not in Tournament.Format.values:
         raise InvalidInput(
             f"unknown format {format!r}; one of {', '.join(Tournament.Format.values)}",
