@@ -117,7 +117,8 @@ class TournamentListCreateApi(ListAPIView):
         format = serializers.ChoiceField(
             choices=Tournament.Format.choices,
             default=Tournament.Format.ROUND_ROBIN,
-            help_text="round_robin, swiss, or double_elimination (two-seat games only).",
+            help_text="round_robin, swiss, double_elimination (two-seat games only), or "
+            "promotion (rounds of tables, the top half of each going through).",
         )
         rounds = StrictIntegerField(
             min_value=1,
@@ -292,17 +293,23 @@ class _StandingRowSerializer(serializers.Serializer):
     eliminated_in = serializers.IntegerField(
         required=False,
         allow_null=True,
-        help_text="Double elimination only: the round of its second loss (null: still in, "
-        "or the champion).",
+        help_text="Eliminations only: the round it went out in (double elimination: its "
+        "second loss); null while still in, and for the champion.",
+    )
+    exit_place = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Promotion only: its place (0 = first) at the table it went out from.",
     )
 
 
 class _RoundTableSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     bracket = serializers.ChoiceField(
-        choices=["winners", "losers", "final"],
+        choices=["winners", "losers", "final", "round"],
         allow_null=True,
-        help_text="Double elimination: the bracket (final: the grand final and its reset).",
+        help_text="Double elimination: the bracket (final: the grand final and its reset). "
+        "Promotion: round, or final (the last table). Swiss: null.",
     )
     bots = serializers.ListField(child=serializers.IntegerField(), help_text="In seat order.")
     matches = serializers.ListField(child=serializers.IntegerField())
@@ -312,7 +319,11 @@ class _RoundTableSerializer(serializers.Serializer):
     open = serializers.BooleanField(help_text="A match of it is still to be played.")
     winner = serializers.IntegerField(
         allow_null=True,
-        help_text="Double elimination: who advanced (more points; level: the better seed).",
+        help_text="Eliminations: the table's best (more points; level: the better seed).",
+    )
+    through = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Eliminations: who went on from this table (empty until it is decided).",
     )
 
 
@@ -335,8 +346,8 @@ class StandingsSerializer(serializers.Serializer):
         help_text="Round robin: by points, then first places, then (two seats) the results "
         "between the bots level so far, then mean placing, then match points. Swiss: by "
         "points, then Buchholz, then the results between the bots level on both, then seed. "
-        "Double elimination: the champion, then by the round of the second loss (latest "
-        "first), then points, then seed.",
+        "Double elimination and promotion: the champion, then by the round a bot went out "
+        "in (latest first), then (promotion) its place at that table, then points, then seed.",
     )
     crosstable = _CrosstableSerializer()
     rounds = _RoundSerializer(
@@ -348,7 +359,7 @@ class StandingsSerializer(serializers.Serializer):
     champion = serializers.IntegerField(
         required=False,
         allow_null=True,
-        help_text="Double elimination: the champion's bot id once decided.",
+        help_text="Eliminations: the champion's bot id once decided.",
     )
 
 

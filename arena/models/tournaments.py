@@ -36,6 +36,8 @@ class Tournament(models.Model):
         SWISS = "swiss", "Swiss"
         #: Two seats: out after two losses; winners' and losers' brackets and a grand final.
         DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+        #: Any table size: rounds of tables, the top half of each table going through.
+        PROMOTION = "promotion", "Promotion by placing"
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32, validators=[validate_game])

@@ -471,7 +471,12 @@ def _cell(cell: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 #: The brackets of a double elimination, in the order the page shows them.
-BRACKETS = (("winners", "Winners' bracket"), ("losers", "Losers' bracket"), ("final", "Final"))
+BRACKETS = (
+    ("winners", "Winners' bracket"),
+    ("losers", "Losers' bracket"),
+    ("round", "Rounds"),
+    ("final", "Final"),
+)
 
 
 def tournament_rounds(standings: Mapping[str, Any]) -> dict[str, Any]:
@@ -491,7 +496,7 @@ def tournament_rounds(standings: Mapping[str, Any]) -> dict[str, Any]:
                     {
                         "bot": names.get(bot, {"id": bot, "name": f"bot {bot}"}),
                         "points": points,
-                        "won": table.get("winner") == bot,
+                        "won": bot in (table.get("through") or [table.get("winner")]),
                     }
                     for bot, points in zip(table["bots"], table["points"], strict=True)
                 ],

@@ -22,6 +22,14 @@ gives its best seed a bye. A bot is out after its second loss. When one unbeaten
 once-beaten bot are left they play the grand final; if the once-beaten bot wins it, both have
 lost once and they play again (the bracket reset), so the champion is the last bot with fewer
 than two losses.
+
+**Promotion by placing** (any table size; meant for games of more seats), played in rounds:
+the bots still in, by seed, are dealt snake-wise onto as few tables of at most ``seats`` as
+hold them (sizes differing by one at most, none below ``min_seats``; when that leaves bots
+over, the best seeds go through on a bye). From a table of ``s`` bots the top ``s // 2``
+(at least one) go through; should that leave fewer bots than a table needs (but more than
+one), the next places go through too, best placed first. When the bots still in fit one
+table, it is the final, and its placings are the final ranking.
 """
 
 from __future__ import annotations
@@ -33,10 +41,13 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "EliminationRound",
+    "PromotionRound",
     "SwissRound",
     "elimination_round",
     "meetings",
     "pair_key",
+    "promoted",
+    "promotion_round",
     "seat_order",
     "swiss_round",
     "swiss_rounds_default",
@@ -281,3 +292,67 @@ def meetings(tables: Sequence[Sequence[int]]) -> Counter[tuple[int, int]]:
         for a, b in itertools.combinations(table, 2):
             met[pair_key(a, b)] += 1
     return met
+
+
+# --- promotion by placing ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PromotionRound:
+    """A round of tables (bot ids, snake-seeded) and the seeds through on a bye; ``final``
+    when one table holds every bot still in; ``champion`` once one bot is left."""
+
+    tables: list[list[int]]
+    byes: list[int] = field(default_factory=list)
+    final: bool = False
+    champion: int | None = None
+
+
+def promotion_round(alive: Sequence[int], *, seats: int, min_seats: int = 2) -> PromotionRound:
+    """The next round for the bots still in (``alive``, best seed first).
+
+    >>> promotion_round(list(range(1, 9)), seats=4).tables
+    [[1, 4, 5, 8], [2, 3, 6, 7]]
+    >>> promotion_round([1, 2, 3], seats=4).final
+    True
+    """
+    alive = list(alive)
+    if len(alive) <= 1:
+        return PromotionRound(tables=[], champion=alive[0] if alive else None)
+    if len(alive) <= seats:
+        return PromotionRound(tables=[alive], final=True)
+    count = -(-len(alive) // seats)
+    while count > 1 and len(alive) < count * min_seats:
+        count -= 1
+    byes = alive[: max(0, len(alive) - count * seats)]
+    rest = alive[len(byes) :]
+    tables: list[list[int]] = [[] for _ in range(count)]
+    for index, bot in enumerate(rest):
+        lap, place = divmod(index, count)
+        tables[place if lap % 2 == 0 else count - 1 - place].append(bot)
+    return PromotionRound(tables=tables, byes=byes)
+
+
+def promoted(
+    results: Sequence[Sequence[int]], byes: Sequence[int], *, min_seats: int = 2
+) -> list[int]:
+    """Who goes through: the byes, and from each table (its bots in finishing order) the
+    top half, at least one; then, while fewer than ``min_seats`` (and more than one) would be
+    left, the next best placed, table by table.
+
+    >>> promoted([[5, 1, 8, 4], [2, 7, 3, 6]], [])
+    [5, 1, 2, 7]
+    >>> promoted([[3, 1, 2]], [4], min_seats=3)
+    [4, 3, 1]
+    """
+    through = list(byes)
+    through += [bot for table in results for bot in table[: max(1, len(table) // 2)]]
+    extra = [
+        table[place]
+        for place in range(max((len(t) for t in results), default=0))
+        for table in results
+        if place >= max(1, len(table) // 2) and place < len(table)
+    ]
+    while 1 < len(through) < min_seats and extra:
+        through.append(extra.pop(0))
+    return through

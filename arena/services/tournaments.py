@@ -329,6 +329,7 @@ class _Table:
     open: bool = False
     bracket: str | None = None
     winner: int | None = None
+    through: list[int] = field(default_factory=list)  # who went on (eliminations)
 
 
 @dataclass
@@ -344,6 +345,8 @@ class _History:
     points: dict[int, float] = field(default_factory=dict)
     losses: dict[int, int] = field(default_factory=dict)
     eliminated_in: dict[int, int] = field(default_factory=dict)
+    exit_place: dict[int, int] = field(default_factory=dict)  # its place at the table it left
+    alive: list[int] = field(default_factory=list)  # promotion: still in, by seed
     champion: int | None = None
 
 
@@ -403,7 +406,49 @@ def _history(tournament: Tournament) -> _History:
         history.points[bot] = history.points.get(bot, 0.0) + points
     if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
         _replay_bracket(history)
+    elif tournament.format == Tournament.Format.PROMOTION:
+        _replay_promotion(history, *_table_size(tournament, len(history.seeds)))
     return history
+
+
+def _table_size(tournament: Tournament, bots: int) -> tuple[int, int]:
+    """(seats, fewest seats) of a table of the tournament's game, with ``bots`` to seat."""
+    return ladder_seats(tournament.game, bots), get_game(tournament.game).min_players
+
+
+def _replay_promotion(history: _History, seats: int, min_seats: int) -> None:
+    """Walk the rounds of a promotion tournament: each table's finishing order (points over
+    its matches, then seed), who went through, who went out where; the final's winner."""
+    alive = _by_seed(history)
+    by_round: dict[int, list[_Table]] = defaultdict(list)
+    for table in history.tables:
+        by_round[table.round_number].append(table)
+    for round_number in sorted(by_round):
+        plan = formats.promotion_round(alive, seats=seats, min_seats=min_seats)
+        tables = by_round[round_number]
+        for table in tables:
+            table.bracket = "final" if plan.final else "round"
+        if any(table.open for table in tables):
+            break
+        results = [
+            sorted(t.bots, key=lambda bot, t=t: (-t.points.get(bot, 0.0), history.seeds[bot]))
+            for t in tables
+        ]
+        through = set(formats.promoted(results, plan.byes, min_seats=min_seats))
+        if plan.final:
+            through = {results[0][0]}
+        for table, order in zip(tables, results, strict=True):
+            table.winner = order[0]
+            table.through = [bot for bot in order if bot in through]
+            for place, bot in enumerate(order):
+                if bot not in through:
+                    history.eliminated_in[bot] = round_number
+                    history.exit_place[bot] = place
+        alive = [bot for bot in alive if bot in through]
+        if plan.final:
+            history.champion = alive[0]
+            alive = []
+    history.alive = alive
 
 
 def _by_seed(history: _History) -> list[int]:
@@ -427,6 +472,7 @@ def _replay_bracket(history: _History) -> None:
             a, b = sorted(table.bots, key=lambda bot: history.seeds[bot])
             table.winner = b if table.points.get(b, 0) > table.points.get(a, 0) else a
             loser = b if table.winner == a else a
+            table.through = [table.winner]
             losses[loser] = losses.get(loser, 0) + 1
             if losses[loser] == 2:
                 history.eliminated_in[loser] = round_number
@@ -473,6 +519,13 @@ def _round_create(tournament: Tournament) -> int:
             byes=Counter(bot for _, bot, _ in history.byes),
         )
         tables, byes = plan.tables, plan.byes
+    elif tournament.format == Tournament.Format.PROMOTION:
+        seats, least = _table_size(tournament, len(history.seeds))
+        if history.champion is not None or len(history.alive) < 2:
+            return 0
+        step = formats.promotion_round(history.alive, seats=seats, min_seats=least)
+        tables = [formats.seat_order(table, history.positions) for table in step.tables]
+        byes = step.byes
     else:
         seats = 2
         plan = formats.elimination_round(_by_seed(history), history.losses, met=history.met)
@@ -526,7 +579,8 @@ class _Row:
     seed: int | None = None  # 1 = best, from the ratings at the start
     buchholz: float = 0.0  # Swiss: the opponents' points, summed
     byes: list[int] = field(default_factory=list)  # rounds it sat out
-    eliminated_in: int | None = None  # double elimination: the round of its second loss
+    eliminated_in: int | None = None  # eliminations: the round it went out in
+    exit_place: int | None = None  # promotion: its place (0 = first) at the table it left
 
     @property
     def mean_placing(self) -> float | None:
@@ -624,8 +678,9 @@ def rank_swiss(rows: Sequence[_Row]) -> list[tuple[int, _Row]]:
 
 
 def rank_elimination(rows: Sequence[_Row], *, champion: int | None) -> list[tuple[int, _Row]]:
-    """Double elimination: the champion, then the bots still in, then by the round of their
-    second loss (latest first: the runner-up lost the final), then points, then seed."""
+    """Eliminations: the champion, then the bots still in, then by the round they went out
+    in (latest first: the runner-up lost the final), then (promotion) their place at the
+    table they went out from, then points, then seed."""
 
     def key(row: _Row) -> tuple[float, ...]:
         out = row.eliminated_in
@@ -633,6 +688,7 @@ def rank_elimination(rows: Sequence[_Row], *, champion: int | None) -> list[tupl
             row.bot.pk != champion,
             out is not None,
             -(out or 0),
+            row.exit_place or 0,
             -row.points,
             row.seed or 0,
         )
@@ -756,6 +812,7 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
             for bot, round_number in history.eliminated_in.items():
                 if bot in rows:
                     rows[bot].eliminated_in = round_number
+                    rows[bot].exit_place = history.exit_place.get(bot)
             ranked = rank_elimination(list(rows.values()), champion=history.champion)
     order = [row.bot.pk for _, row in ranked]
     superiority = [*_superiority(order, matches, tournament.seed), None]
@@ -807,6 +864,8 @@ def _format_columns(tournament: Tournament, row: _Row) -> dict[str, Any]:
         return {"buchholz": row.buchholz, "byes": row.byes}
     if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
         return {"eliminated_in": row.eliminated_in, "byes": row.byes}
+    if tournament.format == Tournament.Format.PROMOTION:
+        return {"eliminated_in": row.eliminated_in, "exit_place": row.exit_place, "byes": row.byes}
     return {}
 
 
@@ -827,6 +886,7 @@ def _rounds(history: _History) -> list[dict[str, Any]]:
                 "points": [table.points.get(bot, 0.0) for bot in table.bots],
                 "open": table.open,
                 "winner": table.winner,
+                "through": table.through,
             }
         )
     for round_number, bot, _ in history.byes:

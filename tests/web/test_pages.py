@@ -675,3 +675,14 @@ def test_a_double_elimination_page_shows_the_bracket(db) -> None:
         assert f'data-bracket="{name}"' in bracket
     assert "<strong>champion</strong>" in html
     assert re.search(r'<li class="winner"><a href="/bots/\d+/">ann</a>', bracket)
+
+
+def test_a_promotion_page_shows_its_rounds_and_final(db) -> None:
+    tournament = tournament_of_format("promotion", ["ann", "ben", "cy", "di", "ed"])
+    assert tournament.status == "finished"
+    html = _html(f"/tournaments/{tournament.pk}/")
+    assert "Promotion by placing" in html
+    bracket = html.split('id="bracket"', 1)[1]
+    assert 'data-bracket="round"' in bracket and 'data-bracket="final"' in bracket
+    assert "losers" not in bracket
+    assert "<strong>champion</strong>" in html

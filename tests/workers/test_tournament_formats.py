@@ -223,6 +223,52 @@ class TestDoubleElimination:
         assert tournament.standings["champion"] == other.pk
 
 
+class TestPromotion:
+    def test_a_three_seat_game_runs_end_to_end_to_a_final_table(
+        self, owner, make_bot, run_on_commit
+    ):
+        for name in ("a", "b", "c", "d", "e", "f", "g"):
+            make_bot(name, bots.HIGHCARD, game="highcard")
+        tournament = tournament_create(
+            name="HC", game="highcard", created_by=owner, seed=3, format="promotion"
+        )
+        with run_on_commit():
+            tournament_start(tournament_id=tournament.pk)
+        tournament.refresh_from_db()
+        assert tournament.status == "finished"
+        standings = tournament.standings
+        rounds = standings["rounds"]
+        # 7 bots at tables of 3 (High Card seats 2-4): tables of 3, 2 and 2; one from
+        # each goes on, which makes the final table of 3.
+        assert [len(r["tables"]) for r in rounds] == [3, 1]
+        assert [len(r["byes"]) for r in rounds] == [0, 0]
+        assert [t["bracket"] for r in rounds for t in r["tables"]] == ["round"] * 3 + ["final"]
+        final = rounds[-1]["tables"][0]
+        rows = standings["rows"]
+        seeds = {r["bot"]["id"]: r["seed"] for r in rows}
+        points = dict(zip(final["bots"], final["points"], strict=True))
+        final_order = sorted(final["bots"], key=lambda bot: (-points[bot], seeds[bot]))
+        assert [r["bot"]["id"] for r in rows[:3]] == final_order, "the final's order"
+        assert rows[0]["bot"]["id"] == standings["champion"] == final["winner"]
+        assert [r["eliminated_in"] for r in rows] == [None, 2, 2, 1, 1, 1, 1]
+        assert [r["exit_place"] for r in rows[3:]] == [1, 1, 1, 2], "second places first"
+
+    def test_a_two_seat_game_is_a_knockout_with_byes(self, owner, make_bot):
+        field = [make_bot(name) for name in ("a", "b", "c", "d", "e")]
+        tournament = create(owner, format="promotion")
+        tournament_start(tournament_id=tournament.pk)
+        seeds = dict(tournament.entries.values_list("bot_id", "seed"))
+        while tournament.matches.filter(status="queued").exists():
+            # The better seed wins every match.
+            finish_round(tournament, winner_of=lambda ids: min(ids, key=seeds.get))
+            tournament_finish(tournament_id=tournament.pk)
+        tournament.refresh_from_db()
+        assert tournament.status == "finished"
+        best = min(field, key=lambda bot: seeds[bot.pk])
+        assert tournament.standings["champion"] == best.pk
+        assert [len(r["tables"]) for r in tournament.standings["rounds"]] == [2, 1, 1]
+
+
 class TestOptions:
     def test_games_per_match_and_duplicate_deals_make_more_matches_per_table(self, owner, make_bot):
         for name in ("a", "b", "c", "d"):

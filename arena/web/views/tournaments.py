@@ -61,7 +61,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "crosstable": tournament_crosstable(standings),
             "rounds": tournament_rounds(standings),
             "swiss": tournament.format == Tournament.Format.SWISS,
-            "elimination": tournament.format == Tournament.Format.DOUBLE_ELIMINATION,
+            "elimination": tournament.format
+            in (Tournament.Format.DOUBLE_ELIMINATION, Tournament.Format.PROMOTION),
             "progress": {
                 "done": done,
                 "total": total,

@@ -14,6 +14,8 @@ from arena.services.formats import (
     elimination_round,
     meetings,
     pair_key,
+    promoted,
+    promotion_round,
     seat_order,
     swiss_round,
     swiss_rounds_default,
@@ -261,3 +263,75 @@ def test_nobody_with_two_losses_is_paired_again(n, seed):
 def test_meetings_count_every_pair_at_a_table():
     assert meetings([[1, 2, 3], [2, 1]]) == Counter({(1, 2): 2, (1, 3): 1, (2, 3): 1})
     assert all(pair_key(a, b) == pair_key(b, a) for a, b in itertools.permutations(range(4), 2))
+
+
+# --- promotion by placing -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bots", "seats", "min_seats", "sizes", "byes"),
+    [
+        (8, 4, 2, [4, 4], 0),
+        (9, 4, 2, [3, 3, 3], 0),
+        (5, 4, 2, [3, 2], 0),
+        (4, 4, 2, [4], 0),  # the final
+        (4, 3, 3, [3], 1),  # two tables of two would be too small: the top seed waits
+        (7, 3, 3, [3, 3], 1),
+    ],
+)
+def test_promotion_tables_are_as_few_and_even_as_the_game_allows(
+    bots, seats, min_seats, sizes, byes
+):
+    result = promotion_round(list(range(1, bots + 1)), seats=seats, min_seats=min_seats)
+    assert sorted((len(t) for t in result.tables), reverse=True) == sizes
+    assert result.byes == list(range(1, byes + 1)), "the best seeds wait"
+
+
+def test_promotion_tables_are_snake_seeded():
+    assert promotion_round(list(range(1, 13)), seats=4).tables == [
+        [1, 6, 7, 12],
+        [2, 5, 8, 11],
+        [3, 4, 9, 10],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("results", "byes", "min_seats", "through"),
+    [
+        ([[5, 1, 8, 4], [2, 7, 3, 6]], [], 2, [5, 1, 2, 7]),  # top half of each
+        ([[3, 1, 2], [4, 5]], [], 2, [3, 4]),  # a table of three sends one
+        ([[3, 1, 2]], [4], 3, [4, 3, 1]),  # but never fewer than a table needs
+    ],
+)
+def test_the_top_half_of_each_table_goes_through(results, byes, min_seats, through):
+    assert promoted(results, byes, min_seats=min_seats) == through
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 40),
+    seats=st.integers(2, 6),
+    least=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+)
+def test_promotion_seats_every_bot_still_in_and_ends_with_one_champion(n, seats, least, seed):
+    least = min(least, seats, n)  # a tournament starts with at least a table's worth
+    rng = random.Random(seed)
+    alive = list(range(1, n + 1))
+    for _ in range(4 * n):
+        result = promotion_round(alive, seats=seats, min_seats=least)
+        if result.champion is not None:
+            break
+        seated = [bot for table in result.tables for bot in table]
+        assert sorted(seated + result.byes) == alive
+        assert all(least <= len(t) <= seats for t in result.tables), "every table playable"
+        if result.final:
+            assert len(result.tables) == 1
+            alive = [rng.choice(result.tables[0])]
+            continue
+        results = [rng.sample(table, len(table)) for table in result.tables]
+        through = promoted(results, result.byes, min_seats=least)
+        assert len(through) < len(alive), "every round sends someone home"
+        assert len(through) >= min(least, len(alive)) or len(through) == 1
+        alive = sorted(through)
+    assert result.champion is not None and len(alive) == 1
