@@ -15,6 +15,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,15 +35,19 @@ from arena.selectors.tournaments import (
     standings_csv,
     tournament_get,
     tournament_list,
+    tournament_signups,
 )
 from arena.services.schedules import schedule_create, schedule_delete, schedule_update
 from arena.services.tournaments import (
+    MAX_ENTRY_LIMIT,
     MAX_GAMES_PER_MATCH,
     MAX_ROUNDS,
     tournament_cancel,
     tournament_create,
+    tournament_signup,
     tournament_standings,
     tournament_start,
+    tournament_withdraw,
 )
 
 TAGS = ["tournaments"]
@@ -76,6 +81,16 @@ class TournamentOutputSerializer(serializers.Serializer):
     schedule = serializers.IntegerField(source="schedule_id", allow_null=True)
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
     entries = serializers.IntegerField(source="entry_count", help_text="Participants.")
+    entry = serializers.ChoiceField(
+        choices=Tournament.Entry.choices,
+        help_text="Who plays: every bot of the game (all), the bots signed up before the "
+        "deadline (signup), or the top entry_limit of the ladder (top).",
+    )
+    entry_limit = serializers.IntegerField(allow_null=True)
+    signup_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="signup: when sign-up closes and the tournament starts."
+    )
+    signups = serializers.IntegerField(source="signup_count", help_text="Bots signed up.")
     created = serializers.DateTimeField()
     scheduled_for = serializers.DateTimeField(allow_null=True)
     started_at = serializers.DateTimeField(allow_null=True)
@@ -137,6 +152,23 @@ class TournamentListCreateApi(ListAPIView):
             default=False, help_text="Play each match's deals once per seat rotation."
         )
         rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
+        entry = serializers.ChoiceField(
+            choices=Tournament.Entry.choices,
+            default=Tournament.Entry.ALL,
+            help_text="all (default), signup (needs signup_deadline), top (needs entry_limit).",
+        )
+        entry_limit = StrictIntegerField(
+            min_value=2,
+            max_value=MAX_ENTRY_LIMIT,
+            required=False,
+            allow_null=True,
+            help_text="top: how many of the ladder are invited.",
+        )
+        signup_deadline = serializers.DateTimeField(
+            required=False,
+            allow_null=True,
+            help_text="signup: when sign-up closes and the tournament starts (in the future).",
+        )
 
     def get_queryset(self) -> Any:
         return tournament_list()
@@ -399,6 +431,69 @@ def standings_csv_response(tournament: Tournament) -> HttpResponse:
         True, f"tournament-{tournament.pk}-standings.csv"
     )
     return response
+
+
+class _SignupSerializer(serializers.Serializer):
+    bot = BotRefSerializer()
+    created = serializers.DateTimeField()
+
+
+class TournamentSignupListCreateApi(APIView):
+    """A sign-up tournament's entrants; bot owners sign their bots up before the deadline."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    class SignupInputSerializer(serializers.Serializer):
+        bot = StrictIntegerField(min_value=1, max_value=MAX_ID, help_text="One of your bots.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The bots signed up",
+        responses={200: _SignupSerializer(many=True), **errors(404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        signups = tournament_signups(tournament=tournament)
+        return Response(_SignupSerializer(signups, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Sign a bot up (its owner)",
+        description="Until the deadline, for a pending tournament with signup entry; the "
+        "bot's active version is frozen when it starts. Signing up again is a 200 with the "
+        "first sign-up. 409 when sign-up is closed or the bot has no valid active version.",
+        request=SignupInputSerializer,
+        responses={
+            201: _SignupSerializer,
+            200: _SignupSerializer,
+            **errors(400, 401, 403, 404, 409),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament_get(tournament_id=tournament_id)
+        data = _valid(self.SignupInputSerializer(data=request.data))
+        signup, created = tournament_signup(
+            tournament_id=tournament_id, bot_id=data["bot"], user=request.user
+        )
+        return Response(
+            _SignupSerializer(signup).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class TournamentSignupDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Withdraw a bot (its owner)",
+        description="Until the deadline. 404 when the bot is not signed up.",
+        responses={204: None, **errors(401, 403, 404, 409)},
+    )
+    def delete(self, request: Request, tournament_id: int, bot_id: int) -> Response:
+        tournament_get(tournament_id=tournament_id)
+        tournament_withdraw(tournament_id=tournament_id, bot_id=bot_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 SCHEDULE_TAGS = ["schedules"]

@@ -122,6 +122,16 @@ urlpatterns = [
         tournaments.TournamentStandingsCsvApi.as_view(),
         name="api-tournament-standings-csv",
     ),
+    path(
+        "tournaments/<api_id:tournament_id>/signups/",
+        tournaments.TournamentSignupListCreateApi.as_view(),
+        name="api-tournament-signups",
+    ),
+    path(
+        "tournaments/<api_id:tournament_id>/signups/<api_id:bot_id>/",
+        tournaments.TournamentSignupDetailApi.as_view(),
+        name="api-tournament-signup",
+    ),
     path("schedules/", tournaments.ScheduleListCreateApi.as_view(), name="api-schedules"),
     path(
         "schedules/<api_id:schedule_id>/",

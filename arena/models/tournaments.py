@@ -39,9 +39,22 @@ class Tournament(models.Model):
         #: Any table size: rounds of tables, the top half of each table going through.
         PROMOTION = "promotion", "Promotion by placing"
 
+    class Entry(models.TextChoices):
+        #: Every active bot of the game with a valid version, at the start.
+        ALL = "all", "Every bot of the game"
+        #: The bots their owners signed up before ``signup_deadline``; it starts then.
+        SIGNUP = "signup", "Sign-up by owners"
+        #: The top ``entry_limit`` of the game's ladder (conservative rating), at the start.
+        TOP = "top", "Top of the ladder"
+
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32, validators=[validate_game])
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
+    entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.ALL)
+    #: ``top``: how many of the ladder are invited.
+    entry_limit = models.PositiveIntegerField(null=True, blank=True)
+    #: ``signup``: sign-up closes, and the tournament starts (within a sweep, ~1 minute).
+    signup_deadline = models.DateTimeField(null=True, blank=True)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     schedule = models.ForeignKey(
@@ -102,11 +115,18 @@ class Tournament(models.Model):
                 format=self.format,
                 rounds=self.rounds,
                 games_per_match=self.games_per_match,
+                entry=self.entry,
+                entry_limit=self.entry_limit,
+                signup_deadline=self.signup_deadline,
+                now=None if self.pk else timezone.now(),
             )
         except InvalidInput as exc:
             field = {
                 "bad_rounds": "rounds",
                 "bad_games_per_match": "games_per_match",
+                "bad_entry": "entry",
+                "bad_entry_limit": "entry_limit",
+                "bad_signup_deadline": "signup_deadline",
             }.get(exc.code, "format")
             raise ValidationError({field: exc.message}, code=exc.code) from None
 
@@ -128,6 +148,23 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot} in {self.tournament}"
+
+
+class TournamentSignup(models.Model):
+    """A bot its owner entered into a sign-up tournament (its version is frozen at the start)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="signups")
+    bot = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "bot"], name="one_signup_per_bot")
+        ]
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.bot} signed up for {self.tournament}"
 
 
 class TournamentSchedule(models.Model):

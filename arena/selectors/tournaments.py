@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from arena.models import Tournament, TournamentSchedule
+from arena.models import Tournament, TournamentSchedule, TournamentSignup
 from arena.selectors.filters import TournamentFilter, apply_filters
 from arena.services.errors import NotFound
 
@@ -19,6 +19,7 @@ __all__ = [
     "standings_csv",
     "tournament_get",
     "tournament_list",
+    "tournament_signups",
 ]
 
 
@@ -30,7 +31,11 @@ def tournament_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Tou
     queryset = (
         Tournament.objects.select_related("created_by")
         .defer("standings")
-        .annotate(entry_count=Count("entries"))
+        .annotate(
+            # Two counts over two joins: distinct, or each would multiply the other.
+            entry_count=Count("entries", distinct=True),
+            signup_count=Count("signups", distinct=True),
+        )
         .order_by("-created", "-id")
     )
     return apply_filters(TournamentFilter, queryset, filters)
@@ -41,6 +46,11 @@ def tournament_get(*, tournament_id: int) -> Tournament:
     if tournament is None:
         raise NotFound(f"There is no tournament {tournament_id}.")
     return tournament
+
+
+def tournament_signups(*, tournament: Tournament) -> QuerySet[TournamentSignup]:
+    """The bots signed up for a sign-up tournament, first come first."""
+    return tournament.signups.select_related("bot__owner").order_by("created", "id")
 
 
 def schedule_list() -> QuerySet[TournamentSchedule]:

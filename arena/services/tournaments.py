@@ -27,17 +27,27 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils import timezone
 
-from arena.models import Bot, BotVersion, Match, MatchSeat, Rating, Tournament, TournamentEntry
+from arena.models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchSeat,
+    Rating,
+    Tournament,
+    TournamentEntry,
+    TournamentSignup,
+)
 from arena.services import formats
-from arena.services.errors import Conflict, InvalidInput
+from arena.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from arena.services.formats import swiss_rounds_default
 from arena.services.ladder import ladder_seats
 from arena.services.matches import OPEN_STATUSES, duplicate_create, match_create, new_seed
@@ -52,8 +62,11 @@ __all__ = [
     "tournament_finish",
     "tournament_options_check",
     "tournament_participants",
+    "tournament_signup",
     "tournament_standings",
     "tournament_start",
+    "tournament_start_due",
+    "tournament_withdraw",
 ]
 
 log = logging.getLogger(__name__)
@@ -78,12 +91,18 @@ def tournament_create(
     games_per_match: int = 1,
     duplicate: bool = False,
     rated: bool = True,
+    entry: str = Tournament.Entry.ALL,
+    entry_limit: int | None = None,
+    signup_deadline: datetime | None = None,
 ) -> Tournament:
     """A pending tournament; nothing is frozen or played until :func:`tournament_start`.
 
     ``rounds`` is for Swiss only (null: ceil(log2 N) + 1); double elimination needs a game
     played at two seats. ``games_per_match`` matches per table and round, each with its own
     seed; ``duplicate`` plays each of them once per seat rotation on the same deals.
+    ``entry``: every bot of the game (``all``), the bots signed up by their owners before
+    ``signup_deadline`` (``signup``; it starts then), or the top ``entry_limit`` of the ladder
+    (``top``).
     """
     if game not in GAMES:
         raise InvalidInput(f"unknown game {game!r}", code="unknown_game")
@@ -93,9 +112,19 @@ def tournament_create(
     if seed is not None and not 0 <= seed < 2**63:
         raise InvalidInput("the seed must be a non-negative 63-bit integer", code="bad_seed")
     tournament_options_check(
-        game=game, format=format, rounds=rounds, games_per_match=games_per_match
+        game=game,
+        format=format,
+        rounds=rounds,
+        games_per_match=games_per_match,
+        entry=entry,
+        entry_limit=entry_limit,
+        signup_deadline=signup_deadline,
+        now=timezone.now(),
     )
     return Tournament.objects.create(
+        entry=entry,
+        entry_limit=entry_limit,
+        signup_deadline=signup_deadline,
         name=name,
         game=game,
         seed=new_seed() if seed is None else seed,
@@ -115,10 +144,16 @@ def tournament_options_check(
     format: str,
     rounds: int | None,
     games_per_match: int,
+    entry: str = Tournament.Entry.ALL,
+    entry_limit: int | None = None,
+    signup_deadline: datetime | None = None,
+    now: datetime | None = None,
 ) -> None:
     """InvalidInput naming the first bad option (the services', the API's and the admin's
     check): an unknown format, double elimination of a game not played at two seats, rounds
-    outside Swiss or outside 1-100, games per match outside 1-20."""
+    outside Swiss or outside 1-100, games per match outside 1-20; an unknown entry, a
+    sign-up without a deadline (or, given ``now``, one not in the future), the top of the
+    ladder without a limit of 2-10000, a limit or a deadline the entry does not use."""
     if format not in Tournament.Format.values:
         raise InvalidInput(
             f"unknown format {format!r}; one of {', '.join(Tournament.Format.values)}",
@@ -143,17 +178,150 @@ def tournament_options_check(
         raise InvalidInput(
             f"games per match must be 1-{MAX_GAMES_PER_MATCH}", code="bad_games_per_match"
         )
+    _check_entry(entry, entry_limit, signup_deadline, now)
 
 
-def tournament_participants(*, game: str) -> list[Bot]:
-    """Active bots of ``game`` whose active version is valid, in id order."""
-    return list(
-        Bot.objects.filter(
-            game=game, is_active=True, active_version__status=BotVersion.Status.VALID
+#: The most bots a ``top`` tournament may invite.
+MAX_ENTRY_LIMIT = 10_000
+
+
+def _check_entry(
+    entry: str, limit: int | None, deadline: datetime | None, now: datetime | None
+) -> None:
+    if entry not in Tournament.Entry.values:
+        raise InvalidInput(
+            f"unknown entry {entry!r}; one of {', '.join(Tournament.Entry.values)}",
+            code="bad_entry",
         )
-        .select_related("active_version")
-        .order_by("id")
-    )
+    if entry == Tournament.Entry.TOP:
+        if (
+            isinstance(limit, bool)
+            or not isinstance(limit, int)
+            or not 2 <= limit <= MAX_ENTRY_LIMIT
+        ):
+            raise InvalidInput(
+                f"the top of the ladder needs an entry limit of 2-{MAX_ENTRY_LIMIT}",
+                code="bad_entry_limit",
+            )
+    elif limit is not None:
+        raise InvalidInput(
+            "an entry limit is for top-of-the-ladder entry only", code="bad_entry_limit"
+        )
+    if entry == Tournament.Entry.SIGNUP:
+        if deadline is None:
+            raise InvalidInput("a sign-up tournament needs a deadline", code="bad_signup_deadline")
+        if now is not None and deadline <= now:
+            raise InvalidInput(
+                "the sign-up deadline must be in the future", code="bad_signup_deadline"
+            )
+    elif deadline is not None:
+        raise InvalidInput("a deadline is for sign-up entry only", code="bad_signup_deadline")
+
+
+def tournament_participants(*, game: str, tournament: Tournament | None = None) -> list[Bot]:
+    """Who plays, as the tournament's entry says (without one: every bot of the game).
+
+    Always active bots of ``game`` whose active version is valid, in id order: every one
+    (``all``), those signed up (``signup``), or the ``entry_limit`` best by the ladder's
+    conservative rating (``top``).
+    """
+    bots = Bot.objects.filter(
+        game=game, is_active=True, active_version__status=BotVersion.Status.VALID
+    ).select_related("active_version")
+    if tournament is not None and tournament.entry == Tournament.Entry.SIGNUP:
+        bots = bots.filter(pk__in=tournament.signups.values("bot_id"))
+    elif tournament is not None and tournament.entry == Tournament.Entry.TOP:
+        top = (
+            Rating.objects.filter(
+                game=game, current=True, bot__in=bots, version=F("bot__active_version")
+            )
+            .order_by("-score", "id")
+            .values_list("bot_id", flat=True)[: tournament.entry_limit]
+        )
+        bots = bots.filter(pk__in=list(top))
+    return list(bots.order_by("id"))
+
+
+def tournament_signup(
+    *, tournament_id: int, bot_id: int, user: Any
+) -> tuple[TournamentSignup, bool]:
+    """Enter ``bot_id`` (owned by ``user``) into a sign-up tournament before its deadline;
+    (the sign-up, whether it is new). Signing up twice keeps the first.
+
+    NotFound for a missing bot; Forbidden for someone else's; InvalidInput for a bot of
+    another game; Conflict when the tournament takes no sign-ups (not ``signup``, started,
+    or past its deadline) or the bot has no valid active version.
+    """
+    with transaction.atomic():
+        tournament = _signup_open(tournament_id)
+        bot = _own_bot(bot_id, user)
+        if bot.game != tournament.game:
+            raise InvalidInput(
+                f"{bot.name} plays {bot.game}; this tournament is {tournament.game}",
+                code="game_mismatch",
+            )
+        if (
+            not bot.is_active
+            or bot.active_version is None
+            or (bot.active_version.status != BotVersion.Status.VALID)
+        ):
+            raise Conflict(f"{bot.name} has no valid active version to enter", code="not_valid")
+        return TournamentSignup.objects.get_or_create(tournament=tournament, bot=bot)
+
+
+def tournament_withdraw(*, tournament_id: int, bot_id: int, user: Any) -> None:
+    """Take a bot its owner signed up out again, before the deadline."""
+    with transaction.atomic():
+        tournament = _signup_open(tournament_id)
+        bot = _own_bot(bot_id, user)
+        deleted, _ = TournamentSignup.objects.filter(tournament=tournament, bot=bot).delete()
+        if not deleted:
+            raise NotFound(f"{bot.name} is not signed up for this tournament.")
+
+
+def _signup_open(tournament_id: int) -> Tournament:
+    """The tournament, locked, if it takes sign-ups now (else Conflict)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFound(f"There is no tournament {tournament_id}.")
+    if tournament.entry != Tournament.Entry.SIGNUP:
+        raise Conflict("this tournament takes no sign-ups", code="no_signup")
+    if tournament.status != Tournament.Status.PENDING or (
+        tournament.signup_deadline is not None and tournament.signup_deadline <= timezone.now()
+    ):
+        raise Conflict("sign-up for this tournament is closed", code="signup_closed")
+    return tournament
+
+
+def _own_bot(bot_id: int, user: Any) -> Bot:
+    bot = Bot.objects.select_related("active_version").filter(pk=bot_id).first()
+    if bot is None:
+        raise NotFound(f"There is no bot {bot_id}.")
+    if not user.is_authenticated or bot.owner_id != user.pk:
+        raise Forbidden("Only the bot's owner may enter it.")
+    return bot
+
+
+def tournament_start_due() -> dict[str, int]:
+    """Start the sign-up tournaments whose deadline has passed (the sweeper, every minute);
+    one with too few bots signed up is cancelled, with a log line."""
+    due = Tournament.objects.filter(
+        status=Tournament.Status.PENDING,
+        entry=Tournament.Entry.SIGNUP,
+        signup_deadline__lte=timezone.now(),
+    ).values_list("pk", flat=True)
+    counts = {"started": 0, "cancelled": 0}
+    for tournament_id in list(due):
+        try:
+            tournament_start(tournament_id=tournament_id)
+            counts["started"] += 1
+        except Conflict as exc:
+            if exc.code != "too_few_participants":
+                continue  # started meanwhile
+            tournament_cancel(tournament_id=tournament_id)
+            log.warning("tournament=%s cancelled at its deadline: %s", tournament_id, exc.message)
+            counts["cancelled"] += 1
+    return counts
 
 
 def tournament_start(*, tournament_id: int) -> Tournament:
@@ -172,8 +340,19 @@ def _start(tournament_id: int, *, bots: Sequence[Bot] | None) -> Tournament:
                 f"tournament {tournament.pk} is {tournament.status}, not pending",
                 code="not_pending",
             )
+        if (
+            bots is None
+            and tournament.entry == Tournament.Entry.SIGNUP
+            and tournament.signup_deadline is not None
+            and tournament.signup_deadline > timezone.now()
+        ):
+            raise Conflict(
+                f"sign-up is open until {tournament.signup_deadline:%Y-%m-%d %H:%M %Z}; it "
+                "starts then",
+                code="signup_open",
+            )
         if bots is None:
-            bots = tournament_participants(game=tournament.game)
+            bots = tournament_participants(game=tournament.game, tournament=tournament)
         least = get_game(tournament.game).min_players
         if len(bots) < least:
             raise Conflict(

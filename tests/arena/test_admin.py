@@ -107,8 +107,11 @@ def _tournament_form(**fields):
         "games_per_match": 1,
         "rated": "on",
         "byes": "[]",
+        "entry": "all",
         "entries-TOTAL_FORMS": 0,
         "entries-INITIAL_FORMS": 0,
+        "signups-TOTAL_FORMS": 0,
+        "signups-INITIAL_FORMS": 0,
         **fields,
     }
 
@@ -128,6 +131,8 @@ def test_the_admin_saves_a_swiss_with_its_options(admin_client):
         ({"format": "round_robin", "rounds": 3}, "rounds are set for Swiss tournaments only"),
         ({"game": "liars", "format": "double_elimination"}, "double elimination needs a two-seat"),
         ({"games_per_match": 0}, "games per match must be 1-20"),
+        ({"entry": "signup"}, "a sign-up tournament needs a deadline"),
+        ({"entry": "top"}, "the top of the ladder needs an entry limit"),
     ],
 )
 def test_the_admin_refuses_options_the_services_refuse(admin_client, fields, error):

@@ -14,7 +14,12 @@ from arena.selectors.pages import (
     tournament_crosstable,
     tournament_rounds,
 )
-from arena.selectors.tournaments import standings_csv, tournament_get, tournament_list
+from arena.selectors.tournaments import (
+    standings_csv,
+    tournament_get,
+    tournament_list,
+    tournament_signups,
+)
 from arena.services.tournaments import tournament_standings
 from arena.web.errors import domain_errors
 
@@ -60,6 +65,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings": standings,
             "crosstable": tournament_crosstable(standings),
             "rounds": tournament_rounds(standings),
+            "signups": (
+                list(tournament_signups(tournament=tournament))
+                if tournament.entry == Tournament.Entry.SIGNUP
+                else None
+            ),
             "swiss": tournament.format == Tournament.Format.SWISS,
             "elimination": tournament.format
             in (Tournament.Format.DOUBLE_ELIMINATION, Tournament.Format.PROMOTION),
