@@ -1,4 +1,5 @@
-"""Tournaments (round robins of matches of any game) and organisers' schedules for them."""
+"""Tournaments of any game (round robin, Swiss, double elimination, promotion by placing),
+their entries and sign-ups, and organisers' schedules for them."""
 
 from __future__ import annotations
 

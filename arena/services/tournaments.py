@@ -1,12 +1,15 @@
-"""Round-robin tournaments of any game: create, start (freeze entries, fan out matches),
-cancel, finish.
+"""Tournaments of any game: create, sign up, start (freeze entries, create matches), play
+round by round, cancel, finish.
 
 Starting a tournament freezes each participant's active version into a TournamentEntry,
-so a bot updated mid-tournament keeps playing the version it entered with. Two-seat games
-play every pair once; games of more seats play a balanced schedule of tables
-(``arena.services.pairings``). Each match is its own ``play_match`` task; the match recorded
-(or failed) last queues ``finish_tournament``, which stores the standings. A failed match
-counts for nobody and does not hold the tournament up.
+so a bot updated mid-tournament keeps playing the version it entered with. A round robin
+plays every pair once (two seats) or a balanced schedule of tables (more seats,
+``arena.services.pairings``), all at once. Swiss, double elimination and promotion by
+placing play one round at a time (pairing rules: ``arena.services.formats``): the match
+recorded (or failed) last in a round queues ``finish_tournament``, which creates the next
+round under the tournament's row lock, or stores the standings when there is none. Each
+match is its own ``play_match`` task. A failed match counts for nobody and does not hold
+the tournament up.
 
 Standings, for any table size: each match gives a seat one point per seat it placed ahead
 of and half a point per seat it tied with (a two-seat win is 1, a draw 1/2). Rank by points,
