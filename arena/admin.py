@@ -28,6 +28,7 @@ from arena.models import (
     Tournament,
     TournamentEntry,
     TournamentSchedule,
+    TournamentSignup,
 )
 from arena.services.errors import DomainError
 
@@ -248,15 +249,56 @@ class TournamentEntryInline(admin.TabularInline):
         return False  # entries are frozen by tournament_start
 
 
+class TournamentSignupInline(admin.TabularInline):
+    """Sign-ups are their owners' (the API); staff may remove one, not add one."""
+
+    model = TournamentSignup
+    extra = 0
+    raw_id_fields = ("bot",)
+    readonly_fields = ("bot", "created")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "status", "created_by", "created", "started_at", "finished_at")
-    list_filter = ("status", "game")
+    list_display = (
+        "name",
+        "game",
+        "format",
+        "status",
+        "created_by",
+        "created",
+        "started_at",
+        "finished_at",
+    )
+    list_filter = ("status", "game", "format")
     search_fields = ("name",)
     raw_id_fields = ("schedule", "created_by")
     list_select_related = ("created_by",)
-    readonly_fields = ("status", "created", "started_at", "finished_at", "standings")
-    inlines = (TournamentEntryInline,)
+    readonly_fields = ("status", "created", "started_at", "finished_at", "standings", "byes")
+    #: What a started tournament can no longer change: it is being (or was) played so.
+    OPTIONS = (
+        "game",
+        "format",
+        "rounds",
+        "games_per_match",
+        "duplicate",
+        "rated",
+        "seed",
+        "entry",
+        "entry_limit",
+        "signup_deadline",
+    )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != Tournament.Status.PENDING:
+            fields += self.OPTIONS
+        return fields
+
+    inlines = (TournamentEntryInline, TournamentSignupInline)
     actions = ("start", "cancel")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:

@@ -26,7 +26,7 @@ from arena.services import challenges, ladder, schedules
 from arena.services.errors import Conflict
 from arena.services.matches import MatchBusy, PlatformError, match_play, match_sweep_stuck
 from arena.services.ratings import match_rate
-from arena.services.tournaments import tournament_finish, tournament_start
+from arena.services.tournaments import tournament_finish, tournament_start, tournament_start_due
 from arena.services.validation import version_sweep_pending, version_validate
 from workers.celery import app
 
@@ -125,11 +125,14 @@ def rate_match(match_id: int) -> None:
 @app.task(name="workers.tasks.sweep_stuck_matches", soft_time_limit=60, time_limit=90)
 def sweep_stuck_matches() -> None:
     """Periodic: re-queue matches left by lost messages or dead workers, and validations
-    stuck pending (a bounded number of times, then failed with a reason)."""
+    stuck pending (a bounded number of times, then failed with a reason); start sign-up
+    tournaments at their deadline."""
     with _logged("sweep_stuck_matches") as line:
         line.update(match_sweep_stuck())
         swept = version_sweep_pending()  # stuck validations: queued again, then failed
         line.update(validations_requeued=swept["requeued"], validations_failed=swept["failed"])
+        due = tournament_start_due()  # sign-up tournaments whose deadline passed
+        line.update(tournaments_started=due["started"], tournaments_cancelled=due["cancelled"])
 
 
 # --- tournaments --------------------------------------------------------------------------

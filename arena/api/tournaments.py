@@ -8,16 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arena.api.fields import GameField, StrictBooleanField, StrictCharField, StrictIntegerField
 from arena.api.filtering import FilterBackend
+from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
@@ -27,15 +32,22 @@ from arena.selectors.filters import MAX_ID, TournamentFilter
 from arena.selectors.tournaments import (
     schedule_get,
     schedule_list,
+    standings_csv,
     tournament_get,
     tournament_list,
+    tournament_signups,
 )
 from arena.services.schedules import schedule_create, schedule_delete, schedule_update
 from arena.services.tournaments import (
+    MAX_ENTRY_LIMIT,
+    MAX_GAMES_PER_MATCH,
+    MAX_ROUNDS,
     tournament_cancel,
     tournament_create,
+    tournament_signup,
     tournament_standings,
     tournament_start,
+    tournament_withdraw,
 )
 
 TAGS = ["tournaments"]
@@ -51,6 +63,15 @@ class TournamentOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     game = serializers.CharField()
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    rounds = serializers.IntegerField(
+        allow_null=True,
+        help_text="Swiss: the number of rounds (null before the start: ceil(log2 N) + 1).",
+    )
+    games_per_match = serializers.IntegerField(help_text="Matches each table plays per round.")
+    duplicate = serializers.BooleanField(
+        help_text="Each match's deals are played once per seat rotation."
+    )
+    rated = serializers.BooleanField(help_text="Whether its matches count for the ratings.")
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     seed = serializers.SerializerMethodField(
         help_text="Null for all but staff until the tournament starts: the participants' "
@@ -60,6 +81,16 @@ class TournamentOutputSerializer(serializers.Serializer):
     schedule = serializers.IntegerField(source="schedule_id", allow_null=True)
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
     entries = serializers.IntegerField(source="entry_count", help_text="Participants.")
+    entry = serializers.ChoiceField(
+        choices=Tournament.Entry.choices,
+        help_text="Who plays: every bot of the game (all), the bots signed up before the "
+        "deadline (signup), or the top entry_limit of the ladder (top).",
+    )
+    entry_limit = serializers.IntegerField(allow_null=True)
+    signup_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="signup: when sign-up closes and the tournament starts."
+    )
+    signups = serializers.IntegerField(source="signup_count", help_text="Bots signed up.")
     created = serializers.DateTimeField()
     scheduled_for = serializers.DateTimeField(allow_null=True)
     started_at = serializers.DateTimeField(allow_null=True)
@@ -97,6 +128,46 @@ class TournamentListCreateApi(ListAPIView):
             required=False,
             allow_null=True,
             help_text="Fixes the pairings' seeds; random when left out.",
+        )
+        format = serializers.ChoiceField(
+            choices=Tournament.Format.choices,
+            default=Tournament.Format.ROUND_ROBIN,
+            help_text="round_robin, swiss, double_elimination (two-seat games only), or "
+            "promotion (rounds of tables, the top half of each going through).",
+        )
+        rounds = StrictIntegerField(
+            min_value=1,
+            max_value=MAX_ROUNDS,
+            required=False,
+            allow_null=True,
+            help_text="Swiss only: how many rounds; ceil(log2 N) + 1 when left out.",
+        )
+        games_per_match = StrictIntegerField(
+            min_value=1,
+            max_value=MAX_GAMES_PER_MATCH,
+            default=1,
+            help_text="Matches each table plays per round, each with its own deals.",
+        )
+        duplicate = StrictBooleanField(
+            default=False, help_text="Play each match's deals once per seat rotation."
+        )
+        rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
+        entry = serializers.ChoiceField(
+            choices=Tournament.Entry.choices,
+            default=Tournament.Entry.ALL,
+            help_text="all (default), signup (needs signup_deadline), top (needs entry_limit).",
+        )
+        entry_limit = StrictIntegerField(
+            min_value=2,
+            max_value=MAX_ENTRY_LIMIT,
+            required=False,
+            allow_null=True,
+            help_text="top: how many of the ladder are invited.",
+        )
+        signup_deadline = serializers.DateTimeField(
+            required=False,
+            allow_null=True,
+            help_text="signup: when sign-up closes and the tournament starts (in the future).",
         )
 
     def get_queryset(self) -> Any:
@@ -217,6 +288,10 @@ class _StandingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Bots level on every tie-break share a rank.")
     bot = BotRefSerializer()
     version = serializers.IntegerField(help_text="The version it entered with (frozen).")
+    seed = serializers.IntegerField(
+        allow_null=True,
+        help_text="1 = best: by the entered version's rating at the start, then bot id.",
+    )
     played = serializers.IntegerField()
     points = serializers.FloatField(
         help_text="Per match: 1 for each seat placed behind it, 1/2 for each placed level "
@@ -237,21 +312,87 @@ class _StandingRowSerializer(serializers.Serializer):
         "bootstrap resamples of the matches that rank it ahead); null on the last row or "
         "before any match.",
     )
+    buchholz = serializers.FloatField(
+        required=False,
+        help_text="Swiss only: its opponents' points summed (the first tie-break).",
+    )
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Swiss and double elimination: the rounds it sat out. A Swiss bye is "
+        "worth a win at every match of a full table that round.",
+    )
+    eliminated_in = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Eliminations only: the round it went out in (double elimination: its "
+        "second loss); null while still in, and for the champion.",
+    )
+    exit_place = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Promotion only: its place (0 = first) at the table it went out from.",
+    )
+
+
+class _RoundTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    bracket = serializers.ChoiceField(
+        choices=["winners", "losers", "final", "round"],
+        allow_null=True,
+        help_text="Double elimination: the bracket (final: the grand final and its reset). "
+        "Promotion: round, or final (the last table). Swiss: null.",
+    )
+    bots = serializers.ListField(child=serializers.IntegerField(), help_text="In seat order.")
+    matches = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.ListField(
+        child=serializers.FloatField(), help_text="Each bot's points from these matches."
+    )
+    open = serializers.BooleanField(help_text="A match of it is still to be played.")
+    winner = serializers.IntegerField(
+        allow_null=True,
+        help_text="Eliminations: the table's best (more points; level: the better seed).",
+    )
+    through = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Eliminations: who went on from this table (empty until it is decided).",
+    )
+
+
+class _RoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    tables = _RoundTableSerializer(many=True)
+    byes = serializers.ListField(child=serializers.IntegerField())
 
 
 class StandingsSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     game = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
     seats = serializers.IntegerField(help_text="Seats per match (the largest table).")
     status = serializers.CharField()
     matches_total = serializers.IntegerField()
     matches_done = serializers.IntegerField(help_text="Matches over: played or failed.")
     rows = _StandingRowSerializer(
         many=True,
-        help_text="Ranked by points, then first places, then (two seats) the results "
-        "between the bots level so far, then mean placing, then match points.",
+        help_text="Round robin: by points, then first places, then (two seats) the results "
+        "between the bots level so far, then mean placing, then match points. Swiss: by "
+        "points, then Buchholz, then the results between the bots level on both, then seed. "
+        "Double elimination and promotion: the champion, then by the round a bot went out "
+        "in (latest first), then (promotion) its place at that table, then points, then seed.",
     )
     crosstable = _CrosstableSerializer()
+    rounds = _RoundSerializer(
+        many=True, required=False, help_text="Swiss and double elimination: the rounds so far."
+    )
+    rounds_planned = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Swiss: the rounds it will play."
+    )
+    champion = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Eliminations: the champion's bot id once decided.",
+    )
 
 
 class TournamentStandingsApi(APIView):
@@ -263,6 +404,96 @@ class TournamentStandingsApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get(tournament_id=tournament_id)
         return Response(tournament_standings(tournament=tournament))
+
+
+class TournamentStandingsCsvApi(APIView):
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        tags=TAGS,
+        summary="A tournament's standings as CSV",
+        description="One row per bot in rank order; the columns are listed in docs/api.md.",
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings."),
+            **errors(404),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = tournament_get(tournament_id=tournament_id)
+        return standings_csv_response(tournament)
+
+
+def standings_csv_response(tournament: Tournament) -> HttpResponse:
+    """The CSV download of a tournament's standings (the API's and the page's)."""
+    body = standings_csv(tournament_standings(tournament=tournament))
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"tournament-{tournament.pk}-standings.csv"
+    )
+    return response
+
+
+class _SignupSerializer(serializers.Serializer):
+    bot = BotRefSerializer()
+    created = serializers.DateTimeField()
+
+
+class TournamentSignupListCreateApi(APIView):
+    """A sign-up tournament's entrants; bot owners sign their bots up before the deadline."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    class SignupInputSerializer(serializers.Serializer):
+        bot = StrictIntegerField(min_value=1, max_value=MAX_ID, help_text="One of your bots.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The bots signed up",
+        responses={200: _SignupSerializer(many=True), **errors(404)},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get(tournament_id=tournament_id)
+        signups = tournament_signups(tournament=tournament)
+        return Response(_SignupSerializer(signups, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Sign a bot up (its owner)",
+        description="Until the deadline, for a pending tournament with signup entry; the "
+        "bot's active version is frozen when it starts. Signing up again is a 200 with the "
+        "first sign-up. 409 when sign-up is closed or the bot has no valid active version.",
+        request=SignupInputSerializer,
+        responses={
+            201: _SignupSerializer,
+            200: _SignupSerializer,
+            **errors(400, 401, 403, 404, 409),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament_get(tournament_id=tournament_id)
+        data = _valid(self.SignupInputSerializer(data=request.data))
+        signup, created = tournament_signup(
+            tournament_id=tournament_id, bot_id=data["bot"], user=request.user
+        )
+        return Response(
+            _SignupSerializer(signup).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class TournamentSignupDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Withdraw a bot (its owner)",
+        description="Until the deadline. 404 when the bot is not signed up.",
+        responses={204: None, **errors(401, 403, 404, 409)},
+    )
+    def delete(self, request: Request, tournament_id: int, bot_id: int) -> Response:
+        tournament_get(tournament_id=tournament_id)
+        tournament_withdraw(tournament_id=tournament_id, bot_id=bot_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 SCHEDULE_TAGS = ["schedules"]

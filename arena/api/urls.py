@@ -117,6 +117,21 @@ urlpatterns = [
         tournaments.TournamentStandingsApi.as_view(),
         name="api-tournament-standings",
     ),
+    path(
+        "tournaments/<api_id:tournament_id>/standings.csv",
+        tournaments.TournamentStandingsCsvApi.as_view(),
+        name="api-tournament-standings-csv",
+    ),
+    path(
+        "tournaments/<api_id:tournament_id>/signups/",
+        tournaments.TournamentSignupListCreateApi.as_view(),
+        name="api-tournament-signups",
+    ),
+    path(
+        "tournaments/<api_id:tournament_id>/signups/<api_id:bot_id>/",
+        tournaments.TournamentSignupDetailApi.as_view(),
+        name="api-tournament-signup",
+    ),
     path("schedules/", tournaments.ScheduleListCreateApi.as_view(), name="api-schedules"),
     path(
         "schedules/<api_id:schedule_id>/",

@@ -3,7 +3,12 @@
 from arena.models.bots import Bot, BotVersion
 from arena.models.matches import Challenge, Match, MatchLog, MatchSeat, Replay
 from arena.models.ratings import Rating, RatingHistory
-from arena.models.tournaments import Tournament, TournamentEntry, TournamentSchedule
+from arena.models.tournaments import (
+    Tournament,
+    TournamentEntry,
+    TournamentSchedule,
+    TournamentSignup,
+)
 
 __all__ = [
     "Bot",
@@ -18,4 +23,5 @@ __all__ = [
     "Tournament",
     "TournamentEntry",
     "TournamentSchedule",
+    "TournamentSignup",
 ]

@@ -61,12 +61,26 @@ class Match(models.Model):
     failure_reason = models.TextField(blank=True)  # why the platform failed it
     rated = models.BooleanField(default=False)  # the ratings saw it (or had nothing to see)
 
+    #: Swiss and elimination tournaments: the round, the table in it and the match of that
+    #: table (several with games per match or duplicate deals). Unique together, so a round
+    #: is created once however often "round finished" is delivered. Null in round robins.
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    leg = models.PositiveSmallIntegerField(default=0)
+
     class Meta:
         indexes = [
             models.Index(fields=["status", "created"], name="match_status_created"),
             models.Index(fields=["-created", "-id"], name="match_recent"),
             models.Index(fields=["tournament", "status"], name="match_tournament_status"),
             models.Index(fields=["game", "kind", "-created"], name="match_game_kind_recent"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_number", "table_number", "leg"],
+                condition=models.Q(round_number__isnull=False),
+                name="one_match_per_round_table_leg",
+            )
         ]
         ordering = ["-created", "-id"]
         verbose_name_plural = "matches"

@@ -1,4 +1,5 @@
-"""Tournaments (round robins of matches of any game) and organisers' schedules for them."""
+"""Tournaments of any game (round robin, Swiss, double elimination, promotion by placing),
+their entries and sign-ups, and organisers' schedules for them."""
 
 from __future__ import annotations
 
@@ -32,10 +33,29 @@ class Tournament(models.Model):
         #: Two seats: every pair meets once. More seats: a balanced schedule of tables in
         #: which every bot meets every other equally often and sits in every seat equally.
         ROUND_ROBIN = "round_robin", "Round robin"
+        #: Rounds paired by score, no rematch where avoidable (``arena.services.formats``).
+        SWISS = "swiss", "Swiss"
+        #: Two seats: out after two losses; winners' and losers' brackets and a grand final.
+        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+        #: Any table size: rounds of tables, the top half of each table going through.
+        PROMOTION = "promotion", "Promotion by placing"
+
+    class Entry(models.TextChoices):
+        #: Every active bot of the game with a valid version, at the start.
+        ALL = "all", "Every bot of the game"
+        #: The bots their owners signed up before ``signup_deadline``; it starts then.
+        SIGNUP = "signup", "Sign-up by owners"
+        #: The top ``entry_limit`` of the game's ladder (conservative rating), at the start.
+        TOP = "top", "Top of the ladder"
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32, validators=[validate_game])
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
+    entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.ALL)
+    #: ``top``: how many of the ladder are invited.
+    entry_limit = models.PositiveIntegerField(null=True, blank=True)
+    #: ``signup``: sign-up closes, and the tournament starts (within a sweep, ~1 minute).
+    signup_deadline = models.DateTimeField(null=True, blank=True)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     schedule = models.ForeignKey(
@@ -55,6 +75,18 @@ class Tournament(models.Model):
     # Computed when the last match is recorded: ranking, points and the crosstable.
     standings = models.JSONField(null=True, blank=True)
 
+    # Options (validated by ``tournament_create``; the defaults are the round robin's).
+    #: Swiss: how many rounds (null: ceil(log2 N) + 1, fixed at the start).
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Matches each table plays per round (each a whole match of the game's own rules).
+    games_per_match = models.PositiveSmallIntegerField(default=1)
+    #: Each match's deals played once per seat rotation (``duplicate_create``).
+    duplicate = models.BooleanField(default=False)
+    #: Whether its matches go into the ratings.
+    rated = models.BooleanField(default=True)
+    #: Bots given a bye, as ``[round, bot id]`` pairs (written with the round, under a lock).
+    byes = models.JSONField(default=list, blank=True)
+
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created"], name="tournament_status"),
@@ -73,6 +105,32 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """The options checked as the services and the API check them (the admin's form)."""
+        from arena.services.errors import InvalidInput
+        from arena.services.tournaments import tournament_options_check
+
+        try:
+            tournament_options_check(
+                game=self.game,
+                format=self.format,
+                rounds=self.rounds,
+                games_per_match=self.games_per_match,
+                entry=self.entry,
+                entry_limit=self.entry_limit,
+                signup_deadline=self.signup_deadline,
+                now=None if self.pk else timezone.now(),
+            )
+        except InvalidInput as exc:
+            field = {
+                "bad_rounds": "rounds",
+                "bad_games_per_match": "games_per_match",
+                "bad_entry": "entry",
+                "bad_entry_limit": "entry_limit",
+                "bad_signup_deadline": "signup_deadline",
+            }.get(exc.code, "format")
+            raise ValidationError({field: exc.message}, code=exc.code) from None
+
 
 class TournamentEntry(models.Model):
     """A participant, frozen at start: the bot version that plays the whole tournament."""
@@ -80,6 +138,9 @@ class TournamentEntry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     bot = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="+")
     version = models.ForeignKey("BotVersion", on_delete=models.CASCADE, related_name="+")
+    #: 1 = best: by the version's rating (mu) at the start, then bot id. Pairs Swiss round 1,
+    #: seeds the bracket and breaks the last tie.
+    seed = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -88,6 +149,23 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot} in {self.tournament}"
+
+
+class TournamentSignup(models.Model):
+    """A bot its owner entered into a sign-up tournament (its version is frozen at the start)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="signups")
+    bot = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "bot"], name="one_signup_per_bot")
+        ]
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.bot} signed up for {self.tournament}"
 
 
 class TournamentSchedule(models.Model):

@@ -70,6 +70,7 @@ __all__ = [
     "rating_sparklines",
     "recent_matches",
     "tournament_crosstable",
+    "tournament_rounds",
     "version_rank",
     "version_status",
 ]
@@ -467,3 +468,50 @@ def _cell(cell: Mapping[str, Any] | None) -> dict[str, Any] | None:
         cell["result"] = "win" if ahead > behind else "loss" if ahead < behind else "draw"
         cell["label"] = f"{ahead}\u2013{behind}"
     return cell
+
+
+#: The brackets of a double elimination, in the order the page shows them.
+BRACKETS = (
+    ("winners", "Winners' bracket"),
+    ("losers", "Losers' bracket"),
+    ("round", "Rounds"),
+    ("final", "Final"),
+)
+
+
+def tournament_rounds(standings: Mapping[str, Any]) -> dict[str, Any]:
+    """The rounds of a Swiss or a double elimination, with the bots' names, for a template.
+
+    ``rounds`` lists every round's tables (each seat ``{"bot", "points", "won"}``) and byes;
+    ``brackets`` splits them by bracket (double elimination): ``[{"name", "title",
+    "rounds": [{"round", "tables"}]}]``, each bracket's rounds in order.
+    """
+    names = {row["bot"]["id"]: row["bot"] for row in standings.get("rows", [])}
+    rounds = []
+    for round_ in standings.get("rounds") or []:
+        tables = [
+            {
+                **table,
+                "seats": [
+                    {
+                        "bot": names.get(bot, {"id": bot, "name": f"bot {bot}"}),
+                        "points": points,
+                        "won": bot in (table.get("through") or [table.get("winner")]),
+                    }
+                    for bot, points in zip(table["bots"], table["points"], strict=True)
+                ],
+            }
+            for table in round_["tables"]
+        ]
+        byes = [names.get(bot, {"id": bot, "name": f"bot {bot}"}) for bot in round_["byes"]]
+        rounds.append({"round": round_["round"], "tables": tables, "byes": byes})
+    brackets = []
+    for name, title in BRACKETS:
+        in_bracket = [
+            {"round": r["round"], "tables": [t for t in r["tables"] if t.get("bracket") == name]}
+            for r in rounds
+        ]
+        in_bracket = [r for r in in_bracket if r["tables"]]
+        if in_bracket:
+            brackets.append({"name": name, "title": title, "rounds": in_bracket})
+    return {"rounds": rounds, "brackets": brackets}

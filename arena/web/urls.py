@@ -37,6 +37,11 @@ urlpatterns = [
     path("matches/<int:match_id>/", matches.match_detail, name="match"),
     path("tournaments/", tournaments.tournament_index, name="tournaments"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/standings.csv",
+        tournaments.tournament_standings_csv,
+        name="tournament-standings-csv",
+    ),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from arena.models import BotVersion, RatingHistory
+from arena.models import BotVersion, RatingHistory, Tournament
 from tests.arena.factories import (
     BotVersionFactory,
     MatchFactory,
@@ -96,3 +96,47 @@ def test_a_replay_page_links_to_the_document_instead_of_dumping_bytes(admin_clie
 
     assert page.status_code == 200
     assert f"/api/matches/{replay.match_id}/replay/".encode() in page.content
+
+
+def _tournament_form(**fields):
+    return {
+        "name": "Open",
+        "game": "lie21",
+        "format": "swiss",
+        "seed": 5,
+        "games_per_match": 1,
+        "rated": "on",
+        "byes": "[]",
+        "entry": "all",
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+        "signups-TOTAL_FORMS": 0,
+        "signups-INITIAL_FORMS": 0,
+        **fields,
+    }
+
+
+def test_the_admin_saves_a_swiss_with_its_options(admin_client):
+    response = admin_client.post(
+        reverse("admin:arena_tournament_add"), _tournament_form(rounds=3, games_per_match=2)
+    )
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    assert (tournament.format, tournament.rounds, tournament.games_per_match) == ("swiss", 3, 2)
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"format": "round_robin", "rounds": 3}, "rounds are set for Swiss tournaments only"),
+        ({"game": "liars", "format": "double_elimination"}, "double elimination needs a two-seat"),
+        ({"games_per_match": 0}, "games per match must be 1-20"),
+        ({"entry": "signup"}, "a sign-up tournament needs a deadline"),
+        ({"entry": "top"}, "the top of the ladder needs an entry limit"),
+    ],
+)
+def test_the_admin_refuses_options_the_services_refuse(admin_client, fields, error):
+    response = admin_client.post(reverse("admin:arena_tournament_add"), _tournament_form(**fields))
+    assert response.status_code == 200
+    assert error in response.content.decode()
+    assert not Tournament.objects.exists()

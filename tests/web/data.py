@@ -151,3 +151,39 @@ def replay_with_forfeits_and_challenges(*, first_seed: int = 1) -> tuple[int, di
 
 def version_of(bot: Bot) -> BotVersion:
     return BotVersion.objects.get(pk=bot.active_version_id)
+
+
+def tournament_of_format(
+    format: str,
+    names: Sequence[str],
+    *,
+    name: str = "Open",
+    rounds: int | None = None,
+    play: int = 99,
+) -> Any:
+    """A started Swiss or double elimination of new bots, with ``play`` rounds decided
+    (the bot listed earlier in ``names`` wins each match) through the real services."""
+    from arena.models import MatchSeat, Tournament
+    from arena.services.tournaments import tournament_create, tournament_finish, tournament_start
+
+    bots = [bot_make(name=bot_name) for bot_name in names]
+    strength = {bot.pk: index for index, bot in enumerate(bots)}
+    tournament = tournament_create(
+        name=name, game="lie21", created_by=bots[0].owner, seed=9, format=format, rounds=rounds
+    )
+    tournament_start(tournament_id=tournament.pk)
+    for _ in range(play):
+        open_matches = list(Match.objects.filter(tournament=tournament, status="queued"))
+        if not open_matches:
+            break
+        for match in open_matches:
+            seats = list(match.seats.all())
+            best = min(strength[seat.bot_id] for seat in seats)
+            Match.objects.filter(pk=match.pk).update(status="done", reason="match_points")
+            for seat in seats:
+                won = strength[seat.bot_id] == best
+                MatchSeat.objects.filter(pk=seat.pk).update(
+                    placing=0 if won else 1, score=3 if won else 1
+                )
+        tournament_finish(tournament_id=tournament.pk)
+    return Tournament.objects.get(pk=tournament.pk)

@@ -23,6 +23,7 @@ from tests.web.data import (
     match_record,
     rate,
     replay_with_forfeits_and_challenges,
+    tournament_of_format,
     user_make,
 )
 from tests.web.replay_model import Position, game_positions, history_row, visible_table
@@ -563,3 +564,51 @@ def test_the_ladder_sorts_by_a_column_and_the_crosstable_links_to_matches(
     page.wait_for_selector("#match-status[data-status=queued]")
     assert page.query_selector("meta[http-equiv=refresh]")
     tab.screenshot("match-queued")
+
+
+# --- Swiss and double elimination -------------------------------------------------------------
+
+
+@pytest.fixture
+def no_tasks(monkeypatch) -> None:
+    """Queue nothing: the rounds' results are the scripted ones, not eager real matches."""
+    monkeypatch.setattr("arena.services.dispatch._send", lambda *args: None)
+
+
+def test_a_swiss_page_shows_rounds_byes_and_tie_breaks(tab: Tab, phone_tab: Tab, no_tasks) -> None:
+    tournament = tournament_of_format(
+        "swiss", ["ann", "ben", "cy", "di", "ed"], name="Swiss open", play=2
+    )
+    page = tab.page
+    tab.goto(f"/tournaments/{tournament.pk}/")
+    assert page.get_attribute("#standings", "data-format") == "swiss"
+    assert page.inner_text("#standings thead").count("Buchholz") == 1
+    rounds = page.query_selector_all("#rounds .bracket-round")
+    assert [r.get_attribute("data-round") for r in rounds] == ["1", "2", "3"]
+    assert len(page.query_selector_all("#rounds .bye")) == 3, "one a round, round 3's too"
+    assert len(page.query_selector_all("#rounds .bracket-table.open")) == 2, "round 3 is on"
+    assert page.inner_text("#standings tbody tr:first-child td:nth-child(2)") == "ann"
+    with page.expect_download() as download:
+        page.click("#standings-csv")
+    assert download.value.suggested_filename == f"tournament-{tournament.pk}-standings.csv"
+    page.click("#rounds .bracket-round[data-round='1'] .matches a >> nth=0")
+    page.wait_for_selector("#match-status[data-status=done]")
+    tab.screenshot("swiss")
+    phone_tab.goto(f"/tournaments/{tournament.pk}/")
+    phone_tab.assert_fits()
+
+
+def test_a_bracket_page_shows_winners_losers_and_final(tab: Tab, phone_tab: Tab, no_tasks) -> None:
+    tournament = tournament_of_format(
+        "double_elimination", ["ann", "ben", "cy", "di", "ed", "flo"], name="Finals"
+    )
+    page = tab.page
+    tab.goto(f"/tournaments/{tournament.pk}/")
+    brackets = page.query_selector_all("#bracket .bracket")
+    assert [b.get_attribute("data-bracket") for b in brackets] == ["winners", "losers", "final"]
+    final = page.inner_text("#bracket .bracket[data-bracket=final] li.winner")
+    assert final.startswith("ann")
+    assert page.inner_text("#standings tbody tr:first-child").count("champion") == 1
+    tab.screenshot("bracket")
+    phone_tab.goto(f"/tournaments/{tournament.pk}/")
+    phone_tab.assert_fits()

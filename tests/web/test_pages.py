@@ -32,6 +32,7 @@ from tests.web.data import (
     bot_make,
     match_record,
     rate,
+    tournament_of_format,
     user_make,
 )
 
@@ -650,3 +651,38 @@ def test_docs_are_sanitized_and_cached(db, settings, tmp_path, monkeypatch) -> N
 
     monkeypatch.setattr(doc_module, "_render", lambda text: pytest.fail("not cached"))
     assert _html("/docs/bot-api/")
+
+
+def test_a_swiss_page_shows_tie_breaks_rounds_and_byes(db) -> None:
+    tournament = tournament_of_format("swiss", ["ann", "ben", "cy", "di", "ed"])
+    assert tournament.status == "finished"
+    html = _html(f"/tournaments/{tournament.pk}/")
+    assert "Swiss" in html and "Buchholz" in html
+    assert html.count('<tr data-bot="') == 5
+    assert html.count('<div class="bracket-round" data-round=') == tournament.rounds == 4
+    assert html.count('<p class="bye muted">') == 4, "one bye a round"
+    first = html.split('id="standings"', 1)[1].split('<tr data-bot="', 2)[1]
+    assert ">ann</a>" in first, "the bot that won every match leads"
+    assert f'href="/tournaments/{tournament.pk}/standings.csv"' in html
+
+
+def test_a_double_elimination_page_shows_the_bracket(db) -> None:
+    tournament = tournament_of_format("double_elimination", ["ann", "ben", "cy", "di", "ed"])
+    assert tournament.status == "finished"
+    html = _html(f"/tournaments/{tournament.pk}/")
+    bracket = html.split('id="bracket"', 1)[1]
+    for name in ("winners", "losers", "final"):
+        assert f'data-bracket="{name}"' in bracket
+    assert "<strong>champion</strong>" in html
+    assert re.search(r'<li class="winner"><a href="/bots/\d+/">ann</a>', bracket)
+
+
+def test_a_promotion_page_shows_its_rounds_and_final(db) -> None:
+    tournament = tournament_of_format("promotion", ["ann", "ben", "cy", "di", "ed"])
+    assert tournament.status == "finished"
+    html = _html(f"/tournaments/{tournament.pk}/")
+    assert "Promotion by placing" in html
+    bracket = html.split('id="bracket"', 1)[1]
+    assert 'data-bracket="round"' in bracket and 'data-bracket="final"' in bracket
+    assert "losers" not in bracket
+    assert "<strong>champion</strong>" in html

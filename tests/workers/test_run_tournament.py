@@ -37,6 +37,33 @@ def test_it_refuses_too_few_bots_and_leaves_nothing_behind(db, make_bot):
     assert not Tournament.objects.exists()
 
 
+def test_it_runs_a_swiss_round_by_round(transactional_db, make_bot):
+    for name in ("anna", "bert", "cleo", "dora"):
+        make_bot(name)
+    out = StringIO()
+    call_command(
+        "run_tournament",
+        "--game",
+        "lie21",
+        "--format",
+        "swiss",
+        "--rounds",
+        "2",
+        "--wait",
+        stdout=out,
+    )
+    tournament = Tournament.objects.get()
+    assert (tournament.format, tournament.rounds, tournament.status) == ("swiss", 2, "finished")
+    assert "4/4" in out.getvalue(), "the progress counts the rounds created later"
+
+
+def test_it_refuses_bad_options_and_leaves_nothing_behind(db, make_bot):
+    make_bot("anna")
+    with pytest.raises(CommandError, match="rounds are set for Swiss tournaments only"):
+        call_command("run_tournament", "--game", "lie21", "--rounds", "3", stdout=StringIO())
+    assert not Tournament.objects.exists()
+
+
 @pytest.mark.slow
 def test_it_waits_for_a_real_worker_on_the_filesystem_broker(
     transactional_db, make_bot, start_worker, worker_env, tmp_path

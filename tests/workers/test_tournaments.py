@@ -208,6 +208,7 @@ class TestStandings:
         assert set(standings) == {
             "tournament",
             "game",
+            "format",
             "seats",
             "status",
             "matches_total",
@@ -223,6 +224,7 @@ class TestStandings:
             "rank",
             "bot",
             "version",
+            "seed",
             "played",
             "points",
             "first_places",

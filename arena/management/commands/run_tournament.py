@@ -1,6 +1,8 @@
-"""``manage.py run_tournament --game GAME [--name N] [--seed S] [--wait]``.
+"""``manage.py run_tournament --game GAME [--name N] [--seed S] [--format F] [--rounds R]
+[--games-per-match G] [--duplicate] [--unrated] [--wait]``.
 
-Creates a round-robin tournament of every active bot of the game and starts it now. With
+Creates a tournament (round robin by default; Swiss or double elimination with ``--format``)
+of every active bot of the game and starts it now. With
 ``--wait`` it follows the matches in the database (so it works with any broker, the
 filesystem one included, as long as a worker runs) and prints the standings at the end.
 A dropped database connection (a server restart, an idle timeout) does not stop the wait:
@@ -31,12 +33,19 @@ RECONNECT_S = 2.0
 
 
 class Command(BaseCommand):
-    help = "Create and start a round-robin tournament of every active bot of a game."
+    help = "Create and start a tournament of every active bot of a game."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True, choices=list(GAMES))
         parser.add_argument("--name", help="tournament name (default: the game and the time)")
         parser.add_argument("--seed", type=int, help="tournament seed (default: random)")
+        parser.add_argument(
+            "--format", default=Tournament.Format.ROUND_ROBIN, choices=Tournament.Format.values
+        )
+        parser.add_argument("--rounds", type=int, help="Swiss: rounds (default ceil(log2 N)+1)")
+        parser.add_argument("--games-per-match", type=int, default=1)
+        parser.add_argument("--duplicate", action="store_true", help="duplicate deals")
+        parser.add_argument("--unrated", action="store_true", help="leave the ratings alone")
         parser.add_argument(
             "--wait", action="store_true", help="follow the matches and print the standings"
         )
@@ -48,7 +57,15 @@ class Command(BaseCommand):
         name = options["name"] or f"{GAMES[options['game']].title} {timezone.now():%Y-%m-%d %H:%M}"
         try:
             tournament = tournament_create(
-                name=name, game=options["game"], created_by=None, seed=options["seed"]
+                name=name,
+                game=options["game"],
+                created_by=None,
+                seed=options["seed"],
+                format=options["format"],
+                rounds=options["rounds"],
+                games_per_match=options["games_per_match"],
+                duplicate=options["duplicate"],
+                rated=not options["unrated"],
             )
         except DomainError as exc:
             raise CommandError(exc.message) from None
@@ -86,6 +103,8 @@ class Command(BaseCommand):
             while True:
                 try:
                     done = tournament.matches.filter(status__in=OVER).count()
+                    # Swiss and elimination rounds are created as the previous ones end.
+                    total = max(total, tournament.matches.count())
                     tournament.refresh_from_db()
                 except (OperationalError, InterfaceError) as exc:
                     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
@@ -94,7 +113,7 @@ class Command(BaseCommand):
                     self._check_deadline(deadline, done, total, tournament)
                     time.sleep(RECONNECT_S)
                     continue
-                progress.update(bar, completed=done)
+                progress.update(bar, completed=done, total=total)
                 if plain and done != reported:
                     console.print(f"{done}/{total} matches over")
                     reported = done

@@ -6,14 +6,24 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.http import content_disposition_header
 
 from arena.models import Tournament
-from arena.selectors.pages import next_scheduled_tournaments, tournament_crosstable
-from arena.selectors.tournaments import tournament_get, tournament_list
+from arena.selectors.pages import (
+    next_scheduled_tournaments,
+    tournament_crosstable,
+    tournament_rounds,
+)
+from arena.selectors.tournaments import (
+    standings_csv,
+    tournament_get,
+    tournament_list,
+    tournament_signups,
+)
 from arena.services.tournaments import tournament_standings
 from arena.web.errors import domain_errors
 
-__all__ = ["tournament_detail", "tournament_index"]
+__all__ = ["tournament_detail", "tournament_index", "tournament_standings_csv"]
 
 PAGE_SIZE = 30
 #: Seconds between reloads of a running tournament's page.
@@ -54,6 +64,15 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "standings": standings,
             "crosstable": tournament_crosstable(standings),
+            "rounds": tournament_rounds(standings),
+            "signups": (
+                list(tournament_signups(tournament=tournament))
+                if tournament.entry == Tournament.Entry.SIGNUP
+                else None
+            ),
+            "swiss": tournament.format == Tournament.Format.SWISS,
+            "elimination": tournament.format
+            in (Tournament.Format.DOUBLE_ELIMINATION, Tournament.Format.PROMOTION),
             "progress": {
                 "done": done,
                 "total": total,
@@ -62,3 +81,17 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "refresh_s": REFRESH_S if running else None,
         },
     )
+
+
+@domain_errors
+def tournament_standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings as a CSV download (the same as the API's ``standings.csv``)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    response = HttpResponse(
+        standings_csv(tournament_standings(tournament=tournament)),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"tournament-{tournament.pk}-standings.csv"
+    )
+    return response

@@ -116,6 +116,22 @@ MATRIX = [
     ("post", "/api/tournaments/{tournament}/start/", None, STAFF_ONLY),
     ("post", "/api/tournaments/{tournament}/cancel/", None, STAFF_ONLY),
     ("get", "/api/tournaments/{tournament}/standings/", None, everyone(200)),
+    ("get", "/api/tournaments/{tournament}/standings.csv", None, everyone(200)),
+    ("get", "/api/tournaments/{tournament}/signups/", None, everyone(200)),
+    # A tournament that takes no sign-ups: any account is told so (a 409); who may sign
+    # which bot up is tested in test_tournament_entry.py.
+    (
+        "post",
+        "/api/tournaments/{tournament}/signups/",
+        {"bot": 1},
+        write(owner=409, other=409, staff=409),
+    ),
+    (
+        "delete",
+        "/api/tournaments/{tournament}/signups/{bot}/",
+        None,
+        write(owner=409, other=409, staff=409),
+    ),
     ("get", "/api/schedules/", None, STAFF_ONLY),
     (
         "post",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
-from arena.models import Match, MatchSeat, Tournament
+from arena.models import Bot, Match, MatchSeat, Tournament
 from arena.services.tournaments import tournament_finish
 from tests.arena.factories import BotFactory, BotVersionFactory, TournamentFactory, UserFactory
 from tests.arena.helpers import assert_error
@@ -130,6 +133,7 @@ ROW_FIELDS = {
     "rank",
     "bot",
     "version",
+    "seed",
     "played",
     "points",
     "first_places",
@@ -156,6 +160,7 @@ def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
     assert set(body) == {
         "tournament",
         "game",
+        "format",
         "seats",
         "status",
         "matches_total",
@@ -267,3 +272,122 @@ def test_a_pending_tournaments_seed_is_kept_from_all_but_staff(staff_client, ano
     assert staff_client.get(url).json()["seed"] == 1234
     staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
     assert anon_client.get(url).json()["seed"] == 1234  # versions are frozen now
+
+
+# --- formats, options, CSV --------------------------------------------------------------------
+
+
+def _play_round(tournament_id: int) -> None:
+    """Every open match won by the bot in seat 0, then "round finished"."""
+    for match in Match.objects.filter(tournament_id=tournament_id, status="queued"):
+        Match.objects.filter(pk=match.pk).update(status="done")
+        for seat in match.seats.all():
+            MatchSeat.objects.filter(pk=seat.pk).update(placing=seat.seat, score=3 - seat.seat)
+    tournament_finish(tournament_id=tournament_id)
+
+
+def test_staff_create_a_swiss_with_options(staff_client, anon_client, bots):
+    body = staff_client.post(
+        "/api/tournaments/",
+        {
+            "name": "Open",
+            "game": "lie21",
+            "format": "swiss",
+            "rounds": 2,
+            "games_per_match": 1,
+            "duplicate": False,
+            "rated": False,
+        },
+        format="json",
+    ).json()
+    assert (body["format"], body["rounds"], body["games_per_match"]) == ("swiss", 2, 1)
+    assert (body["duplicate"], body["rated"]) == (False, False)
+    staff_client.post(f"/api/tournaments/{body['id']}/start/")
+    for _ in range(2):
+        _play_round(body["id"])
+    standings = anon_client.get(f"/api/tournaments/{body['id']}/standings/").json()
+    assert standings["format"] == "swiss" and standings["status"] == "finished"
+    assert [r["round"] for r in standings["rounds"]] == [1, 2]
+    assert all(len(r["byes"]) == 1 for r in standings["rounds"]), "three bots: one bye a round"
+    assert {"buchholz", "byes", "seed"} <= set(standings["rows"][0])
+    assert sum(r["points"] for r in standings["rows"]) == 2 + 2, "two matches, two byes"
+
+
+def test_the_defaults_are_a_rated_round_robin_of_single_matches(staff_client):
+    body = staff_client.post(
+        "/api/tournaments/", {"name": "Cup", "game": "lie21"}, format="json"
+    ).json()
+    assert (body["format"], body["rounds"], body["games_per_match"]) == ("round_robin", None, 1)
+    assert (body["duplicate"], body["rated"]) == (False, True)
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"format": "knockout"}, "format"),
+        ({"format": "swiss", "rounds": 0}, "rounds"),
+        ({"format": "swiss", "rounds": "3"}, "rounds"),
+        ({"games_per_match": 21}, "games_per_match"),
+        ({"duplicate": "yes"}, "duplicate"),
+        ({"rated": 1}, "rated"),
+    ],
+)
+def test_bad_options_are_a_400_naming_the_field_and_create_nothing(staff_client, extra, field):
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "x", "game": "lie21", **extra}, format="json"
+    )
+    assert field in assert_error(response, 400)["fields"]
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        ({"format": "round_robin", "rounds": 3}, "bad_rounds"),
+        ({"game": "highcard", "format": "double_elimination"}, "bad_format"),
+    ],
+)
+def test_options_that_do_not_fit_the_format_or_game_are_a_400(staff_client, extra, code):
+    response = staff_client.post("/api/tournaments/", {"name": "x", "game": "lie21", **extra})
+    assert assert_error(response, 400)["code"] == code
+    assert not Tournament.objects.exists()
+
+
+def test_a_double_elimination_has_a_bracket_and_a_champion(staff_client, anon_client, bots):
+    body = staff_client.post(
+        "/api/tournaments/",
+        {"name": "Finals", "game": "lie21", "format": "double_elimination"},
+        format="json",
+    ).json()
+    staff_client.post(f"/api/tournaments/{body['id']}/start/")
+    for _ in range(10):
+        _play_round(body["id"])
+    standings = anon_client.get(f"/api/tournaments/{body['id']}/standings/").json()
+    assert standings["status"] == "finished"
+    assert standings["rows"][0]["bot"]["id"] == standings["champion"]
+    brackets = [t["bracket"] for r in standings["rounds"] for t in r["tables"]]
+    assert brackets[0] == "winners" and "losers" in brackets and brackets[-1] == "final"
+    assert [r["eliminated_in"] is None for r in standings["rows"]] == [True, False, False]
+
+
+def test_the_standings_download_as_csv(staff_client, anon_client, bots):
+    Bot.objects.filter(pk=bots[0].pk).update(name="=HYPERLINK(1)")
+    tournament = TournamentFactory()
+    staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
+    _play_round(tournament.pk)
+    response = anon_client.get(f"/api/tournaments/{tournament.pk}/standings.csv")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert "attachment" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    json_rows = anon_client.get(f"/api/tournaments/{tournament.pk}/standings/").json()["rows"]
+    assert [int(r["bot_id"]) for r in rows] == [r["bot"]["id"] for r in json_rows]
+    assert [float(r["points"]) for r in rows] == [r["points"] for r in json_rows]
+    assert "'=HYPERLINK(1)" in [r["bot"] for r in rows], "no formula in a spreadsheet"
+    page = anon_client.get(f"/tournaments/{tournament.pk}/standings.csv")
+    assert page.status_code == 200 and page.content == response.content
+
+
+def test_the_csv_of_a_missing_tournament_is_a_404(anon_client):
+    assert anon_client.get("/api/tournaments/999/standings.csv").status_code == 404
+    assert anon_client.get("/tournaments/999/standings.csv").status_code == 404
