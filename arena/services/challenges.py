@@ -3,7 +3,8 @@
 * A **challenge**: an owner seats one of its versions against chosen rivals (any public bot of
   the same game: an active bot's valid version, or one of the owner's own earlier versions)
   for N unrated matches. Each user may queue at most ``ARENA_CHALLENGE_MATCHES_PER_DAY``
-  challenge matches a day (default 200) and at most :data:`MAX_MATCHES` per challenge.
+  challenge matches in any rolling day (default 200; beyond it :class:`TooManyRequests`, a
+  429 with ``Retry-After``) and at most :data:`MAX_MATCHES` per challenge.
 * A **comparison**: when a new version becomes active, it plays
   ``ARENA_COMPARISON_MATCHES`` (default 20) unrated matches against its bot's previous valid
   version, started by the platform, so the bot page can say "v5 vs v4: 58% ± 6%".
@@ -33,7 +34,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
-from arena.services.errors import Forbidden, InvalidInput, NotFound
+from arena.services.errors import Forbidden, InvalidInput, NotFound, TooManyRequests
 from arena.services.matches import duplicate_create, match_create, seconds_setting
 from engine.registry import get_game
 
@@ -41,6 +42,7 @@ __all__ = [
     "MAX_MATCHES",
     "ChallengeSummary",
     "challenge_create",
+    "challenge_quota_left",
     "challenge_summary",
     "comparison_start",
 ]
@@ -55,6 +57,32 @@ def matches_per_day() -> int:
 
 def comparison_matches() -> int:
     return int(seconds_setting("ARENA_COMPARISON_MATCHES", 20))
+
+
+def challenge_quota_left(*, user: Any) -> int:
+    """Challenge matches ``user`` may still ask for in the rolling day."""
+    since = timezone.now() - timedelta(days=1)
+    used = (
+        Challenge.objects.filter(
+            created_by=user, kind=Challenge.Kind.CHALLENGE, created__gte=since
+        ).aggregate(total=Sum("matches_requested"))["total"]
+        or 0
+    )
+    return max(0, matches_per_day() - used)
+
+
+def _quota_frees_in(user: Any) -> int:
+    """Seconds until the oldest challenge of the window leaves it (at least 1)."""
+    since = timezone.now() - timedelta(days=1)
+    oldest = (
+        Challenge.objects.filter(created_by=user, kind=Challenge.Kind.CHALLENGE, created__gte=since)
+        .order_by("created")
+        .values_list("created", flat=True)
+        .first()
+    )
+    if oldest is None:
+        return 1
+    return max(1, math.ceil((oldest + timedelta(days=1) - timezone.now()).total_seconds()))
 
 
 def _filler(game: str) -> BotVersion | None:
@@ -154,18 +182,14 @@ def challenge_create(
             )
         ordered.append(rival)
     with transaction.atomic():
-        since = timezone.now() - timedelta(days=1)
-        used = (
-            Challenge.objects.filter(
-                created_by=user, kind=Challenge.Kind.CHALLENGE, created__gte=since
-            ).aggregate(total=Sum("matches_requested"))["total"]
-            or 0
-        )
-        if used + matches > matches_per_day():
-            raise InvalidInput(
-                f"your challenge quota is {matches_per_day()} matches a day; "
-                f"{max(0, matches_per_day() - used)} left",
+        # The user's row is locked, so two requests at once cannot both spend the last of it.
+        type(user).objects.select_for_update().filter(pk=user.pk).exists()
+        left = challenge_quota_left(user=user)
+        if matches > left:
+            raise TooManyRequests(
+                f"your challenge quota is {matches_per_day()} matches a day; {left} left",
                 code="quota",
+                retry_after=_quota_frees_in(user),
             )
         table = _table(version, ordered)
         challenge = Challenge.objects.create(

@@ -6,7 +6,7 @@ import pytest
 
 from arena.models import Challenge, Match, RatingHistory
 from arena.services.challenges import challenge_create, challenge_summary, comparison_start
-from arena.services.errors import Forbidden, InvalidInput
+from arena.services.errors import Forbidden, InvalidInput, TooManyRequests
 from arena.services.validation import version_validate
 from tests.workers import bots
 from tests.workers.conftest import version_add
@@ -85,7 +85,7 @@ def test_the_daily_quota_holds(make_bot, owner, settings):
     mine, rival = make_bot("mine"), make_bot("rival")
     ask = {"user": owner, "version_id": mine.active_version_id}
     challenge_create(**ask, rival_version_ids=[rival.active_version_id], matches=8)
-    with pytest.raises(InvalidInput, match="2 left"):
+    with pytest.raises(TooManyRequests, match="2 left"):
         challenge_create(**ask, rival_version_ids=[rival.active_version_id], matches=4)
     with pytest.raises(InvalidInput, match="1 to 100"):
         challenge_create(**ask, rival_version_ids=[rival.active_version_id], matches=0)
