@@ -13,14 +13,16 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from arena.models import BotVersion, Challenge, Match, MatchSeat
+from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
 from arena.selectors.matches import match_list
 from arena.services.challenges import ChallengeSummary, challenge_summary
 from arena.services.errors import NotFound
+from engine.registry import get_game
 
 __all__ = [
     "ChallengeView",
     "Comparison",
+    "challenge_choices",
     "challenge_get",
     "challenge_list",
     "challenge_rivals",
@@ -87,14 +89,6 @@ class Comparison:
     previous: int  # the earlier version's number
     summary: ChallengeSummary
 
-    @property
-    def margin(self) -> float | None:
-        """Half the width of the 95% interval (the "± 6%")."""
-        s = self.summary
-        if s.low is None or s.high is None:
-            return None
-        return (s.high - s.low) / 2
-
 
 def version_comparison(*, version: BotVersion) -> Comparison | None:
     """The version's comparison with the previous one, or None if it has none (yet)."""
@@ -112,3 +106,33 @@ def version_comparison(*, version: BotVersion) -> Comparison | None:
         previous=previous.first() or 0,
         summary=challenge_summary(challenge=challenge),
     )
+
+
+def challenge_choices(*, user: Any) -> tuple[list[tuple[int, str]], list[tuple[str, list]]]:
+    """What a challenge form offers ``user``: its valid versions, and the rivals by game (the
+    ladder's bots at their current version, and the user's own valid versions)."""
+    own = list(
+        BotVersion.objects.filter(bot__owner=user, status=BotVersion.Status.VALID)
+        .select_related("bot")
+        .order_by("bot__name", "-number")
+    )
+    games = sorted({version.bot.game for version in own})
+    ladder = (
+        Bot.objects.filter(game__in=games, is_active=True, active_version__isnull=False)
+        .exclude(owner=user)
+        .select_related("owner", "active_version")
+        .order_by("name")
+    )
+    rivals: dict[str, list[tuple[int, str]]] = {game: [] for game in games}
+    for bot in ladder:
+        label = f"{bot.name} v{bot.active_version.number} · {bot.owner.username}"
+        rivals[bot.game].append((bot.active_version_id, label))
+    for version in own:
+        rivals[version.bot.game].append(
+            (version.pk, f"{version.bot.name} v{version.number} (yours)")
+        )
+    versions = [
+        (version.pk, f"{version.bot.name} v{version.number} ({get_game(version.bot.game).title})")
+        for version in own
+    ]
+    return versions, [(get_game(game).title, rivals[game]) for game in games]

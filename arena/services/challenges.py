@@ -15,8 +15,9 @@ Tables larger than the chosen versions are filled with the game's built-in ``ran
 The verdict (:func:`challenge_summary`) is the challenger's **score** against the rivals:
 per match, 1 for each rival it placed ahead of, 1/2 per rival level, divided by the rivals;
 reported as a share with a 95% confidence interval over the matches (per duplicate set where
-sets were played, since a set's matches share their deals) and called significant when the
-interval leaves out 50%.
+sets were played, since a set's matches share their deals; normal approximation, its spread
+padded with one win and one loss so a short run of identical results is not read as
+certainty) and called significant when the interval leaves out 50%.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -183,7 +185,7 @@ def challenge_create(
         ordered.append(rival)
     with transaction.atomic():
         # The user's row is locked, so two requests at once cannot both spend the last of it.
-        type(user).objects.select_for_update().filter(pk=user.pk).exists()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
         left = challenge_quota_left(user=user)
         if matches > left:
             raise TooManyRequests(
@@ -253,6 +255,20 @@ class ChallengeSummary:
     def done(self) -> bool:
         return self.open == 0
 
+    @property
+    def margin(self) -> float | None:
+        """Half the width of the 95% interval: the "± 6%" of "58% ± 6%"."""
+        if self.low is None or self.high is None:
+            return None
+        return (self.high - self.low) / 2
+
+    @property
+    def verdict(self) -> str:
+        """``better``, ``worse`` (the interval leaves out one half on that side) or ``unsure``."""
+        if not self.significant or self.low is None or self.high is None:
+            return "unsure"
+        return "better" if self.low > 0.5 else "worse"
+
 
 def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
     """The challenger's score so far, with its 95% confidence interval (two queries)."""
@@ -295,8 +311,10 @@ def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
     if not units:
         return ChallengeSummary(0, open_count, failed, None, None, None, False, 0, 0, 0)
     mean = statistics.fmean(units)
-    spread = statistics.stdev(units) if len(units) > 1 else 0.5
-    half = 1.96 * spread / math.sqrt(len(units)) if len(units) > 1 else 0.5
+    # The spread counts one extra win and one extra loss (as the "plus four" interval of a
+    # proportion does): four wins out of four would otherwise read as "100% ± 0%".
+    padded = [*units, 0.0, 1.0]
+    half = 1.96 * statistics.stdev(padded) / math.sqrt(len(padded)) if len(units) > 1 else 0.5
     low, high = max(0.0, mean - half), min(1.0, mean + half)
     return ChallengeSummary(
         played=played,

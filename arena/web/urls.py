@@ -6,7 +6,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from arena.web.throttling import ThrottledLoginView
-from arena.web.views import accounts, bots, docs, games, home, ladder, matches, tournaments
+from arena.web.views import (
+    accounts,
+    bots,
+    challenges,
+    docs,
+    games,
+    home,
+    ladder,
+    matches,
+    tournaments,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -33,6 +43,9 @@ urlpatterns = [
         bots.version_source_download,
         name="bot-version-source",
     ),
+    path("challenges/", challenges.challenge_index, name="challenges"),
+    path("challenges/new/", challenges.challenge_new, name="challenge-new"),
+    path("challenges/<int:challenge_id>/", challenges.challenge_detail, name="challenge"),
     path("matches/", matches.match_index, name="matches"),
     path("matches/<int:match_id>/", matches.match_detail, name="match"),
     path("tournaments/", tournaments.tournament_index, name="tournaments"),

@@ -45,7 +45,7 @@ PAGE_SIZE = 50
 PAGE_CACHE_S = 600
 #: Seconds between reloads of a match that is still queued or running.
 REFRESH_S = 5
-_MATCH_FILTERS = ("bot", "status", "kind", "game", "tournament")
+_MATCH_FILTERS = ("bot", "version", "status", "kind", "game", "tournament")
 
 #: Seconds an anonymous reader's match list page is reused: new matches show within this.
 LIST_CACHE_S = 5

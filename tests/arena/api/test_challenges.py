@@ -68,9 +68,7 @@ def test_the_challenger_the_rivals_owner_and_staff_see_it_nobody_else(
     challenge_id = _ask(owner_client, mine, rival).json()["id"]
     for client in (owner_client, other_client, staff_client):
         assert client.get(f"/api/challenges/{challenge_id}/").status_code == 200
-        assert [c["id"] for c in client.get("/api/challenges/").json()["results"]] == [
-            challenge_id
-        ]
+        assert [c["id"] for c in client.get("/api/challenges/").json()["results"]] == [challenge_id]
     stranger = client_for(UserFactory())
     assert_error(stranger.get(f"/api/challenges/{challenge_id}/"), 404, "not_found")
     assert stranger.get("/api/challenges/").json()["results"] == []

@@ -1,0 +1,213 @@
+"""The challenge pages, "v2 vs v1" on the bot and version pages, and a version's statistics."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from arena.models import BotVersion, Challenge, Match
+from arena.services.challenges import comparison_start
+from arena.services.ratings import rating_activate
+from tests.arena.factories import BotVersionFactory
+from tests.web.data import bot_make, match_record, rate, user_make
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _finish(challenge: Challenge, challenger_places: list[int]) -> None:
+    """Results by hand: the challenger placed ``challenger_places`` in its matches in turn."""
+    matches = Match.objects.filter(challenge=challenge).order_by("id")
+    for match, placing in zip(matches, challenger_places, strict=True):
+        for seat in match.seats.all():
+            seat.placing = placing if seat.version_id == challenge.version_id else 1 - placing
+            seat.save()
+        match.status = Match.Status.DONE
+        match.save()
+
+
+def _text(html: str, element_id: str) -> str:
+    """The text of the element with ``element_id`` (tags dropped, spaces squeezed)."""
+    start = html.index(f'id="{element_id}"')
+    chunk = html[start : html.index("</p>", start)]
+    return " ".join(re.sub(r"<[^>]+>", "", chunk.split(">", 1)[1]).split())
+
+
+@pytest.fixture
+def cast():
+    me, rival_owner, stranger = user_make("me"), user_make("rivalry"), user_make("stranger")
+    mine = bot_make(me, name="mybot", on_ladder=True)
+    rival = bot_make(rival_owner, name="rivalbot", on_ladder=True)
+    return {
+        "me": me,
+        "rival_owner": rival_owner,
+        "stranger": stranger,
+        "mine": mine,
+        "rival": rival,
+    }
+
+
+def test_a_rivals_page_offers_a_challenge_that_ends_on_a_results_page(cast):
+    me, mine, rival = cast["me"], cast["mine"], cast["rival"]
+    page = _client(me).get(f"/bots/{rival.pk}/").content.decode()
+    assert f'href="/challenges/new/?rival={rival.active_version_id}"' in page
+
+    form = _client(me).get(f"/challenges/new/?rival={rival.active_version_id}").content.decode()
+    assert re.search(rf'<option value="{rival.active_version_id}"[^>]*selected', form)
+
+    response = _client(me).post(
+        "/challenges/new/",
+        {"version": mine.active_version_id, "rivals": [rival.active_version_id], "matches": 4},
+    )
+    challenge = Challenge.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/challenges/{challenge.pk}/"
+    assert Match.objects.filter(challenge=challenge, ranked=False).count() == 4
+
+    waiting = _client(me).get(f"/challenges/{challenge.pk}/").content.decode()
+    assert "no result yet (4 matches to play)" in _text(waiting, "challenge-score")
+    assert 'http-equiv="refresh"' in waiting
+
+    _finish(challenge, [0, 1, 0, 1])
+    done = _client(me).get(f"/challenges/{challenge.pk}/").content.decode()
+    score = _text(done, "challenge-score")
+    assert "mybot v1: 50% ± " in score and "over 4 matches" in score
+    assert "not significant" in score
+    assert 'http-equiv="refresh"' not in done
+    assert done.count('<tr data-match="') == 4
+
+
+def test_a_decisive_challenge_is_called_significant(cast):
+    challenge = Challenge.objects.create(
+        game="lie21",
+        created_by=cast["me"],
+        version=cast["mine"].active_version,
+        opponents=[cast["rival"].active_version_id],
+        matches_requested=8,
+    )
+    for seed in range(8):
+        match = Match.objects.create(
+            game="lie21", seed=seed, challenge=challenge, kind="challenge", ranked=False
+        )
+        for seat, bot in enumerate((cast["mine"], cast["rival"])):
+            match.seats.create(seat=seat, bot=bot, version=bot.active_version)
+    _finish(challenge, [0, 0, 0, 0, 0, 0, 0, 1])
+    score = _text(
+        _client(cast["me"]).get(f"/challenges/{challenge.pk}/").content.decode(), "challenge-score"
+    )
+    assert "88% ±" in score and "significantly better" in score
+
+
+def test_only_the_challenger_the_rivals_owner_and_staff_see_a_challenge(cast):
+    _client(cast["me"]).post(
+        "/challenges/new/",
+        {
+            "version": cast["mine"].active_version_id,
+            "rivals": [cast["rival"].active_version_id],
+            "matches": 2,
+        },
+    )
+    challenge = Challenge.objects.get()
+    path = f"/challenges/{challenge.pk}/"
+    staff = user_make("boss", is_staff=True)
+    for user in (cast["me"], cast["rival_owner"], staff):
+        assert _client(user).get(path).status_code == 200
+        assert (
+            f'data-challenge="{challenge.pk}"' in _client(user).get("/challenges/").content.decode()
+        )
+    assert _client(cast["stranger"]).get(path).status_code == 404
+    assert f'data-challenge="{challenge.pk}"' not in (
+        _client(cast["stranger"]).get("/challenges/").content.decode()
+    )
+    anonymous = _client().get(path)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+
+
+def test_a_spent_quota_is_a_429_with_the_reason_and_nothing_is_queued(cast, settings):
+    settings.ARENA_CHALLENGE_MATCHES_PER_DAY = 3
+    response = _client(cast["me"]).post(
+        "/challenges/new/",
+        {
+            "version": cast["mine"].active_version_id,
+            "rivals": [cast["rival"].active_version_id],
+            "matches": 4,
+        },
+    )
+    assert response.status_code == 429
+    assert "your challenge quota is 3 matches a day; 3 left" in response.content.decode()
+    assert not Challenge.objects.exists() and not Match.objects.exists()
+
+
+def test_a_rival_of_another_game_is_refused_on_the_form(cast):
+    other = bot_make(cast["rival_owner"], name="dicey", game="liars", on_ladder=True)
+    bot_make(cast["me"], name="mydice", game="liars", on_ladder=True)
+    response = _client(cast["me"]).post(
+        "/challenges/new/",
+        {
+            "version": cast["mine"].active_version_id,
+            "rivals": [other.active_version_id],
+            "matches": 2,
+        },
+    )
+    assert response.status_code == 200
+    assert "a rival must play the same game" in response.content.decode()
+    assert not Challenge.objects.exists()
+
+
+def test_the_bot_and_version_pages_say_v2_vs_v1_with_its_confidence(cast, settings):
+    settings.ARENA_COMPARISON_MATCHES = 6
+    bot = cast["mine"]
+    first = bot.active_version
+    second = BotVersionFactory(bot=bot, number=2)
+    rating_activate(version=second)
+    comparison = comparison_start(version_id=second.pk)
+    _finish(comparison, [0, 0, 0, 1, 0, 1])
+
+    bot_page = _client().get(f"/bots/{bot.pk}/").content.decode()
+    line = _text(bot_page, "comparison")
+    assert line.startswith("v2 vs v1: 67% ± ") and "over 6 matches" in line
+    assert "not significant" in line
+    version_page = _client().get(f"/bots/{bot.pk}/versions/2/").content.decode()
+    assert _text(version_page, "comparison") == line
+    first_page = _client().get(f"/bots/{bot.pk}/versions/{first.number}/").content.decode()
+    assert "nothing to compare with" in _text(first_page, "comparison")
+
+    api = _client().get(f"/api/bots/{bot.pk}/versions/2/").json()["comparison"]
+    assert (api["version"], api["previous"]) == (2, 1)
+    assert api["summary"]["played"] == 6 and api["summary"]["score"] == pytest.approx(4 / 6)
+    assert _client().get(f"/api/bots/{bot.pk}/").json()["comparison"]["version"] == 2
+
+
+def test_a_versions_page_shows_its_record_faults_times_game_stats_and_matches(cast):
+    mine, rival = cast["mine"], cast["rival"]
+    matches = [match_record(mine, rival, seed=seed) for seed in (1, 2)]
+    rate(matches[-1], [3.0, 1.0])
+    page = _client().get(f"/bots/{mine.pk}/versions/1/").content.decode()
+    stats = page[page.index('id="version-stats"') :]
+    assert re.search(r'data-stat="matches">2<', stats)
+    assert re.search(r'data-stat="fault_rate">0\.0%', stats)
+    assert re.search(
+        r'data-stat="decision_ms">mean [0-9.]+ ms, 95th percentile [0-9.]+ ms, max', stats
+    )
+    assert 'data-stat="game-bluff_rate"' in stats and 'data-stat="game-challenge_rate"' in stats
+    assert "<svg" in page[page.index('id="rating-chart"') :], "the rating chart is drawn"
+    listed = page[page.index('id="version-matches"') :]
+    assert all(f'data-match="{m.pk}"' in listed for m in matches)
+    assert 'class="delta"' in listed, "the rating change shows in the match list"
+
+    api = _client().get(f"/api/bots/{mine.pk}/versions/1/").json()["stats"]
+    assert api["matches"] == 2 and api["faults"] == {} and api["decisions"] > 0
+    assert {"bluff_rate", "challenge_rate", "challenge_success"} <= set(api["game_stats"])
+
+
+def test_a_pending_version_shows_no_stats(cast):
+    version = BotVersionFactory(bot=cast["mine"], number=2, status=BotVersion.Status.PENDING)
+    page = _client().get(f"/bots/{cast['mine'].pk}/versions/{version.number}/").content.decode()
+    assert 'id="version-stats"' not in page
