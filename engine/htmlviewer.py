@@ -99,14 +99,14 @@ def replay_html(replay: dict[str, Any], *, title: str | None = None) -> str:
         game_title = title or get_game(game).title
     except (KeyError, ValueError, ImportError):
         pass
-    markup = files["markup"].read_text(encoding="utf-8")
+    markup = re.sub(r"\{#.*?#\}", "", files["markup"].read_text(encoding="utf-8"))
     for name, value in (
         ("{{ match.game }}", game),
         ("{{ game_title }}", game_title),
         ("{{ renderer_url }}", ""),  # set by the loader
     ):
         markup = markup.replace(name, html.escape(value))
-    if re.search(r"\{[{%]", markup):
+    if re.search(r"\{[{%#]", markup):
         raise ViewerFilesMissing("the viewer's markup has template tags this page cannot fill")
     modules = {
         name: files[name].read_text(encoding="utf-8")
