@@ -24,7 +24,12 @@ from arena.api.pagination import Pagination
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
 from arena.models import Challenge
-from arena.selectors.challenges import challenge_get, challenge_list, challenge_view
+from arena.selectors.challenges import (
+    challenge_get,
+    challenge_list,
+    challenge_rows,
+    challenge_view,
+)
 from arena.selectors.filters import MAX_ID
 from arena.services.challenges import MAX_MATCHES, challenge_create
 
@@ -125,7 +130,7 @@ class ChallengeListCreateApi(ListAPIView):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        views = [challenge_view(challenge=challenge) for challenge in page]
+        views = challenge_rows(challenges=list(page))
         return self.get_paginated_response(ChallengeOutputSerializer(views, many=True).data)
 
     @extend_schema(

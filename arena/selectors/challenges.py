@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
 from arena.selectors.matches import match_list
-from arena.services.challenges import ChallengeSummary, challenge_summary
+from arena.services.challenges import ChallengeSummary, challenge_summaries, challenge_summary
 from arena.services.errors import NotFound
 from engine.registry import get_game
 
@@ -26,6 +26,7 @@ __all__ = [
     "challenge_get",
     "challenge_list",
     "challenge_rivals",
+    "challenge_rows",
     "challenge_view",
     "version_comparison",
 ]
@@ -78,6 +79,28 @@ def challenge_view(*, challenge: Challenge) -> ChallengeView:
         summary=challenge_summary(challenge=challenge),
         matches=list(match_list().filter(challenge=challenge)),
     )
+
+
+def challenge_rows(*, challenges: list[Challenge]) -> list[ChallengeView]:
+    """A list page's rows: each challenge's table, verdict and matches (their ids only), in
+    four queries however many rows."""
+    summaries = challenge_summaries(challenges=challenges)
+    matches: dict[int, list[Match]] = {challenge.pk: [] for challenge in challenges}
+    for match in (
+        Match.objects.filter(challenge__in=challenges).only("id", "challenge_id").order_by("-id")
+    ):
+        matches[match.challenge_id].append(match)
+    wanted = {pk for challenge in challenges for pk in challenge.opponents}
+    versions = BotVersion.objects.select_related("bot__owner").in_bulk(list(wanted))
+    return [
+        ChallengeView(
+            challenge=challenge,
+            rivals=[versions[pk] for pk in challenge.opponents if pk in versions],
+            summary=summaries[challenge.pk],
+            matches=matches[challenge.pk],
+        )
+        for challenge in challenges
+    ]
 
 
 @dataclass(frozen=True, slots=True)

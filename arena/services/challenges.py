@@ -45,6 +45,7 @@ __all__ = [
     "ChallengeSummary",
     "challenge_create",
     "challenge_quota_left",
+    "challenge_summaries",
     "challenge_summary",
     "comparison_start",
 ]
@@ -272,24 +273,41 @@ class ChallengeSummary:
 
 def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
     """The challenger's score so far, with its 95% confidence interval (two queries)."""
-    matches = {
-        row["id"]: row
-        for row in Match.objects.filter(challenge=challenge).values("id", "status", "duplicate_key")
-    }
-    seats = MatchSeat.objects.filter(match_id__in=list(matches)).values(
-        "match_id", "version_id", "placing"
-    )
+    return challenge_summaries(challenges=[challenge])[challenge.pk]
+
+
+def challenge_summaries(*, challenges: Sequence[Challenge]) -> dict[int, ChallengeSummary]:
+    """:func:`challenge_summary` of each challenge, by id, in two queries for them all."""
+    ids = [challenge.pk for challenge in challenges]
+    matches: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    for row in Match.objects.filter(challenge_id__in=ids).values(
+        "id", "status", "duplicate_key", "challenge_id"
+    ):
+        matches[row["challenge_id"]][row["id"]] = row
     by_match: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for seat in seats:
+    for seat in MatchSeat.objects.filter(match__challenge_id__in=ids).values(
+        "match_id", "version_id", "placing"
+    ):
         by_match[seat["match_id"]].append(seat)
+    return {
+        challenge.pk: _summarize(challenge.version_id, matches[challenge.pk], by_match)
+        for challenge in challenges
+    }
+
+
+def _summarize(
+    version_id: int,
+    matches: dict[int, dict[str, Any]],
+    by_match: dict[int, list[dict[str, Any]]],
+) -> ChallengeSummary:
     scores: dict[str, list[float]] = defaultdict(list)  # by duplicate set (or by match)
     wins = draws = losses = 0
     for match_id, match in matches.items():
         if match["status"] != Match.Status.DONE:
             continue
         table = by_match[match_id]
-        mine = [s for s in table if s["version_id"] == challenge.version_id]
-        rivals = [s for s in table if s["version_id"] != challenge.version_id]
+        mine = [s for s in table if s["version_id"] == version_id]
+        rivals = [s for s in table if s["version_id"] != version_id]
         if not mine or not rivals or mine[0]["placing"] is None:
             continue
         placing = mine[0]["placing"]

@@ -89,7 +89,10 @@ class ChallengeForm(forms.Form):
         "versions, of the same game; for a game of more seats, choose several (empty seats "
         "are filled with the game's random bot).",
     )
-    matches = forms.IntegerField(
+    # Not "matches": a form control of that name would shadow the form element's own
+    # Element.matches() in the browser (and break any script that calls it).
+    match_count = forms.IntegerField(
+        label="Matches",
         min_value=1,
         max_value=100,
         initial=20,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from arena.models import BotVersion, Challenge, Match
 from arena.services.challenges import comparison_start
@@ -65,7 +67,7 @@ def test_a_rivals_page_offers_a_challenge_that_ends_on_a_results_page(cast):
 
     response = _client(me).post(
         "/challenges/new/",
-        {"version": mine.active_version_id, "rivals": [rival.active_version_id], "matches": 4},
+        {"version": mine.active_version_id, "rivals": [rival.active_version_id], "match_count": 4},
     )
     challenge = Challenge.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/challenges/{challenge.pk}/"
@@ -111,7 +113,7 @@ def test_only_the_challenger_the_rivals_owner_and_staff_see_a_challenge(cast):
         {
             "version": cast["mine"].active_version_id,
             "rivals": [cast["rival"].active_version_id],
-            "matches": 2,
+            "match_count": 2,
         },
     )
     challenge = Challenge.objects.get()
@@ -137,7 +139,7 @@ def test_a_spent_quota_is_a_429_with_the_reason_and_nothing_is_queued(cast, sett
         {
             "version": cast["mine"].active_version_id,
             "rivals": [cast["rival"].active_version_id],
-            "matches": 4,
+            "match_count": 4,
         },
     )
     assert response.status_code == 429
@@ -153,7 +155,7 @@ def test_a_rival_of_another_game_is_refused_on_the_form(cast):
         {
             "version": cast["mine"].active_version_id,
             "rivals": [other.active_version_id],
-            "matches": 2,
+            "match_count": 2,
         },
     )
     assert response.status_code == 200
@@ -211,3 +213,86 @@ def test_a_pending_version_shows_no_stats(cast):
     version = BotVersionFactory(bot=cast["mine"], number=2, status=BotVersion.Status.PENDING)
     page = _client().get(f"/bots/{cast['mine'].pk}/versions/{version.number}/").content.decode()
     assert 'id="version-stats"' not in page
+
+
+# --- bulk replays and the local replay page -------------------------------------------------
+
+
+def test_the_owner_downloads_the_bots_replays_as_one_zip(cast):
+    import gzip
+    import io
+    import json
+    import zipfile
+
+    mine, rival = cast["mine"], cast["rival"]
+    matches = [match_record(mine, rival, seed=seed) for seed in (1, 2)]
+    other = match_record(rival, bot_make(cast["stranger"], name="third"), seed=3)
+    page = _client(cast["me"]).get(f"/bots/{mine.pk}/").content.decode()
+    assert f'href="/bots/{mine.pk}/replays.zip"' in page
+
+    response = _client(cast["me"]).get(f"/bots/{mine.pk}/replays.zip")
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert 'filename="mybot-replays.zip"' in response["Content-Disposition"]
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    assert archive.namelist() == [f"match-{m.pk}.json.gz" for m in reversed(matches)]
+    first = json.loads(gzip.decompress(archive.read(f"match-{matches[0].pk}.json.gz")))
+    assert first["format"] == 2 and [s["name"] for s in first["seats"]] == [
+        "me/mybot",
+        "rivalry/rivalbot",
+    ]
+    assert f"match-{other.pk}.json.gz" not in archive.namelist()
+
+    only_v2 = _client(cast["me"]).get(f"/bots/{mine.pk}/replays.zip?version=2")
+    assert zipfile.ZipFile(io.BytesIO(only_v2.content)).namelist() == []
+
+
+def test_nobody_but_the_owner_downloads_the_replays_in_bulk(cast):
+    mine = cast["mine"]
+    assert _client(cast["rival_owner"]).get(f"/bots/{mine.pk}/replays.zip").status_code == 403
+    anonymous = _client().get(f"/bots/{mine.pk}/replays.zip")
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+    assert (
+        'id="replays-zip"'
+        not in _client(cast["rival_owner"]).get(f"/bots/{mine.pk}/").content.decode()
+    )
+    assert _client(cast["me"]).get("/bots/999999/replays.zip").status_code == 404
+
+
+def test_the_replay_page_offers_every_hosted_games_renderer_to_the_shell():
+    import json
+
+    from engine.registry import GAMES
+
+    page = _client().get("/replay/").content.decode()
+    renderers = json.loads(
+        re.search(
+            r'<script id="viewer-renderers" type="application/json">(.*?)</script>', page, re.S
+        )[1]
+    )
+    assert set(renderers) == set(GAMES)
+    assert renderers["lie21"]["url"].endswith("arena/games/lie21/renderer.js")
+    assert 'id="replay-file"' in page and 'id="replay-viewer"' in page
+    assert 'data-shell="/static/arena/viewer/shell.js"' in page
+
+
+def test_the_challenge_list_costs_the_same_queries_for_any_number_of_challenges(
+    cast, django_assert_max_num_queries
+):
+    client = _client(cast["me"])
+    ask = {
+        "version": cast["mine"].active_version_id,
+        "rivals": [cast["rival"].active_version_id],
+        "match_count": 2,
+    }
+    counts = []
+    for _ in range(2):
+        client.post("/challenges/new/", ask)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get("/challenges/").status_code == 200
+        counts.append(len(queries))
+    for _ in range(5):
+        client.post("/challenges/new/", ask)
+    with django_assert_max_num_queries(counts[-1]):
+        page = client.get("/challenges/").content.decode()
+    assert page.count("<tr data-challenge=") == 7
+    assert counts[0] == counts[1]

@@ -7,6 +7,9 @@ versions' file names, validation logs and error output, and downloads the source
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -29,7 +32,7 @@ from arena.selectors.bots import (
     version_source,
 )
 from arena.selectors.challenges import version_comparison
-from arena.selectors.matches import match_list
+from arena.selectors.matches import match_list, replays_of_bot
 from arena.selectors.pages import (
     RatingPoint,
     bot_head_to_head,
@@ -54,6 +57,7 @@ __all__ = [
     "bot_edit",
     "bot_index",
     "bot_new",
+    "bot_replays_zip",
     "bot_upload",
     "version_detail",
     "version_source_download",
@@ -273,5 +277,28 @@ def version_source_download(request: HttpRequest, bot_id: int, number: int) -> H
     response = HttpResponse(data, content_type=kind)
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=version.filename or f"bot-v{version.number}.{version.kind}"
+    )
+    return response
+
+
+@login_required
+@never_cache
+@domain_errors
+def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The replays of the bot's newest finished matches in one zip (owner only; ``?version=``
+    keeps one version's). Each stays gzip JSON, as the API serves it, so the zip stores
+    them without compressing twice; ``python -m engine replay`` reads them as they are."""
+    bot = bot_get(bot_id=bot_id)
+    raw = request.GET.get("version", "")
+    version = int(raw) if raw.isdigit() and len(raw) < 10 else None
+    replays = replays_of_bot(bot=bot, user=request.user, version=version)  # else Forbidden
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
+        for match_id, data in replays:
+            archive.writestr(f"match-{match_id}.json.gz", data)
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    suffix = f"-v{version}" if version is not None else ""
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{bot.name}{suffix}-replays.zip"
     )
     return response

@@ -15,6 +15,7 @@ from arena.selectors.challenges import (
     challenge_choices,
     challenge_get,
     challenge_list,
+    challenge_rows,
     challenge_view,
 )
 from arena.services.challenges import challenge_create, challenge_quota_left, matches_per_day
@@ -33,7 +34,7 @@ REFRESH_S = 10
 def challenge_index(request: HttpRequest) -> HttpResponse:
     """The challenges the user may see, newest first, with each one's score so far."""
     page = Paginator(challenge_list(user=request.user), PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [challenge_view(challenge=challenge) for challenge in page]
+    rows = challenge_rows(challenges=list(page))
     return render(
         request,
         "arena/challenges/list.html",
@@ -67,10 +68,10 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 user=request.user,
                 version_id=data["version"],
                 rival_version_ids=data["rivals"],
-                matches=data["matches"],
+                matches=data["match_count"],
             )
         except TooManyRequests as exc:
-            form.add_error("matches", exc.message)
+            form.add_error("match_count", exc.message)
             status = 429
         except DomainError as exc:
             form.add_error(None, exc.message)
