@@ -178,6 +178,10 @@ def test_the_bot_and_version_pages_say_v2_vs_v1_with_its_confidence(cast, settin
     assert "not significant" in line
     version_page = _client().get(f"/bots/{bot.pk}/versions/2/").content.decode()
     assert _text(version_page, "comparison") == line
+    details = f'href="/challenges/{comparison.pk}/"'
+    assert details in _client(cast["me"]).get(f"/bots/{bot.pk}/").content.decode()
+    assert details not in _client(cast["stranger"]).get(f"/bots/{bot.pk}/").content.decode()
+    assert _client(cast["stranger"]).get(f"/challenges/{comparison.pk}/").status_code == 404
     first_page = _client().get(f"/bots/{bot.pk}/versions/{first.number}/").content.decode()
     assert "nothing to compare with" in _text(first_page, "comparison")
 
