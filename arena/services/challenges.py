@@ -15,9 +15,10 @@ Tables larger than the chosen versions are filled with the game's built-in ``ran
 The verdict (:func:`challenge_summary`) is the challenger's **score** against the rivals:
 per match, 1 for each rival it placed ahead of, 1/2 per rival level, divided by the rivals;
 reported as a share with a 95% confidence interval over the matches (per duplicate set where
-sets were played, since a set's matches share their deals; normal approximation, its spread
-padded with one win and one loss so a short run of identical results is not read as
-certainty) and called significant when the interval leaves out 50%.
+sets were played, since a set's matches share their deals; a normal approximation counting
+one extra win and one extra loss, as the Agresti-Coull interval does, so a short run of
+identical results is not read as certainty) and called significant when the interval leaves
+out 50%.
 """
 
 from __future__ import annotations
@@ -329,11 +330,15 @@ def _summarize(
     if not units:
         return ChallengeSummary(0, open_count, failed, None, None, None, False, 0, 0, 0)
     mean = statistics.fmean(units)
-    # The spread counts one extra win and one extra loss (as the "plus four" interval of a
-    # proportion does): four wins out of four would otherwise read as "100% ± 0%".
+    # The interval counts one extra win and one extra loss (as the Agresti-Coull "plus four"
+    # interval of a proportion does): otherwise four wins out of four read as "100% ± 0%" and
+    # two losses out of two as a significant defeat. It always contains the score itself.
     padded = [*units, 0.0, 1.0]
+    centre = statistics.fmean(padded)
     half = 1.96 * statistics.stdev(padded) / math.sqrt(len(padded)) if len(units) > 1 else 0.5
-    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    if len(units) == 1:
+        centre = mean  # one unit: the widest interval, round its only result
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
     return ChallengeSummary(
         played=played,
         open=open_count,

@@ -200,7 +200,9 @@ def test_a_versions_page_shows_its_record_faults_times_game_stats_and_matches(ca
     assert re.search(r'data-stat="matches">2<', stats)
     assert re.search(r'data-stat="fault_rate">0\.0%', stats)
     assert re.search(
-        r'data-stat="decision_ms">mean [0-9.]+ ms, 95th percentile [0-9.]+ ms, max', stats
+        r'data-stat="decision_ms">mean [0-9.]+ ms, p95 [0-9.]+ ms, max [0-9.]+ ms '
+        r"\(\d+ decisions\)",
+        stats,
     )
     assert 'data-stat="game-bluff_rate"' in stats and 'data-stat="game-challenge_rate"' in stats
     assert "<svg" in page[page.index('id="rating-chart"') :], "the rating chart is drawn"

@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 from arena.models import Challenge, Match
-from arena.services.challenges import comparison_start
+from arena.services.challenges import challenge_create, comparison_start
 from arena.services.ratings import rating_activate
 from engine import replay as replay_io
 from engine.cli import main as engine_main
@@ -136,3 +137,39 @@ def test_the_html_file_of_engine_replay_draws_with_the_sites_viewer(tab: Tab, tm
     tab.page.wait_for_function("() => window.location.hash.startsWith('#game=')")
     assert "stopped by a fault" in tab.page.inner_text("#rv-position")
     tab.screenshot("engine-replay-html")
+
+
+def test_the_challenge_and_version_pages_fit_a_phone(phone_tab: Tab) -> None:
+    me = user_make("fay")
+    mine = bot_make(me, name="faybot-with-a-long-name", on_ladder=True)
+    rival = bot_make(user_make("gus"), name="gusbot", on_ladder=True)
+    challenge = challenge_create(
+        user=me,
+        version_id=mine.active_version_id,
+        rival_version_ids=[rival.active_version_id],
+        matches=2,
+    )
+    client = Client()
+    client.force_login(me)
+    host = phone_tab.base_url.split("//", 1)[1].split(":")[0]
+    phone_tab.page.context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "domain": host,
+                "path": "/",
+            }
+        ]
+    )
+    for name, path in (
+        ("challenge", f"/challenges/{challenge.pk}/"),
+        ("challenges", "/challenges/"),
+        ("challenge-new", "/challenges/new/"),
+        ("version", f"/bots/{mine.pk}/versions/1/"),
+        ("replay-file", "/replay/"),
+    ):
+        phone_tab.goto(path)
+        phone_tab.screenshot(f"{name}-phone")
+        phone_tab.assert_fits()
+    assert "fay" in phone_tab.page.content(), "logged in"
