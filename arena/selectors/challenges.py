@@ -142,18 +142,19 @@ def challenge_choices(*, user: Any) -> tuple[list[tuple[int, str]], list[tuple[s
     games = sorted({version.bot.game for version in own})
     ladder = (
         Bot.objects.filter(game__in=games, is_active=True, active_version__isnull=False)
-        .exclude(owner=user)
         .select_related("owner", "active_version")
         .order_by("name")
     )
     rivals: dict[str, list[tuple[int, str]]] = {game: [] for game in games}
-    for bot in ladder:
+    offered = set()
+    for bot in ladder:  # the user's own bots on the ladder too: they are public
         label = f"{bot.name} v{bot.active_version.number} · {bot.owner.username}"
         rivals[bot.game].append((bot.active_version_id, label))
-    for version in own:
-        rivals[version.bot.game].append(
-            (version.pk, f"{version.bot.name} v{version.number} (yours)")
-        )
+        offered.add(bot.active_version_id)
+    for version in own:  # and its own earlier versions (of the bot it challenges with)
+        if version.pk not in offered:
+            label = f"{version.bot.name} v{version.number} (yours)"
+            rivals[version.bot.game].append((version.pk, label))
     versions = [
         (version.pk, f"{version.bot.name} v{version.number} ({get_game(version.bot.game).title})")
         for version in own

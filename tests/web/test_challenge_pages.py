@@ -302,3 +302,19 @@ def test_the_challenge_list_costs_the_same_queries_for_any_number_of_challenges(
         page = client.get("/challenges/").content.decode()
     assert page.count("<tr data-challenge=") == 7
     assert counts[0] == counts[1]
+
+
+def test_the_form_offers_the_ladder_and_ones_own_earlier_versions_of_the_same_games(cast):
+    mine = cast["mine"]
+    second = BotVersionFactory(bot=mine, number=2)
+    rating_activate(version=second)
+    bot_make(cast["rival_owner"], name="dicer", game="liars", on_ladder=True)
+    form = _client(cast["me"]).get("/challenges/new/").content.decode()
+    rivals = form[
+        form.index('id="id_rivals"') : form.index("</select>", form.index('id="id_rivals"'))
+    ]
+    assert f'value="{cast["rival"].active_version_id}"' in rivals
+    assert f'value="{mine.versions.get(number=1).pk}"' in rivals, "its own earlier version"
+    assert "dicer" not in rivals, "a game it has no bot in is not offered"
+    nobody = _client(cast["stranger"]).get("/challenges/new/").content.decode()
+    assert 'id="no-versions"' in nobody and 'id="challenge-form"' not in nobody
