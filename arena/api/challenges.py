@@ -43,6 +43,24 @@ __all__ = [
 TAGS = ["challenges"]
 
 
+class IdListField(serializers.ListField):
+    """A list of ids whose errors are a flat list of messages ("item 2: ..."), the one error
+    shape's ``fields``, not DRF's ``{index: [messages]}``."""
+
+    def run_child_validation(self, data: list[Any]) -> list[Any]:
+        try:
+            return super().run_child_validation(data)
+        except serializers.ValidationError as exc:
+            detail = exc.detail if isinstance(exc.detail, dict) else {0: exc.detail}
+            raise serializers.ValidationError(
+                [
+                    f"item {index}: {message}"
+                    for index, messages in detail.items()
+                    for message in messages
+                ]
+            ) from None
+
+
 class VersionRefSerializer(serializers.Serializer):
     """A version as other objects mention it: its id, number and bot."""
 
@@ -114,7 +132,7 @@ class ChallengeListCreateApi(ListAPIView):
         version = StrictIntegerField(
             min_value=1, max_value=MAX_ID, help_text="Your version's id (the challenger)."
         )
-        rivals = serializers.ListField(
+        rivals = IdListField(
             child=StrictIntegerField(min_value=1, max_value=MAX_ID),
             min_length=1,
             max_length=16,

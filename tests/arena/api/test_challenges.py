@@ -86,6 +86,7 @@ def test_only_the_owner_challenges_with_its_version(other_client, mine, rival):
         ({"rivals": [1], "matches": 2}, "version"),
         ({"version": 1, "rivals": [], "matches": 2}, "rivals"),
         ({"version": 1, "rivals": ["x"], "matches": 2}, "rivals"),
+        ({"version": 1, "rivals": [2, 0], "matches": 2}, "rivals"),
         ({"version": 1, "rivals": [2], "matches": 0}, "matches"),
         ({"version": 1, "rivals": [2], "matches": 101}, "matches"),
         ({"version": "1", "rivals": [2], "matches": 2}, "version"),
@@ -94,6 +95,8 @@ def test_only_the_owner_challenges_with_its_version(other_client, mine, rival):
 def test_bad_input_is_a_400_naming_the_field(owner_client, body, field):
     body = assert_error(owner_client.post("/api/challenges/", body, format="json"), 400)
     assert field in body["fields"]
+    messages = body["fields"][field]
+    assert isinstance(messages, list) and all(isinstance(m, str) for m in messages), "flat"
     assert not Challenge.objects.exists()
 
 
