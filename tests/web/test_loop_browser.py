@@ -18,6 +18,7 @@ from arena.services.challenges import challenge_create, comparison_start
 from arena.services.ratings import rating_activate
 from engine import replay as replay_io
 from engine.cli import main as engine_main
+from engine.registry import GAMES
 from tests.arena.factories import BotVersionFactory
 from tests.web.conftest import Tab, log_in
 from tests.web.data import PASSWORD, bot_make, user_make
@@ -137,6 +138,30 @@ def test_the_html_file_of_engine_replay_draws_with_the_sites_viewer(tab: Tab, tm
     tab.page.wait_for_function("() => window.location.hash.startsWith('#game=')")
     assert "stopped by a fault" in tab.page.inner_text("#rv-position")
     tab.screenshot("engine-replay-html")
+
+
+RENDERED = sorted(
+    name
+    for name in GAMES
+    if (Path(__file__).parents[2] / f"arena/static/arena/games/{name}/renderer.js").is_file()
+)
+
+
+@pytest.mark.parametrize("game", RENDERED)
+def test_every_games_html_replay_is_drawn_by_its_renderer(tab: Tab, tmp_path, game) -> None:
+    seats = ["random"] * GAMES[game].min_players
+    folder = tmp_path / "replays"
+    argv = ["play", "--game", game, *seats, "--in-process", "--quiet", "--json"]
+    assert engine_main([*argv, "--replay-dir", str(folder)]) == 0
+    out = tmp_path / "match.html"
+    assert engine_main(["replay", str(next(folder.glob("*.json.gz"))), "--html", str(out)]) == 0
+    tab.page.goto(out.as_uri())
+    tab.page.wait_for_selector("#replay-viewer[data-ready=true]")
+    assert tab.page.get_attribute("#replay-viewer", "data-renderer-error") is None
+    tab.page.keyboard.press("End")
+    assert "game over" in tab.page.inner_text("#rv-position")
+    assert tab.page.locator("#rv-board *").count() > 5
+    tab.screenshot(f"engine-replay-html-{game}")
 
 
 def test_the_challenge_and_version_pages_fit_a_phone(phone_tab: Tab) -> None:
