@@ -99,7 +99,9 @@ _README = """# {title}: starter kit
 
 What your bot prints, and its traceback if it fails, are shown on stderr labelled with the
 match, game and step (`--quiet` hides them). `--replay-dir replays/` keeps every replay;
-`python -m engine replay replays/<file>` prints one as text. Sandboxed runs need Linux with
+`python -m engine replay replays/<file>` prints one as text, and with `--html match.html`
+writes it as one page with the site's own viewer (open it in a browser; `F` jumps to a fault).
+The site's replay page opens these files too. Sandboxed runs need Linux with
 bubblewrap (`apt install bubblewrap`); elsewhere use `--in-process` (your code only).
 
 ## Check it before you upload
