@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError
+from engine.htmlviewer import ViewerFilesMissing, replay_html
 from engine.match import MatchResult
 from engine.registry import GAMES, UnknownGame, get_game
 from engine.runner import SandboxMissing, Summary, run_matches
@@ -83,8 +84,15 @@ def _parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true", help="print the result as one JSON object")
     tour.add_argument("--quiet", action="store_true", help="do not show what the bots print")
     tour.add_argument("--in-process", action="store_true", help="no sandbox (trusted code only)")
-    replay = sub.add_parser("replay", help="print a replay as a readable transcript")
+    replay = sub.add_parser(
+        "replay", help="print a replay as a readable transcript, or write it as an HTML viewer"
+    )
     replay.add_argument("file")
+    replay.add_argument(
+        "--html",
+        metavar="OUT",
+        help="write a single-file HTML page drawing the replay with the site's viewer",
+    )
     bots = sub.add_parser("bots", help="list the built-in bots")
     bots.add_argument("--game", help="only this game's")
     sub.add_parser("games", help="list the hosted games and their seat counts")
@@ -102,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return _play(args)
         if args.command == "replay":
-            return _replay(args.file)
+            return _replay(args.file, html_out=args.html)
         if args.command == "tournament":
             return _tournament(args)
         if args.command == "games":
@@ -134,9 +142,14 @@ def _games() -> int:
     return 0
 
 
-def _replay(path: str) -> int:
+def _replay(path: str, *, html_out: str | None = None) -> int:
     try:
-        text = transcript(replay_io.load(path))
+        document = replay_io.load(path)
+        if html_out is not None:
+            return _replay_html(document, html_out)
+        text = transcript(document)
+    except ViewerFilesMissing as exc:
+        return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{path}: {exc.strerror or exc}")
     except (EOFError, ValueError, zlib.error) as exc:  # truncated gzip, bad JSON, old format
@@ -144,6 +157,14 @@ def _replay(path: str) -> int:
     except (KeyError, TypeError, IndexError) as exc:
         return _fail(f"{path}: not a valid replay (missing or malformed {exc})")
     sys.stdout.write(text)
+    return 0
+
+
+def _replay_html(document: dict[str, Any], out: str) -> int:
+    page = replay_html(document)
+    with open(out, "w", encoding="utf-8") as file:
+        file.write(page)
+    print(f"wrote {out}: open it in a browser", file=sys.stderr)
     return 0
 
 

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from arena.api.challenges import ChallengeSummarySerializer
 from arena.api.fields import GameField, StrictCharField
 from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
@@ -44,7 +45,9 @@ from arena.selectors.bots import (
     version_rating_history,
     version_source,
 )
+from arena.selectors.challenges import version_comparison
 from arena.selectors.filters import BotFilter
+from arena.selectors.stats import RECENT_MATCHES, version_stats
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
 
 TAGS = ["bots"]
@@ -91,12 +94,59 @@ class VersionRatingSerializer(RatingRecordSerializer):
     )
 
 
+class ComparisonSerializer(serializers.Serializer):
+    """A version against its bot's previous version: "v2 vs v1: 58% ± 6%"."""
+
+    challenge = serializers.IntegerField(
+        source="challenge.pk", help_text="The comparison's id under /api/challenges/ (owner)."
+    )
+    version = serializers.IntegerField(help_text="The new version's number.")
+    previous = serializers.IntegerField(help_text="The previous version's number.")
+    summary = ChallengeSummarySerializer()
+
+
+class VersionStatsSerializer(serializers.Serializer):
+    """A version's statistics over its finished matches (rated or not)."""
+
+    matches = serializers.IntegerField(help_text="Finished matches, rated or not.")
+    faults = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Matches lost by its own fault, by kind."
+    )
+    fault_rate = serializers.FloatField(allow_null=True)
+    mean_placing = serializers.FloatField(allow_null=True, help_text="0 = first.")
+    first_places = serializers.IntegerField()
+    decision_ms_mean = serializers.FloatField(allow_null=True)
+    decision_ms_p95 = serializers.FloatField(allow_null=True)
+    decision_ms_max = serializers.FloatField(allow_null=True)
+    decisions = serializers.IntegerField(help_text="Decisions the times were measured on.")
+    game_stats = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="The game's own numbers (its `stats`), mean per match.",
+    )
+    sample = serializers.IntegerField(
+        help_text=f"Its last matches (at most {RECENT_MATCHES}) the times and game stats "
+        "were read from."
+    )
+
+
+def _comparison(version: BotVersion | None) -> dict[str, Any] | None:
+    found = version_comparison(version=version) if version is not None else None
+    return ComparisonSerializer(found).data if found is not None else None
+
+
 class BotDetailOutputSerializer(BotOutputSerializer):
     ratings = VersionRatingSerializer(
         many=True,
         help_text="Each rated version's rating and record, newest version first. A new "
         "version starts from the previous version's mu with sigma reset.",
     )
+    comparison = serializers.SerializerMethodField(
+        help_text="The active version against the previous one (unrated matches), or null."
+    )
+
+    @extend_schema_field(ComparisonSerializer(allow_null=True))
+    def get_comparison(self, bot: Bot) -> dict[str, Any] | None:
+        return _comparison(bot.active_version)
 
 
 class BotListCreateApi(ListAPIView):
@@ -250,9 +300,24 @@ class VersionDetailOutputSerializer(VersionOutputSerializer):
         "oldest first (every match of a version: the match list's `version` filter)."
     )
 
+    comparison = serializers.SerializerMethodField(
+        help_text="This version against the previous one (unrated matches), or null."
+    )
+    stats = serializers.SerializerMethodField(help_text="Its statistics; null until it is valid.")
+
     @extend_schema_field(RatingPointSerializer(many=True))
     def get_rating_history(self, version: BotVersion) -> list[dict[str, Any]]:
         return RatingPointSerializer(self.context["rating_history"], many=True).data
+
+    @extend_schema_field(ComparisonSerializer(allow_null=True))
+    def get_comparison(self, version: BotVersion) -> dict[str, Any] | None:
+        return _comparison(version)
+
+    @extend_schema_field(VersionStatsSerializer(allow_null=True))
+    def get_stats(self, version: BotVersion) -> dict[str, Any] | None:
+        if version.status != BotVersion.Status.VALID:
+            return None
+        return VersionStatsSerializer(version_stats(version=version)).data
 
     def _rating(self, version: BotVersion) -> Rating | None:
         return self.context["rating"]  # the view reads it (a version alone has none joined)

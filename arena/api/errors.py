@@ -27,7 +27,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's EXCEPTION_HANDLER: the response for ``exc``, or None to let Django answer 500."""
     if isinstance(exc, DomainError):
         set_rollback()
-        return Response(error_body(exc.message, exc.code), status=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry)} if retry else None
+        return Response(error_body(exc.message, exc.code), status=exc.status, headers=headers)
     exc = _as_api_exception(exc)
     if exc is None:
         return None

@@ -7,7 +7,7 @@ from django.urls import Resolver404, path, re_path, register_converter, resolve
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from arena.api import auth, bots, games, ladder, matches, tournaments
+from arena.api import auth, bots, challenges, games, ladder, matches, tournaments
 from arena.api.errors import error_body
 
 
@@ -80,6 +80,12 @@ urlpatterns = [
         "bots/<api_id:bot_id>/versions/<api_id:number>/source/",
         bots.BotVersionSourceApi.as_view(),
         name="api-bot-version-source",
+    ),
+    path("challenges/", challenges.ChallengeListCreateApi.as_view(), name="api-challenges"),
+    path(
+        "challenges/<api_id:challenge_id>/",
+        challenges.ChallengeDetailApi.as_view(),
+        name="api-challenge",
     ),
     path("games/", games.GameListApi.as_view(), name="api-games"),
     path("games/<str:name>/", games.GameDetailApi.as_view(), name="api-game"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -22,6 +22,7 @@ __all__ = [
     "match_state",
     "replay_bytes",
     "replay_exists",
+    "replays_of_bot",
 ]
 
 #: What a list shows of each seat: the bot's name and owner, the version's number.
@@ -187,3 +188,35 @@ def match_log_list(*, match: Match, user: AbstractBaseUser | AnonymousUser) -> Q
     if not user.is_authenticated or user.pk not in owners:
         raise Forbidden("Only the owners of this match's bots may read its logs.")
     return logs.filter(bot__owner=user)
+
+
+#: Most replays one bulk download holds (the newest): a bound on the zip's size and time.
+BULK_REPLAYS = 500
+
+
+def replays_of_bot(
+    *, bot: Any, user: AbstractBaseUser | AnonymousUser, version: int | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """``(match id, stored gzip replay)`` of the bot's finished matches, newest first, at
+    most :data:`BULK_REPLAYS`; ``version`` (a number) keeps that version's. Owner only
+    (Forbidden otherwise): the bulk download is the author's study material, and one
+    request should not make anyone's server zip a whole ladder's history."""
+    if not user.is_authenticated or user.pk != bot.owner_id:
+        raise Forbidden("Only the bot's owner may download its replays in bulk.")
+    matches = MatchSeat.objects.filter(bot=bot, match__status=Match.Status.DONE)
+    if version is not None:
+        matches = matches.filter(version__number=version)
+    ids = list(
+        matches.order_by("-match_id").values_list("match_id", flat=True).distinct()[:BULK_REPLAYS]
+    )
+    return _stored_replays(ids)
+
+
+def _stored_replays(ids: list[int]) -> Iterator[tuple[int, bytes]]:
+    # A generator of its own, so the owner check above runs at the call, not at first use.
+    rows = Replay.objects.filter(match_id__in=ids).order_by("-match_id")
+    for match_id, data, stored_format in rows.values_list("match_id", "data", "format").iterator():
+        data = bytes(data)
+        if stored_format != replay_io.REPLAY_FORMAT:
+            data = replay_io.dumps(replay_io.loads(data))
+        yield match_id, data

@@ -3,7 +3,8 @@
 * A **challenge**: an owner seats one of its versions against chosen rivals (any public bot of
   the same game: an active bot's valid version, or one of the owner's own earlier versions)
   for N unrated matches. Each user may queue at most ``ARENA_CHALLENGE_MATCHES_PER_DAY``
-  challenge matches a day (default 200) and at most :data:`MAX_MATCHES` per challenge.
+  challenge matches in any rolling day (default 200; beyond it :class:`TooManyRequests`, a
+  429 with ``Retry-After``) and at most :data:`MAX_MATCHES` per challenge.
 * A **comparison**: when a new version becomes active, it plays
   ``ARENA_COMPARISON_MATCHES`` (default 20) unrated matches against its bot's previous valid
   version, started by the platform, so the bot page can say "v5 vs v4: 58% ± 6%".
@@ -14,8 +15,10 @@ Tables larger than the chosen versions are filled with the game's built-in ``ran
 The verdict (:func:`challenge_summary`) is the challenger's **score** against the rivals:
 per match, 1 for each rival it placed ahead of, 1/2 per rival level, divided by the rivals;
 reported as a share with a 95% confidence interval over the matches (per duplicate set where
-sets were played, since a set's matches share their deals) and called significant when the
-interval leaves out 50%.
+sets were played, since a set's matches share their deals; a normal approximation counting
+one extra win and one extra loss, as the Agresti-Coull interval does, so a short run of
+identical results is not read as certainty) and called significant when the interval leaves
+out 50%.
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
-from arena.services.errors import Forbidden, InvalidInput, NotFound
+from arena.services.errors import Forbidden, InvalidInput, NotFound, TooManyRequests
 from arena.services.matches import duplicate_create, match_create, seconds_setting
 from engine.registry import get_game
 
@@ -41,6 +45,8 @@ __all__ = [
     "MAX_MATCHES",
     "ChallengeSummary",
     "challenge_create",
+    "challenge_quota_left",
+    "challenge_summaries",
     "challenge_summary",
     "comparison_start",
 ]
@@ -55,6 +61,32 @@ def matches_per_day() -> int:
 
 def comparison_matches() -> int:
     return int(seconds_setting("ARENA_COMPARISON_MATCHES", 20))
+
+
+def challenge_quota_left(*, user: Any) -> int:
+    """Challenge matches ``user`` may still ask for in the rolling day."""
+    since = timezone.now() - timedelta(days=1)
+    used = (
+        Challenge.objects.filter(
+            created_by=user, kind=Challenge.Kind.CHALLENGE, created__gte=since
+        ).aggregate(total=Sum("matches_requested"))["total"]
+        or 0
+    )
+    return max(0, matches_per_day() - used)
+
+
+def _quota_frees_in(user: Any) -> int:
+    """Seconds until the oldest challenge of the window leaves it (at least 1)."""
+    since = timezone.now() - timedelta(days=1)
+    oldest = (
+        Challenge.objects.filter(created_by=user, kind=Challenge.Kind.CHALLENGE, created__gte=since)
+        .order_by("created")
+        .values_list("created", flat=True)
+        .first()
+    )
+    if oldest is None:
+        return 1
+    return max(1, math.ceil((oldest + timedelta(days=1) - timezone.now()).total_seconds()))
 
 
 def _filler(game: str) -> BotVersion | None:
@@ -154,18 +186,14 @@ def challenge_create(
             )
         ordered.append(rival)
     with transaction.atomic():
-        since = timezone.now() - timedelta(days=1)
-        used = (
-            Challenge.objects.filter(
-                created_by=user, kind=Challenge.Kind.CHALLENGE, created__gte=since
-            ).aggregate(total=Sum("matches_requested"))["total"]
-            or 0
-        )
-        if used + matches > matches_per_day():
-            raise InvalidInput(
-                f"your challenge quota is {matches_per_day()} matches a day; "
-                f"{max(0, matches_per_day() - used)} left",
+        # The user's row is locked, so two requests at once cannot both spend the last of it.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+        left = challenge_quota_left(user=user)
+        if matches > left:
+            raise TooManyRequests(
+                f"your challenge quota is {matches_per_day()} matches a day; {left} left",
                 code="quota",
+                retry_after=_quota_frees_in(user),
             )
         table = _table(version, ordered)
         challenge = Challenge.objects.create(
@@ -229,27 +257,58 @@ class ChallengeSummary:
     def done(self) -> bool:
         return self.open == 0
 
+    @property
+    def margin(self) -> float | None:
+        """Half the width of the 95% interval: the "± 6%" of "58% ± 6%"."""
+        if self.low is None or self.high is None:
+            return None
+        return (self.high - self.low) / 2
+
+    @property
+    def verdict(self) -> str:
+        """``better``, ``worse`` (the interval leaves out one half on that side) or ``unsure``."""
+        if not self.significant or self.low is None or self.high is None:
+            return "unsure"
+        return "better" if self.low > 0.5 else "worse"
+
 
 def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
     """The challenger's score so far, with its 95% confidence interval (two queries)."""
-    matches = {
-        row["id"]: row
-        for row in Match.objects.filter(challenge=challenge).values("id", "status", "duplicate_key")
-    }
-    seats = MatchSeat.objects.filter(match_id__in=list(matches)).values(
-        "match_id", "version_id", "placing"
-    )
+    return challenge_summaries(challenges=[challenge])[challenge.pk]
+
+
+def challenge_summaries(*, challenges: Sequence[Challenge]) -> dict[int, ChallengeSummary]:
+    """:func:`challenge_summary` of each challenge, by id, in two queries for them all."""
+    ids = [challenge.pk for challenge in challenges]
+    matches: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    for row in Match.objects.filter(challenge_id__in=ids).values(
+        "id", "status", "duplicate_key", "challenge_id"
+    ):
+        matches[row["challenge_id"]][row["id"]] = row
     by_match: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for seat in seats:
+    for seat in MatchSeat.objects.filter(match__challenge_id__in=ids).values(
+        "match_id", "version_id", "placing"
+    ):
         by_match[seat["match_id"]].append(seat)
+    return {
+        challenge.pk: _summarize(challenge.version_id, matches[challenge.pk], by_match)
+        for challenge in challenges
+    }
+
+
+def _summarize(
+    version_id: int,
+    matches: dict[int, dict[str, Any]],
+    by_match: dict[int, list[dict[str, Any]]],
+) -> ChallengeSummary:
     scores: dict[str, list[float]] = defaultdict(list)  # by duplicate set (or by match)
     wins = draws = losses = 0
     for match_id, match in matches.items():
         if match["status"] != Match.Status.DONE:
             continue
         table = by_match[match_id]
-        mine = [s for s in table if s["version_id"] == challenge.version_id]
-        rivals = [s for s in table if s["version_id"] != challenge.version_id]
+        mine = [s for s in table if s["version_id"] == version_id]
+        rivals = [s for s in table if s["version_id"] != version_id]
         if not mine or not rivals or mine[0]["placing"] is None:
             continue
         placing = mine[0]["placing"]
@@ -271,9 +330,15 @@ def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
     if not units:
         return ChallengeSummary(0, open_count, failed, None, None, None, False, 0, 0, 0)
     mean = statistics.fmean(units)
-    spread = statistics.stdev(units) if len(units) > 1 else 0.5
-    half = 1.96 * spread / math.sqrt(len(units)) if len(units) > 1 else 0.5
-    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    # The interval counts one extra win and one extra loss (as the Agresti-Coull "plus four"
+    # interval of a proportion does): otherwise four wins out of four read as "100% ± 0%" and
+    # two losses out of two as a significant defeat. It always contains the score itself.
+    padded = [*units, 0.0, 1.0]
+    centre = statistics.fmean(padded)
+    half = 1.96 * statistics.stdev(padded) / math.sqrt(len(padded)) if len(units) > 1 else 0.5
+    if len(units) == 1:
+        centre = mean  # one unit: the widest interval, round its only result
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
     return ChallengeSummary(
         played=played,
         open=open_count,

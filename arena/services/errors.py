@@ -13,6 +13,7 @@ __all__ = [
     "InvalidInput",
     "NotFound",
     "TooLarge",
+    "TooManyRequests",
 ]
 
 
@@ -49,3 +50,14 @@ class Conflict(DomainError):
 class TooLarge(DomainError):
     status = 413
     default_code = "too_large"
+
+
+class TooManyRequests(DomainError):
+    """A quota is spent (429); ``retry_after`` is the seconds until it frees up, if known."""
+
+    status = 429
+    default_code = "quota"
+
+    def __init__(self, message: str, *, code: str | None = None, retry_after: int | None = None):
+        super().__init__(message, code=code)
+        self.retry_after = retry_after

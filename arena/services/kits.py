@@ -28,7 +28,8 @@ from engine.registry import get_game
 __all__ = ["KitError", "engine_wheel", "starter_kit", "starter_kit_name"]
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("engine", "sandbox")
+#: What the wheel is built from (the viewer's files go in as engine/_viewer: setup.py).
+SOURCES = ("engine", "sandbox", "arena/static/arena/viewer", "arena/static/arena/games")
 
 
 class KitError(RuntimeError):
@@ -37,6 +38,7 @@ class KitError(RuntimeError):
 
 def _sources_digest() -> str:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    digest.update((ROOT / "setup.py").read_bytes())
     for package in SOURCES:
         for path in sorted((ROOT / package).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
@@ -97,7 +99,9 @@ _README = """# {title}: starter kit
 
 What your bot prints, and its traceback if it fails, are shown on stderr labelled with the
 match, game and step (`--quiet` hides them). `--replay-dir replays/` keeps every replay;
-`python -m engine replay replays/<file>` prints one as text. Sandboxed runs need Linux with
+`python -m engine replay replays/<file>` prints one as text, and with `--html match.html`
+writes it as one page with the site's own viewer (open it in a browser; `F` jumps to a fault).
+The site's replay page opens these files too. Sandboxed runs need Linux with
 bubblewrap (`apt install bubblewrap`); elsewhere use `--in-process` (your code only).
 
 ## Check it before you upload

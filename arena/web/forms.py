@@ -12,7 +12,7 @@ from arena.models import Bot
 from arena.models.bots import BOT_NAME
 from arena.models.games import game_choices
 
-__all__ = ["BotCreateForm", "BotDescriptionForm", "SignupForm", "UploadForm"]
+__all__ = ["BotCreateForm", "BotDescriptionForm", "ChallengeForm", "SignupForm", "UploadForm"]
 
 _DESCRIPTION_MAX = Bot._meta.get_field("description").max_length
 _ACCEPT = ".py,.zip,text/x-python,application/zip"
@@ -72,3 +72,41 @@ class BotDescriptionForm(forms.Form):
 
 class UploadForm(forms.Form):
     file = _file_field(required=True)
+
+
+class ChallengeForm(forms.Form):
+    """A challenge: one of the user's versions, the rivals, how many matches.
+
+    The choices are offered by the view (the user's valid versions; the ladder's bots and
+    the user's own versions of those games); the service decides what may meet what.
+    """
+
+    version = forms.TypedChoiceField(coerce=int, label="Your version", choices=())
+    rivals = forms.TypedMultipleChoiceField(
+        coerce=int,
+        choices=(),
+        help_text="A bot on the ladder (its current version) or one of your own earlier "
+        "versions, of the same game; for a game of more seats, choose several (empty seats "
+        "are filled with the game's random bot).",
+    )
+    # Not "matches": a form control of that name would shadow the form element's own
+    # Element.matches() in the browser (and break any script that calls it).
+    match_count = forms.IntegerField(
+        label="Matches",
+        min_value=1,
+        max_value=100,
+        initial=20,
+        help_text="1 to 100 unrated matches (whole duplicate sets where the game deals them).",
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        versions: list[tuple[int, str]],
+        rivals: list[tuple[str, list[tuple[int, str]]]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["version"].choices = versions
+        self.fields["rivals"].choices = rivals
+        self.fields["rivals"].widget.attrs["size"] = 8

@@ -6,7 +6,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from arena.web.throttling import ThrottledLoginView
-from arena.web.views import accounts, bots, docs, games, home, ladder, matches, tournaments
+from arena.web.views import (
+    accounts,
+    bots,
+    challenges,
+    docs,
+    games,
+    home,
+    ladder,
+    matches,
+    tournaments,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -22,6 +32,7 @@ urlpatterns = [
     path("bots/<int:bot_id>/edit/", bots.bot_edit, name="bot-edit"),
     path("bots/<int:bot_id>/deactivate/", bots.bot_deactivate_view, name="bot-deactivate"),
     path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
+    path("bots/<int:bot_id>/replays.zip", bots.bot_replays_zip, name="bot-replays"),
     path("bots/<int:bot_id>/versions/<int:number>/", bots.version_detail, name="bot-version"),
     path(
         "bots/<int:bot_id>/versions/<int:number>/status/",
@@ -33,7 +44,11 @@ urlpatterns = [
         bots.version_source_download,
         name="bot-version-source",
     ),
+    path("challenges/", challenges.challenge_index, name="challenges"),
+    path("challenges/new/", challenges.challenge_new, name="challenge-new"),
+    path("challenges/<int:challenge_id>/", challenges.challenge_detail, name="challenge"),
     path("matches/", matches.match_index, name="matches"),
+    path("replay/", matches.replay_open, name="replay-open"),
     path("matches/<int:match_id>/", matches.match_detail, name="match"),
     path("tournaments/", tournaments.tournament_index, name="tournaments"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),

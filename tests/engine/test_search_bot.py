@@ -48,6 +48,7 @@ def test_the_same_seeds_give_a_byte_identical_replay_and_its_own_seed_matters():
     assert play(12).replay["games"] != first.replay["games"]
 
 
+@pytest.mark.strength  # twenty whole matches of the search bot: ~14 s, not the inner loop
 def test_search_beats_random_in_at_least_15_of_20_matches():
     wins = 0
     for i in range(20):

@@ -505,6 +505,8 @@ PAGES = {
     "game-highcard": lambda d: "/games/highcard/",
     "rules": lambda d: "/games/lie21/rules/",
     "bot": lambda d: f"/bots/{d['bots'][0].pk}/",
+    "version": lambda d: f"/bots/{d['bots'][0].pk}/versions/1/",
+    "replay-file": lambda d: "/replay/",
     "match": lambda d: f"/matches/{d['matches'][0].pk}/",
     "match-three-seats": lambda d: f"/matches/{d['matches'][-1].pk}/",
     "tournaments": lambda d: "/tournaments/",
@@ -531,7 +533,12 @@ def test_every_page_renders_without_console_errors_on_desktop_and_phone(
                 opened.assert_fits()
     # Logged in: the owner's pages.
     log_in(tab, "alice", PASSWORD)
-    for name, path in (("token", "/accounts/token/"), ("bot-upload", "/bots/{}/upload/")):
+    for name, path in (
+        ("token", "/accounts/token/"),
+        ("bot-upload", "/bots/{}/upload/"),
+        ("challenges", "/challenges/"),
+        ("challenge-new", "/challenges/new/"),
+    ):
         tab.goto(path.format(arena_data["bots"][0].pk))
         tab.screenshot(name)
     tab.goto("/accounts/token/")

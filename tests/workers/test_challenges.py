@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Challenge, Match, RatingHistory
-from arena.services.challenges import challenge_create, challenge_summary, comparison_start
-from arena.services.errors import Forbidden, InvalidInput
+from arena.services.challenges import (
+    _summarize,
+    challenge_create,
+    challenge_summary,
+    comparison_start,
+)
+from arena.services.errors import Forbidden, InvalidInput, TooManyRequests
 from arena.services.validation import version_validate
 from tests.workers import bots
 from tests.workers.conftest import version_add
@@ -85,7 +90,7 @@ def test_the_daily_quota_holds(make_bot, owner, settings):
     mine, rival = make_bot("mine"), make_bot("rival")
     ask = {"user": owner, "version_id": mine.active_version_id}
     challenge_create(**ask, rival_version_ids=[rival.active_version_id], matches=8)
-    with pytest.raises(InvalidInput, match="2 left"):
+    with pytest.raises(TooManyRequests, match="2 left"):
         challenge_create(**ask, rival_version_ids=[rival.active_version_id], matches=4)
     with pytest.raises(InvalidInput, match="1 to 100"):
         challenge_create(**ask, rival_version_ids=[rival.active_version_id], matches=0)
@@ -123,3 +128,30 @@ def test_without_duplicate_sets_the_seats_still_alternate(make_bot, owner):
     assert not any(
         Match.objects.filter(challenge=challenge).values_list("duplicate_key", flat=True)
     )
+
+
+@pytest.mark.parametrize(
+    ("scores", "significant"),
+    [
+        ([0.0, 0.0], False),  # two losses prove little
+        ([1.0, 1.0, 1.0], False),
+        ([1.0] * 8, True),
+        ([1.0] * 7 + [0.0], True),
+        ([1.0, 0.0] * 10, False),
+        ([0.0] * 12 + [1.0], True),
+    ],
+)
+def test_the_interval_holds_the_score_and_short_runs_are_not_significant(scores, significant):
+    matches = {i: {"id": i, "status": "done", "duplicate_key": ""} for i in range(len(scores))}
+    seats = {
+        i: [
+            {"match_id": i, "version_id": 1, "placing": 0 if score else 1},
+            {"match_id": i, "version_id": 2, "placing": 1 if score else 0},
+        ]
+        for i, score in enumerate(scores)
+    }
+    summary = _summarize(1, matches, seats)
+    assert summary.score == pytest.approx(sum(scores) / len(scores))
+    assert 0 <= summary.low <= summary.score <= summary.high <= 1
+    assert summary.high - summary.low > 0, "never a zero-width interval"
+    assert summary.significant is significant

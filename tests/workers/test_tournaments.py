@@ -448,6 +448,7 @@ def test_a_changed_builtin_file_becomes_a_new_version(tmp_path, monkeypatch):
     assert random_bot.active_version.number == 2
 
 
+@pytest.mark.slow  # a whole round robin of built-in bots per hosted game: ~10 s
 def test_the_demo_tournaments_run_once_per_game(run_on_commit, make_bot):
     make_bot("uploaded")  # an uploaded bot is not part of the demo
     with run_on_commit():

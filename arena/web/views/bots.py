@@ -7,6 +7,9 @@ versions' file names, validation logs and error output, and downloads the source
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -20,8 +23,18 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from arena.models import Bot, BotVersion
-from arena.selectors.bots import bot_get, bot_list, bot_version_get, version_source
+from arena.selectors.bots import (
+    bot_get,
+    bot_list,
+    bot_version_get,
+    version_rating,
+    version_rating_history,
+    version_source,
+)
+from arena.selectors.challenges import version_comparison
+from arena.selectors.matches import match_list, replays_of_bot
 from arena.selectors.pages import (
+    RatingPoint,
     bot_head_to_head,
     bot_rating_history,
     bot_recent_matches,
@@ -29,6 +42,7 @@ from arena.selectors.pages import (
     version_rank,
     version_status,
 )
+from arena.selectors.stats import version_stats
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
 from arena.services.errors import DomainError
 from arena.web.errors import domain_errors
@@ -43,6 +57,7 @@ __all__ = [
     "bot_edit",
     "bot_index",
     "bot_new",
+    "bot_replays_zip",
     "bot_upload",
     "version_detail",
     "version_source_download",
@@ -136,10 +151,24 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             "history": bot_rating_history(bot=bot),
             "matches": bot_recent_matches(bot=bot, limit=20),
             "head_to_head": bot_head_to_head(bot=bot),
+            "comparison": (
+                version_comparison(version=bot.active_version) if bot.active_version else None
+            ),
+            "can_challenge": _can_challenge(request, bot),
             "description_form": (
                 BotDescriptionForm(initial={"description": bot.description}) if is_owner else None
             ),
         },
+    )
+
+
+def _can_challenge(request: HttpRequest, bot: Bot) -> bool:
+    """Whether to offer "Challenge this bot": a logged-in user, a bot on the ladder."""
+    return (
+        request.user.is_authenticated
+        and bot.is_active
+        and bot.active_version_id is not None
+        and not _is_owner(request, bot)
     )
 
 
@@ -195,9 +224,12 @@ def bot_upload(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 @domain_errors
 def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
-    """A version's validation: progress while pending, then the verdict (logs: owner only)."""
+    """A version's validation: progress while pending, then the verdict (logs: owner only);
+    once it has played, its statistics, its comparison with the previous version, its rating
+    over time and its matches."""
     bot = bot_get(bot_id=bot_id)
     version = bot_version_get(bot=bot, number=number)
+    played = version.status == BotVersion.Status.VALID
     return render(
         request,
         "arena/bots/version.html",
@@ -206,8 +238,23 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
             "version": version,
             "is_owner": _is_owner(request, bot),
             "status_url": reverse("bot-version-status", args=[bot.pk, version.number]),
+            "comparison": version_comparison(version=version) if played else None,
+            "stats": version_stats(version=version) if played else None,
+            "rating": version_rating(version=version) if played else None,
+            "history": _as_points(version) if played else [],
+            "matches": list(match_list(filters={"version": str(version.pk)})[:20])
+            if played
+            else [],
         },
     )
+
+
+def _as_points(version: BotVersion) -> list[RatingPoint]:
+    """The version's rating history in the shape the bot page's chart draws."""
+    return [
+        RatingPoint(row.created, row.score, row.mu, row.sigma, version.number)
+        for row in version_rating_history(version=version)
+    ]
 
 
 @require_GET
@@ -230,5 +277,28 @@ def version_source_download(request: HttpRequest, bot_id: int, number: int) -> H
     response = HttpResponse(data, content_type=kind)
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=version.filename or f"bot-v{version.number}.{version.kind}"
+    )
+    return response
+
+
+@login_required
+@never_cache
+@domain_errors
+def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The replays of the bot's newest finished matches in one zip (owner only; ``?version=``
+    keeps one version's). Each stays gzip JSON, as the API serves it, so the zip stores
+    them without compressing twice; ``python -m engine replay`` reads them as they are."""
+    bot = bot_get(bot_id=bot_id)
+    raw = request.GET.get("version", "")
+    version = int(raw) if raw.isdigit() and len(raw) < 10 else None
+    replays = replays_of_bot(bot=bot, user=request.user, version=version)  # else Forbidden
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
+        for match_id, data in replays:
+            archive.writestr(f"match-{match_id}.json.gz", data)
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    suffix = f"-v{version}" if version is not None else ""
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{bot.name}{suffix}-replays.zip"
     )
     return response

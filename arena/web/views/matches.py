@@ -38,14 +38,14 @@ from arena.web.seats import (
 from engine import replay as replay_io
 from engine.registry import GAMES
 
-__all__ = ["match_detail", "match_index"]
+__all__ = ["match_detail", "match_index", "replay_open"]
 
 PAGE_SIZE = 50
 #: How long an anonymous reader's rendered page of a finished match is kept.
 PAGE_CACHE_S = 600
 #: Seconds between reloads of a match that is still queued or running.
 REFRESH_S = 5
-_MATCH_FILTERS = ("bot", "status", "kind", "game", "tournament")
+_MATCH_FILTERS = ("bot", "version", "status", "kind", "game", "tournament")
 
 #: Seconds an anonymous reader's match list page is reused: new matches show within this.
 LIST_CACHE_S = 5
@@ -367,3 +367,32 @@ def _log_label(number: int, at: int | None, entry: dict[str, Any]) -> str:
     if phase and phase != "act":
         parts.append(phase.replace("_", " "))
     return " · ".join(parts)
+
+
+def replay_open(request: HttpRequest) -> HttpResponse:
+    """Open a replay file from the reader's own disk (dropped or chosen) in the viewer.
+
+    Nothing is uploaded: the page's script reads the file in the browser and hands it to the
+    same shell and renderers as a match page, which the page lists for every hosted game.
+    """
+    renderers = {
+        name: {"url": renderer_url(name), "title": game.title} for name, game in GAMES.items()
+    }
+    return render(
+        request,
+        "arena/matches/open.html",
+        {
+            "renderers": renderers,
+            "shell_url": _static_url("arena/viewer/shell.js"),
+            "match": {"game": ""},
+            "game_title": "",
+            "renderer_url": "",
+        },
+    )
+
+
+def _static_url(path: str) -> str:
+    try:
+        return static(path)
+    except ValueError:  # not in the collected manifest
+        return PrefixNode.handle_simple("STATIC_URL") + path

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from arena.services.challenges import challenge_create
 from tests.arena.factories import (
     BotFactory,
     BotVersionFactory,
@@ -37,6 +38,12 @@ def world(owner, other_user, staff) -> dict[str, Any]:
     for bot in (alpha, gamma):
         RatingFactory(version=bot.active_version)
     match = MatchFactory(versions=[alpha.active_version, gamma.active_version])
+    challenge = challenge_create(
+        user=owner,
+        version_id=alpha.active_version_id,
+        rival_version_ids=[gamma.active_version_id],
+        matches=2,
+    )
     ReplayFactory(match=match)
     MatchLogFactory(match=match, seat=0)
     MatchLogFactory(match=match, seat=1)
@@ -52,6 +59,9 @@ def world(owner, other_user, staff) -> dict[str, Any]:
             "match": match.pk,
             "tournament": TournamentFactory(created_by=staff).pk,
             "schedule": TournamentScheduleFactory(created_by=staff).pk,
+            "challenge": challenge.pk,
+            "version": alpha.active_version_id,
+            "rival": gamma.active_version_id,
         },
     }
 
@@ -109,6 +119,15 @@ MATRIX = [
     ("delete", "/api/matches/{match}/", None, write(owner=405, other=405, staff=405)),
     ("get", "/api/matches/{match}/replay/", None, everyone(200)),
     ("get", "/api/matches/{match}/logs/", None, write(owner=200, staff=200)),
+    ("get", "/api/challenges/", None, write(owner=200, other=200, staff=200)),
+    (
+        "post",
+        "/api/challenges/",
+        {"version": "{version}", "rivals": ["{rival}"], "matches": 2},
+        write(owner=201),
+    ),
+    ("get", "/api/challenges/{challenge}/", None, write(owner=200, other=404, staff=200)),
+    ("delete", "/api/challenges/{challenge}/", None, write(owner=405, other=405, staff=405)),
     ("get", "/api/tournaments/", None, everyone(200)),
     ("post", "/api/tournaments/", {"name": "Spring cup", "game": "lie21"}, write(staff=201)),
     ("get", "/api/tournaments/{tournament}/", None, everyone(200)),
@@ -156,11 +175,22 @@ CASES = [
 ]
 
 
+def _filled(body: Any, ids: dict[str, int]) -> Any:
+    """The body with each ``"{name}"`` string replaced by that id (an integer)."""
+    if isinstance(body, dict):
+        return {key: _filled(value, ids) for key, value in body.items()}
+    if isinstance(body, list):
+        return [_filled(value, ids) for value in body]
+    if isinstance(body, str) and body.startswith("{") and body.endswith("}"):
+        return ids[body[1:-1]]
+    return body
+
+
 @pytest.mark.parametrize(("method", "path", "body", "role", "status"), CASES)
 def test_it_answers_each_role_as_the_matrix_says(world, method, path, body, role, status):
     client = world["clients"][role]
     url = path.format(**world["ids"])
-    data = body() if callable(body) else body
+    data = body() if callable(body) else _filled(body, world["ids"])
     fmt = "multipart" if callable(body) else "json"
 
     response = getattr(client, method)(url, data, format=fmt)
@@ -187,6 +217,7 @@ def test_the_matrix_covers_every_api_route():
         .replace("<api_id:match_id>", "{match}")
         .replace("<api_id:tournament_id>", "{tournament}")
         .replace("<api_id:schedule_id>", "{schedule}")
+        .replace("<api_id:challenge_id>", "{challenge}")
         .replace("<str:game>", "lie21")
         .replace("<str:name>", "lie21")
         for route in routes

@@ -220,7 +220,8 @@ def test_the_version_list_and_the_bot_cost_the_same_queries_for_any_number_of_ve
 
     with django_assert_max_num_queries(4):  # the bot and its ratings, the count, the page
         listed = anon_client.get(f"/api/bots/{bot.pk}/versions/").json()
-    with django_assert_max_num_queries(2):  # the bot, its versions' ratings
+    # the bot, its versions' ratings, its active version's comparison with the previous one
+    with django_assert_max_num_queries(3):
         detail = anon_client.get(f"/api/bots/{bot.pk}/").json()
 
     assert all(row["rating"] is not None for row in listed["results"])

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -15,6 +17,8 @@ from arena.services.kits import engine_wheel, starter_kit
 from engine.registry import GAMES
 
 pytestmark = pytest.mark.slow
+
+STATIC = Path(__file__).resolve().parents[3] / "arena" / "static" / "arena"
 
 
 @pytest.fixture
@@ -63,12 +67,28 @@ def test_every_game_has_a_starter_kit_that_runs_from_its_own_folder(data_dir, tm
                 "2",
                 "--in-process",
                 "--json",
+                "--replay-dir",
+                "replays",
             ],
             here,
             env,
         )
         assert played.returncode == 0, played.stderr
         assert f'"game": "{game}"' in played.stdout
+        # The wheel carries the site's viewer: a replay becomes one HTML page, offline.
+        replay = sorted((here / "replays").glob("*.json.gz"))[0]
+        page = run(
+            [sys.executable, "-m", "engine", "replay", replay, "--html", "m.html"], here, env
+        )
+        assert page.returncode == 0, page.stderr
+        html = (here / "m.html").read_text()
+        modules = json.loads(
+            re.search(r'<script type="application/json" id="viewer-modules">(.*?)</script>', html)[
+                1
+            ]
+        )
+        assert modules["viewer/shell.js"] == (STATIC / "viewer/shell.js").read_text()
+        assert modules["renderer"] == (STATIC / f"games/{game}/renderer.js").read_text()
         checked = run([sys.executable, "test_my_bot.py"], here, env)
         assert checked.returncode == 0, checked.stdout + checked.stderr
         assert "without a fault" in checked.stdout
