@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
-from django.utils.http import content_disposition_header
+from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -29,6 +28,7 @@ from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
 from arena.models import Tournament
 from arena.selectors.filters import MAX_ID, TournamentFilter
+from arena.selectors.matches import replays_of_tournament
 from arena.selectors.tournaments import (
     schedule_get,
     schedule_list,
@@ -49,6 +49,7 @@ from arena.services.tournaments import (
     tournament_start,
     tournament_withdraw,
 )
+from arena.web.downloads import csv_response, replays_zip_response
 
 TAGS = ["tournaments"]
 
@@ -426,11 +427,31 @@ class TournamentStandingsCsvApi(APIView):
 def standings_csv_response(tournament: Tournament) -> HttpResponse:
     """The CSV download of a tournament's standings (the API's and the page's)."""
     body = standings_csv(tournament_standings(tournament=tournament))
-    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(
-        True, f"tournament-{tournament.pk}-standings.csv"
+    return csv_response(body, f"tournament-{tournament.pk}-standings.csv")
+
+
+class TournamentReplaysZipApi(APIView):
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Every finished match's replay, as one zip",
+        description=(
+            "One `match-<id>.json.gz` per finished match of the tournament, in match order, "
+            "each the stored gzip replay as `/api/matches/{id}/replay/` serves it (the "
+            "spectator's view). Streamed; `python -m engine replay` opens each file."
+        ),
+        responses={
+            (200, "application/zip"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The replays."
+            ),
+            **errors(404),
+        },
     )
-    return response
+    def get(self, request: Request, tournament_id: int) -> StreamingHttpResponse:
+        tournament = tournament_get(tournament_id=tournament_id)
+        replays = replays_of_tournament(tournament=tournament)
+        return replays_zip_response(replays, f"tournament-{tournament.pk}-replays.zip")
 
 
 class _SignupSerializer(serializers.Serializer):

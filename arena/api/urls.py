@@ -129,6 +129,11 @@ urlpatterns = [
         name="api-tournament-standings-csv",
     ),
     path(
+        "tournaments/<api_id:tournament_id>/replays.zip",
+        tournaments.TournamentReplaysZipApi.as_view(),
+        name="api-tournament-replays-zip",
+    ),
+    path(
         "tournaments/<api_id:tournament_id>/signups/",
         tournaments.TournamentSignupListCreateApi.as_view(),
         name="api-tournament-signups",

@@ -23,6 +23,7 @@ __all__ = [
     "replay_bytes",
     "replay_exists",
     "replays_of_bot",
+    "replays_of_tournament",
 ]
 
 #: What a list shows of each seat: the bot's name and owner, the version's number.
@@ -212,9 +213,23 @@ def replays_of_bot(
     return _stored_replays(ids)
 
 
-def _stored_replays(ids: list[int]) -> Iterator[tuple[int, bytes]]:
+def replays_of_tournament(*, tournament: Any) -> Iterator[tuple[int, bytes]]:
+    """``(match id, stored gzip replay)`` of every finished match of a tournament, in match
+    order: its results are public, and so are its replays (the spectator's view; the bots'
+    logs stay with their owners)."""
+    ids = list(
+        Match.objects.filter(tournament=tournament, status=Match.Status.DONE)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    return _stored_replays(ids, newest_first=False)
+
+
+def _stored_replays(ids: list[int], *, newest_first: bool = True) -> Iterator[tuple[int, bytes]]:
     # A generator of its own, so the owner check above runs at the call, not at first use.
-    rows = Replay.objects.filter(match_id__in=ids).order_by("-match_id")
+    rows = Replay.objects.filter(match_id__in=ids).order_by(
+        "-match_id" if newest_first else "match_id"
+    )
     for match_id, data, stored_format in rows.values_list("match_id", "data", "format").iterator():
         data = bytes(data)
         if stored_format != replay_io.REPLAY_FORMAT:

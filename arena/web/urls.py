@@ -57,6 +57,11 @@ urlpatterns = [
         tournaments.tournament_standings_csv,
         name="tournament-standings-csv",
     ),
+    path(
+        "tournaments/<int:tournament_id>/replays.zip",
+        tournaments.tournament_replays_zip,
+        name="tournament-replays-zip",
+    ),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",

@@ -239,7 +239,7 @@ def test_the_owner_downloads_the_bots_replays_as_one_zip(cast):
     response = _client(cast["me"]).get(f"/bots/{mine.pk}/replays.zip")
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert 'filename="mybot-replays.zip"' in response["Content-Disposition"]
-    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
     assert archive.namelist() == [f"match-{m.pk}.json.gz" for m in reversed(matches)]
     first = json.loads(gzip.decompress(archive.read(f"match-{matches[0].pk}.json.gz")))
     assert first["format"] == 2 and [s["name"] for s in first["seats"]] == [
@@ -249,7 +249,7 @@ def test_the_owner_downloads_the_bots_replays_as_one_zip(cast):
     assert f"match-{other.pk}.json.gz" not in archive.namelist()
 
     only_v2 = _client(cast["me"]).get(f"/bots/{mine.pk}/replays.zip?version=2")
-    assert zipfile.ZipFile(io.BytesIO(only_v2.content)).namelist() == []
+    assert zipfile.ZipFile(io.BytesIO(b"".join(only_v2.streaming_content))).namelist() == []
 
 
 def test_nobody_but_the_owner_downloads_the_replays_in_bulk(cast):

@@ -7,9 +7,6 @@ versions' file names, validation logs and error output, and downloads the source
 
 from __future__ import annotations
 
-import io
-import zipfile
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -45,6 +42,7 @@ from arena.selectors.pages import (
 from arena.selectors.stats import version_stats
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
 from arena.services.errors import DomainError
+from arena.web.downloads import replays_zip_response
 from arena.web.errors import domain_errors
 from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
 from arena.web.seats import game_title
@@ -286,19 +284,10 @@ def version_source_download(request: HttpRequest, bot_id: int, number: int) -> H
 @domain_errors
 def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The replays of the bot's newest finished matches in one zip (owner only; ``?version=``
-    keeps one version's). Each stays gzip JSON, as the API serves it, so the zip stores
-    them without compressing twice; ``python -m engine replay`` reads them as they are."""
+    keeps one version's), streamed (``arena.web.downloads``)."""
     bot = bot_get(bot_id=bot_id)
     raw = request.GET.get("version", "")
     version = int(raw) if raw.isdigit() and len(raw) < 10 else None
     replays = replays_of_bot(bot=bot, user=request.user, version=version)  # else Forbidden
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
-        for match_id, data in replays:
-            archive.writestr(f"match-{match_id}.json.gz", data)
-    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
     suffix = f"-v{version}" if version is not None else ""
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=f"{bot.name}{suffix}-replays.zip"
-    )
-    return response
+    return replays_zip_response(replays, f"{bot.name}{suffix}-replays.zip")

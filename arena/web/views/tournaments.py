@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
-from django.utils.http import content_disposition_header
 
 from arena.models import Tournament
+from arena.selectors.matches import replays_of_tournament
 from arena.selectors.pages import (
     next_scheduled_tournaments,
     tournament_crosstable,
@@ -21,9 +21,15 @@ from arena.selectors.tournaments import (
     tournament_signups,
 )
 from arena.services.tournaments import tournament_standings
+from arena.web.downloads import csv_response, replays_zip_response
 from arena.web.errors import domain_errors
 
-__all__ = ["tournament_detail", "tournament_index", "tournament_standings_csv"]
+__all__ = [
+    "tournament_detail",
+    "tournament_index",
+    "tournament_replays_zip",
+    "tournament_standings_csv",
+]
 
 PAGE_SIZE = 30
 #: Seconds between reloads of a running tournament's page.
@@ -87,11 +93,13 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def tournament_standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings as a CSV download (the same as the API's ``standings.csv``)."""
     tournament = tournament_get(tournament_id=tournament_id)
-    response = HttpResponse(
-        standings_csv(tournament_standings(tournament=tournament)),
-        content_type="text/csv; charset=utf-8",
-    )
-    response["Content-Disposition"] = content_disposition_header(
-        True, f"tournament-{tournament.pk}-standings.csv"
-    )
-    return response
+    body = standings_csv(tournament_standings(tournament=tournament))
+    return csv_response(body, f"tournament-{tournament.pk}-standings.csv")
+
+
+@domain_errors
+def tournament_replays_zip(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:
+    """Every finished match's replay in one zip (the same as the API's ``replays.zip``)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    replays = replays_of_tournament(tournament=tournament)
+    return replays_zip_response(replays, f"tournament-{tournament.pk}-replays.zip")

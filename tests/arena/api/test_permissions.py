@@ -136,6 +136,7 @@ MATRIX = [
     ("post", "/api/tournaments/{tournament}/cancel/", None, STAFF_ONLY),
     ("get", "/api/tournaments/{tournament}/standings/", None, everyone(200)),
     ("get", "/api/tournaments/{tournament}/standings.csv", None, everyone(200)),
+    ("get", "/api/tournaments/{tournament}/replays.zip", None, everyone(200)),
     ("get", "/api/tournaments/{tournament}/signups/", None, everyone(200)),
     # A tournament that takes no sign-ups: any account is told so (a 409); who may sign
     # which bot up is tested in test_tournament_entry.py.

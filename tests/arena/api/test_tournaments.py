@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
+import json
+import zipfile
 
 import pytest
 
 from arena.models import Bot, Match, MatchSeat, Tournament
 from arena.services.tournaments import tournament_finish
-from tests.arena.factories import BotFactory, BotVersionFactory, TournamentFactory, UserFactory
+from tests.arena.factories import (
+    BotFactory,
+    BotVersionFactory,
+    ReplayFactory,
+    TournamentFactory,
+    UserFactory,
+)
 from tests.arena.helpers import assert_error
 from tests.arena.recorded import match_played
 
@@ -391,3 +400,25 @@ def test_the_standings_download_as_csv(staff_client, anon_client, bots):
 def test_the_csv_of_a_missing_tournament_is_a_404(anon_client):
     assert anon_client.get("/api/tournaments/999/standings.csv").status_code == 404
     assert anon_client.get("/tournaments/999/standings.csv").status_code == 404
+
+
+def test_every_replay_of_a_tournament_downloads_as_one_zip(staff_client, anon_client, bots):
+    tournament = TournamentFactory()
+    staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
+    _play_round(tournament.pk)
+    played = list(Match.objects.filter(tournament=tournament).order_by("id"))
+    for match in played:
+        ReplayFactory(match=match)
+    Match.objects.filter(pk=played[-1].pk).update(status="failed")  # no result, no replay
+    response = anon_client.get(f"/api/tournaments/{tournament.pk}/replays.zip")
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert f'filename="tournament-{tournament.pk}-replays.zip"' in response["Content-Disposition"]
+    data = b"".join(response.streaming_content)
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    assert archive.namelist() == [f"match-{m.pk}.json.gz" for m in played[:-1]]
+    first = json.loads(gzip.decompress(archive.read(f"match-{played[0].pk}.json.gz")))
+    assert first["format"] == 2 and len(first["seats"]) == 2
+    page = anon_client.get(f"/tournaments/{tournament.pk}/replays.zip")
+    assert page.status_code == 200 and b"".join(page.streaming_content) == data
+    assert anon_client.get("/api/tournaments/999/replays.zip").status_code == 404
+    assert anon_client.get("/tournaments/999/replays.zip").status_code == 404
