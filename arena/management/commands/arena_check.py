@@ -1,6 +1,8 @@
 """``manage.py arena_check``: exit 0 when the database and the broker answer, else say why.
 
-Used by the container health checks and handy on a new worker host.
+Used by the container health checks and handy on a new worker host. With ``--sandbox`` it
+also requires that bots can be sandboxed here (the worker's health check) and prints which
+isolation layers are in force, so rlimits-only hosts are visible before the first match.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.preflight import check_broker, check_database, check_sandbox
+from arena.preflight import check_broker, check_database, check_sandbox, sandbox_limits
 
 
 class Command(BaseCommand):
@@ -26,4 +28,7 @@ class Command(BaseCommand):
             problem = check()
             if problem:
                 raise CommandError(problem)
+        if options["sandbox"]:
+            for line in sandbox_limits():
+                self.stdout.write(f"sandbox {line}")
         self.stdout.write("ok")
