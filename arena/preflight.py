@@ -10,7 +10,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connections
 
-__all__ = ["check_broker", "check_database", "check_sandbox", "sandbox_limits"]
+__all__ = [
+    "check_broker",
+    "check_database",
+    "check_sandbox",
+    "check_storage",
+    "sandbox_limits",
+]
 
 
 def _redact(url: str) -> str:
@@ -67,3 +73,10 @@ def sandbox_limits() -> list[str]:
         return limits_in_force(SandboxConfig.from_env())
     except SandboxUnavailable:
         return []
+
+
+def check_storage() -> str | None:
+    """None when uploaded bot files can be reached (a bucket when one is configured)."""
+    from arena.services.storage import object_store_check
+
+    return object_store_check()

@@ -77,6 +77,7 @@ def _load() -> dict[str, object]:
         # Whether those proxies say, in X-Forwarded-Proto, that the client came over HTTPS.
         "FORWARDED_PROTO": env_bool("ARENA_FORWARDED_PROTO", False),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "S3_BUCKET": os.environ.get("ARENA_S3_BUCKET", "").strip(),
         # Keys the seeds bots are given, so a bot cannot work back to its match's seed.
         "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
         or hashlib.sha256(f"arena-bot-seeds:{secret}".encode()).hexdigest(),
@@ -188,8 +189,32 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Uploaded bot files: on the local file system (a laptop, one host), or, with ARENA_S3_BUCKET,
+# in an object store over the S3 API (MinIO in docker/compose.yml), so hosts share nothing on
+# disk: a worker host needs only the database, Redis and the bucket. Replays are in the
+# database already.
+if _env["S3_BUCKET"]:
+    _default_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": _env["S3_BUCKET"],
+            "endpoint_url": os.environ.get("ARENA_S3_ENDPOINT_URL") or None,
+            "access_key": os.environ.get("ARENA_S3_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("ARENA_S3_SECRET_ACCESS_KEY") or None,
+            "region_name": os.environ.get("ARENA_S3_REGION") or None,
+            "location": os.environ.get("ARENA_S3_PREFIX", "").strip("/"),
+            # Bot sources are served only through owner-checked views, never by URL.
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+            # MinIO and most S3-compatible stores want path-style addressing.
+            "addressing_style": os.environ.get("ARENA_S3_ADDRESSING_STYLE", "path"),
+        },
+    }
+else:
+    _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _default_storage,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -22,15 +22,37 @@ def compose():
 
 def test_compose_has_every_service_with_a_health_check(compose):
     services = compose["services"]
-    for name in ("postgres", "redis", "web", "worker", "beat"):
+    for name in ("postgres", "redis", "minio", "web", "beat"):
         assert "healthcheck" in services[name], name
+    worker = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]["worker"]
+    assert "healthcheck" in worker
 
 
 def test_compose_keeps_the_database_and_uploaded_bots_in_volumes(compose):
     assert {"pgdata", "bots"} <= set(compose["volumes"])
     assert "pgdata:/var/lib/postgresql/data" in compose["services"]["postgres"]["volumes"]
-    for name in ("web", "worker", "beat"):
-        assert any(v.startswith("bots:") for v in compose["services"][name]["volumes"])
+    assert compose["services"]["minio"]["volumes"] == ["bots:/data"]  # the object store's
+    for name in ("setup", "web", "worker", "beat"):  # no host-local disk shared between them
+        assert not compose["services"][name].get("volumes"), name
+
+
+def test_the_worker_only_file_starts_a_worker_and_nothing_else():
+    worker_file = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())
+    assert set(worker_file["services"]) == {"worker"}
+    worker = worker_file["services"]["worker"]
+    assert not worker.get("volumes") and not worker.get("depends_on")
+    assert "volumes" not in worker_file
+    assert worker["env_file"] == ".env"  # DATABASE_URL, REDIS_URL, ARENA_S3_* of the main host
+    main = yaml.safe_load((DOCKER / "compose.yml").read_text())["services"]["worker"]
+    assert main["extends"] == {"file": "compose.worker.yml", "service": "worker"}
+
+
+def test_the_services_file_publishes_only_on_the_chosen_private_address():
+    services = yaml.safe_load((DOCKER / "compose.services.yml").read_text())["services"]
+    assert set(services) == {"postgres", "redis", "minio"}
+    for name, service in services.items():
+        (port,) = service["ports"]
+        assert port.startswith("${ARENA_SERVICES_BIND:-127.0.0.1}:"), (name, port)
 
 
 def test_dockerfile_is_slim_installs_bubblewrap_and_drops_root():
@@ -62,9 +84,9 @@ def test_docker_compose_config_accepts_the_file(tmp_path):
     shutil.copytree(DOCKER, copy, ignore=shutil.ignore_patterns(".env"))
     shutil.copy(DOCKER / ".env.example", copy / ".env")
     clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "ARENA_PORT"}}
-    for name in ("compose.yml",):
+    for files in (["compose.yml"], ["compose.yml", "compose.services.yml"], ["compose.worker.yml"]):
         result = subprocess.run(
-            [*command, "-f", str(copy / name), "config", "--quiet"],
+            [*command, *(a for f in files for a in ("-f", str(copy / f))), "config", "--quiet"],
             capture_output=True,
             text=True,
             env=clean,  # nothing in the shell: every setting comes from the env file
@@ -72,18 +94,21 @@ def test_docker_compose_config_accepts_the_file(tmp_path):
         assert result.returncode == 0, result.stderr
 
 
-def _every_security_opt(compose):
-    return [opt for s in compose["services"].values() for opt in s.get("security_opt", [])]
-
-
-def test_no_security_option_that_compose_v1_rejects(compose):
+def test_no_security_option_that_compose_v1_rejects():
     """Compose v1 hands security_opt to the engine as it is; only the v2 CLI knows
     `systempaths=unconfined` and the engine refuses it ("invalid --security-opt 2")."""
-    assert not [opt for opt in _every_security_opt(compose) if opt.startswith("systempaths")]
+    options = [
+        opt
+        for name in ("compose.yml", "compose.worker.yml")
+        for service in yaml.safe_load((DOCKER / name).read_text())["services"].values()
+        for opt in service.get("security_opt", [])
+    ]
+    assert "seccomp=unconfined" in options  # the worker's, read from the file that has it
+    assert not [opt for opt in options if opt.startswith("systempaths")]
 
 
-def test_the_worker_is_bounded_and_drops_its_start_up_privileges(compose):
-    worker = compose["services"]["worker"]
+def test_the_worker_is_bounded_and_drops_its_start_up_privileges():
+    worker = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]["worker"]
     assert worker["mem_limit"]
     assert isinstance(worker["pids_limit"], int)  # Compose v1 refuses an interpolated string
     assert worker["cap_add"] == ["SYS_ADMIN"]
@@ -104,7 +129,7 @@ def test_credentials_come_from_the_env_file_and_redis_has_a_password(compose):
         environment = service.get("environment") or {}
         for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "POSTGRES_PASSWORD"):
             assert key not in environment, (name, key)
-    for name in ("postgres", "redis", "setup", "web", "worker", "beat"):
+    for name in ("postgres", "redis", "minio", "setup", "web", "beat"):
         assert services[name]["env_file"] == ".env", name
     assert "--requirepass" in " ".join(services["redis"]["command"])
     example = dict(
@@ -126,11 +151,18 @@ def test_postgres_is_checked_over_tcp_and_setup_retries(compose):
     assert "for try in" in setup and "sleep" in setup
 
 
+def image_is_ours(image):
+    return image.startswith("${ARENA_IMAGE:-lie21-arena")
+
+
 def test_every_image_is_pinned_to_a_release_not_a_moving_major(compose):
     """PostgreSQL numbers its releases major.minor (16.6); the others major.minor.patch."""
     for name, service in compose["services"].items():
+        if "image" not in service or image_is_ours(service["image"]):
+            continue
         image = service["image"]
-        if image.startswith("lie21-arena"):
+        if name == "minio":  # MinIO names releases by date
+            assert re.fullmatch(r"minio/minio:RELEASE\.[0-9TZ-]+", image), image
             continue
         assert re.fullmatch(r"[a-z]+:\d+\.\d+(\.\d+)?-bookworm", image), (name, image)
 
@@ -146,7 +178,7 @@ def test_only_the_reverse_proxy_publishes_a_port(compose):
     published = {name for name, service in services.items() if service.get("ports")}
     assert published == {"proxy"}
     assert services["proxy"]["image"].startswith("nginx:1.")  # pinned, not :latest
-    assert services["web"]["environment"]["ARENA_TRUSTED_PROXIES"] == "1"
+    assert services["web"]["environment"]["ARENA_TRUSTED_PROXIES"] == "${ARENA_TRUSTED_PROXIES:-1}"
 
 
 def test_the_proxy_caps_bodies_and_replaces_forwarded_for():

@@ -11,17 +11,23 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.preflight import check_broker, check_database, check_sandbox, sandbox_limits
+from arena.preflight import (
+    check_broker,
+    check_database,
+    check_sandbox,
+    check_storage,
+    sandbox_limits,
+)
 
 
 class Command(BaseCommand):
-    help = "Check that the database and the broker answer (and whether bots can be sandboxed)."
+    help = "Check that the database, the broker (and object store) answer; --sandbox: and bots."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--sandbox", action="store_true", help="also require the sandbox")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        checks = [check_database, check_broker]
+        checks = [check_database, check_broker, check_storage]
         if options["sandbox"]:
             checks.append(check_sandbox)
         for check in checks:

@@ -34,6 +34,7 @@ from arena.services.accounts import (
 )
 from arena.services.builtins import builtin_bots_install
 from arena.services.schedules import periodic_tasks_install
+from arena.services.storage import object_store_ensure
 from arena.services.tournaments import demo_tournament_start
 
 
@@ -51,6 +52,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        bucket = object_store_ensure()
+        if bucket:
+            self.stdout.write(f"Object store bucket '{bucket}' is ready")
         if settings.ARENA_DEMO_ADMIN:
             username, password = demo_admin_ensure(
                 credentials_file=settings.DATA_DIR / "demo-admin-password.txt"
