@@ -36,6 +36,33 @@ pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.timeout(1800)]
 BOT = (ROOT / "engine/games/lie21/bots/random_bot.py").read_bytes() + b"\n# uploaded by a test\n"
 
 
+MEMORY_PROBE = """
+import pathlib
+from engine.players import BotFault
+from sandbox import Limits, SandboxConfig, SandboxedPlayer
+bot = pathlib.Path("/tmp/probe_bot.py")
+bot.write_text(
+    "def act(observation):\\n"
+    "    data = bytearray(200 * 1024 * 1024)\\n"
+    "    for i in range(0, len(data), 4096):\\n"
+    "        data[i] = 1\\n"
+    "    return {}\\n"
+)
+player = SandboxedPlayer(
+    "probe", str(bot), limits=Limits(cgroup_memory_bytes=64 * 1024 * 1024),
+    config=SandboxConfig.from_env(),
+)
+try:
+    player.start({})
+    player.act({})
+    print("the allocation succeeded")
+except BotFault as exc:
+    print(exc)
+finally:
+    player.close()
+"""
+
+
 def _compose_command() -> list[str] | None:
     if shutil.which("docker"):
         probe = subprocess.run(["docker", "compose", "version"], capture_output=True)
@@ -225,6 +252,14 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
         )  # fmt: skip
         print(check)
         assert "sandbox namespaces:" in check and "sandbox seccomp:" in check
+        assert "memory and pids per bot" in check, "bots would run with rlimits only"
+        # ... and in force: 200 MiB touched under a 64 MiB cgroup (RLIMIT_AS is 512 MiB) is an
+        # OOM kill; with rlimits only it would succeed.
+        probe = main.compose(
+            "exec", "-T", "worker", "setpriv", "--reuid=arena", "--regid=arena",
+            "--init-groups", "--bounding-set=-all", "--", "python", "-c", MEMORY_PROBE,
+        )  # fmt: skip
+        assert "killed for exceeding its memory limit (64 MiB)" in probe, probe
 
         # A user, then everything else through the API, as the README shows.
         password = secrets.token_urlsafe(16)
@@ -270,7 +305,8 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
             check=True,
         ).stdout
         assert json.loads(mounts) == [], mounts
-        seen = {m["id"] for m in first}
+        # Whatever finished up to now may be the main worker's (it finishes its task on stop).
+        seen = {m["id"] for m in _done_matches(port, token, bot["id"])} | {m["id"] for m in first}
         later = _wait(
             "a match played by the worker host",
             lambda: [m for m in _done_matches(port, token, bot["id"]) if m["id"] not in seen],
@@ -278,7 +314,13 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
         )
         timings["worker_host_match_s"] = time.monotonic() - t
         assert later
-        assert "play_match" in extra.compose("logs", "--no-color", "worker")
+        _wait(
+            "the worker host's log names the match",
+            lambda: any(
+                f"match={m['id']} " in extra.compose("logs", "--no-color", "worker") for m in later
+            ),
+            30,
+        )
     finally:
         t = time.monotonic()
         extra.compose("down", "-v", check=False)
