@@ -12,10 +12,11 @@
 # 2. A delegated cgroup subtree, so bots get the same memory and task limits as on bare
 #    metal: the container's cgroup is mounted read-only; remount it writable (this container's
 #    subtree only) and hand the worker a part of it. cgroup v1: `arena-sandbox` below the
-#    container's cgroup. cgroup v2 (private cgroup namespace, Docker's default there): move
-#    every process into `worker`, enable memory+pids, and hand out `bots`
+#    container's cgroup. cgroup v2 (private cgroup namespace, Docker's default there): every
+#    process into `arena/worker`, memory+pids enabled, bots under `arena/bots`
 #    (ARENA_SANDBOX_CGROUP_ROOT=../bots), as cgroup v2 allows no controllers on a group with
-#    processes. Without either the sandbox runs with rlimits only (arena_check --sandbox says so).
+#    processes. The v2 path is written to the kernel's delegation rules but was only tried on
+#    a cgroup v1 host. Without either the sandbox runs with rlimits only (arena_check --sandbox says so).
 set -eu
 
 log() { echo "worker-entrypoint: $*" >&2; }
@@ -28,21 +29,25 @@ if [ "$(id -u)" = 0 ]; then
   fi
 
   delegated=""
-  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-    # cgroup v2
+  if [ -f /sys/fs/cgroup/cgroup.controllers ] && [ "$(cat /proc/self/cgroup)" != "0::/" ]; then
+    # cgroup v2 without a private cgroup namespace: /sys/fs/cgroup is the host's whole tree.
+    log "cgroup v2 without a private cgroup namespace (cgroup: host?): not touching it"
+  elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    # cgroup v2: /arena (the worker's, like a systemd Delegate= unit) with /arena/worker for
+    # every process and /arena/bots for the bots. Moving a bot between the two needs write
+    # access to their common ancestor's cgroup.procs, hence /arena rather than the root.
     cg=/sys/fs/cgroup
-    if mount -o remount,rw /sys/fs/cgroup 2>/dev/null || [ -w "$cg/cgroup.procs" ]; then
-      if mkdir -p "$cg/worker" "$cg/bots" 2>/dev/null; then
-        for pid in $(cat "$cg/cgroup.procs"); do
-          echo "$pid" > "$cg/worker/cgroup.procs" 2>/dev/null || true
-        done
-        if echo "+memory +pids" > "$cg/cgroup.subtree_control" 2>/dev/null \
-          && echo "+memory +pids" > "$cg/bots/cgroup.subtree_control" 2>/dev/null; then
-          chown -R arena "$cg/bots"
-          chown arena "$cg/worker" "$cg/worker/cgroup.procs"
-          export ARENA_SANDBOX_CGROUP_ROOT="${ARENA_SANDBOX_CGROUP_ROOT:-../bots}"
-          delegated="v2 $cg/bots"
-        fi
+    if { mount -o remount,rw,bind "$cg" 2>/dev/null || mount -o remount,rw "$cg" 2>/dev/null; } \
+      && mkdir -p "$cg/arena/worker" "$cg/arena/bots" 2>/dev/null; then
+      for pid in $(cat "$cg/cgroup.procs"); do
+        echo "$pid" > "$cg/arena/worker/cgroup.procs" 2>/dev/null || true
+      done
+      if echo "+memory +pids" > "$cg/cgroup.subtree_control" 2>/dev/null \
+        && echo "+memory +pids" > "$cg/arena/cgroup.subtree_control" 2>/dev/null \
+        && echo "+memory +pids" > "$cg/arena/bots/cgroup.subtree_control" 2>/dev/null; then
+        chown -R arena "$cg/arena"
+        export ARENA_SANDBOX_CGROUP_ROOT="${ARENA_SANDBOX_CGROUP_ROOT:-../bots}"
+        delegated="v2 $cg/arena/bots"
       fi
     fi
   else
