@@ -30,13 +30,14 @@ missing=""; \
 	fi
 endef
 
-.PHONY: help run test test-fast test-strength test-faults lint format bench schemathesis system-packages test-packages clean
+.PHONY: help run test test-docker test-fast test-strength test-faults lint format bench schemathesis system-packages test-packages clean
 
 help:
 	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
 	@echo "make test   install what the tests need and run the whole suite"
 	@echo "make test-fast  the inner loop: rules, services, API (no browser, no strength, no slow tests)"
 	@echo "make test-strength  only the bots' strength tests (hundreds of matches each; in make test)"
+	@echo "make test-docker  build the image, start the compose stack, upload and play (needs Docker; minutes)"
 	@echo "make test-faults  only the fault test (a tournament while connections drop, a worker dies, Redis pauses)"
 	@echo "make lint   ruff check + ruff format --check"
 	@echo "make bench  run every benchmark in benchmarks/"
@@ -75,6 +76,11 @@ test-fast: $(VENV)/.dev-deps
 # Also part of `make test`: the built-in bots' strength, hundreds of matches each.
 test-strength: $(VENV)/.dev-deps
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m strength $(PYTEST_ARGS)
+
+# Not part of `make test`: builds the image and runs the compose stack (tests/deploy). Needs a
+# Docker engine and the pinned base images (or tests/deploy/standin/build.sh without a registry).
+test-docker: $(VENV)/.dev-deps
+	ARENA_DOCKER_TESTS=1 DEBUG=$${DEBUG:-0} $(PY) -m pytest -s -m docker tests/deploy $(PYTEST_ARGS)
 
 # Also part of `make test`; needs PostgreSQL (DATABASE_URL), Redis (REDIS_URL) and redis-server.
 test-faults: $(VENV)/.dev-deps test-packages

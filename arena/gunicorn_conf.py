@@ -40,6 +40,9 @@ def on_starting(server: object) -> None:
     """Refuse to start with pages that could only be 500s (no collected static files)."""
     import django
 
+    # Before the app is loaded (arena.wsgi sets it too, later): the image's gunicorn runs
+    # without a manage.py that would have set it.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
     django.setup()
     from arena.checks import static_files_problem
 

@@ -10,7 +10,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connections
 
-__all__ = ["check_broker", "check_database", "check_sandbox"]
+__all__ = [
+    "check_broker",
+    "check_database",
+    "check_sandbox",
+    "check_storage",
+    "sandbox_limits",
+]
 
 
 def _redact(url: str) -> str:
@@ -56,3 +62,21 @@ def check_sandbox() -> str | None:
     except SandboxUnavailable as exc:
         return f"{exc} (bots cannot be played until this is fixed)"
     return None
+
+
+def sandbox_limits() -> list[str]:
+    """The isolation layers in force for bots on this host, one line each (see
+    ``sandbox.limits_in_force``); empty when bots cannot be sandboxed here at all."""
+    from sandbox import SandboxConfig, SandboxUnavailable, limits_in_force
+
+    try:
+        return limits_in_force(SandboxConfig.from_env())
+    except SandboxUnavailable:
+        return []
+
+
+def check_storage() -> str | None:
+    """None when uploaded bot files can be reached (a bucket when one is configured)."""
+    from arena.services.storage import object_store_check
+
+    return object_store_check()

@@ -65,17 +65,28 @@ def _load() -> dict[str, object]:
         "WALL_BANK": env_float("ARENA_WALL_BANK_S", 30.0),
         "MATCH_WALL": env_float("ARENA_MATCH_WALL_S", 240.0),
         "VISIBILITY_TIMEOUT": env_int("ARENA_BROKER_VISIBILITY_TIMEOUT_S", 900),
-        "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", True),
+        # Demo content is for a laptop: in production (DEBUG=0) neither a demo admin with a
+        # stored password nor a demo tournament appears unless asked for.
+        "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", debug),
+        "DEMO_ADMIN": env_bool("ARENA_DEMO_ADMIN", debug),
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
         "RATE_TOKENS": os.environ.get("ARENA_THROTTLE_TOKENS", "20/hour"),
         "RATE_LOGIN_ACCOUNT": os.environ.get("ARENA_THROTTLE_LOGIN_ACCOUNT", "10/hour"),
         # How many proxies of ours add to X-Forwarded-For; 0: the header is ignored.
         "TRUSTED_PROXIES": env_int("ARENA_TRUSTED_PROXIES", 0),
+        # Whether those proxies say, in X-Forwarded-Proto, that the client came over HTTPS.
+        "FORWARDED_PROTO": env_bool("ARENA_FORWARDED_PROTO", False),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "S3_BUCKET": os.environ.get("ARENA_S3_BUCKET", "").strip(),
         # Keys the seeds bots are given, so a bot cannot work back to its match's seed.
         "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
         or hashlib.sha256(f"arena-bot-seeds:{secret}".encode()).hexdigest(),
     }
+    if env["FORWARDED_PROTO"] and not env["TRUSTED_PROXIES"]:
+        raise ConfigError(
+            "ARENA_FORWARDED_PROTO=1 trusts a proxy's X-Forwarded-Proto, but "
+            "ARENA_TRUSTED_PROXIES=0 says there is none: set both, or neither"
+        )
     env["MATCH_TIME_LIMIT"] = match_time_limit(_match_limits(env).seat_wall_bound_s())
     # A task still running when its message becomes visible again would be handed out twice:
     # by default the broker waits past the match's hard time limit (+60 s).
@@ -178,8 +189,32 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Uploaded bot files: on the local file system (a laptop, one host), or, with ARENA_S3_BUCKET,
+# in an object store over the S3 API (MinIO in docker/compose.yml), so hosts share nothing on
+# disk: a worker host needs only the database, Redis and the bucket. Replays are in the
+# database already.
+if _env["S3_BUCKET"]:
+    _default_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": _env["S3_BUCKET"],
+            "endpoint_url": os.environ.get("ARENA_S3_ENDPOINT_URL") or None,
+            "access_key": os.environ.get("ARENA_S3_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("ARENA_S3_SECRET_ACCESS_KEY") or None,
+            "region_name": os.environ.get("ARENA_S3_REGION") or None,
+            "location": os.environ.get("ARENA_S3_PREFIX", "").strip("/"),
+            # Bot sources are served only through owner-checked views, never by URL.
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+            # MinIO and most S3-compatible stores want path-style addressing.
+            "addressing_style": os.environ.get("ARENA_S3_ADDRESSING_STYLE", "path"),
+        },
+    }
+else:
+    _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _default_storage,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -195,6 +230,12 @@ MEDIA_URL = "media/"  # never served: bot sources go out only through owner-chec
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = not DEBUG and env_bool("SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Behind a TLS-terminating proxy Django sees plain HTTP: with ARENA_FORWARDED_PROTO=1 it
+# believes the proxy's X-Forwarded-Proto (request.is_secure(), https:// absolute URLs, CSRF's
+# origin check). Only for proxies that set the header themselves, replacing a client's; it
+# goes with ARENA_TRUSTED_PROXIES, which says how many of them there are.
+if _env["FORWARDED_PROTO"]:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -314,6 +355,7 @@ ARENA_MOVE_WALL_S: float = _env["MOVE_WALL"]
 ARENA_WALL_BANK_S: float = _env["WALL_BANK"]
 ARENA_MATCH_WALL_S: float = _env["MATCH_WALL"]
 ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
+ARENA_DEMO_ADMIN: bool = _env["DEMO_ADMIN"]
 ARENA_SEED_KEY: str = _env["SEED_KEY"]
 # Bodies over the upload limit (plus its form) are refused unread (arena.web.limits); form
 # fields are capped at the same size, and an upload is kept in memory (never spooled to a

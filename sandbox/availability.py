@@ -21,7 +21,7 @@ from sandbox.limits import Limits
 from sandbox.runtime import PythonRuntime, discover_runtime
 from sandbox.seccomp_filter import SeccompPrograms, SeccompUnavailable, build_programs
 
-__all__ = ["check_available", "run_as", "seccomp_programs"]
+__all__ = ["check_available", "limits_in_force", "run_as", "seccomp_programs"]
 
 log = logging.getLogger("sandbox")
 
@@ -140,3 +140,43 @@ def _probe_jail(
             f"docs/sandbox.md, {_UNSAFE_HINT}"
         )
     raise SandboxUnavailable(f"the sandbox does not start here ({said}) {_UNSAFE_HINT}")
+
+
+def limits_in_force(config: SandboxConfig | None = None) -> list[str]:
+    """One line per isolation layer saying whether and how it applies to bots on this host.
+
+    For operators (``arena_check --sandbox``): a host that passes :func:`check_available`
+    may still run bots with less than the full set, most often without cgroups inside a
+    container, and that should be visible before the first match rather than found in a
+    warning later. Raises :class:`SandboxUnavailable` like :func:`check_available`.
+    """
+    config = config or SandboxConfig.from_env()
+    if config.unsafe:
+        return [
+            "mode: unsafe (ARENA_SANDBOX_MODE=unsafe): no namespaces, no seccomp, no cgroups; "
+            "rlimits only, for local development"
+        ]
+    check_available(config)
+    programs = seccomp_programs(config)
+    ids = run_as(config)
+    lines = [
+        "mode: bubblewrap",
+        "namespaces: user, mount, pid, network, ipc, uts, cgroup (no nested user namespaces, "
+        "no capabilities, no network)",
+        f"seccomp: jail deny-list ({len(programs.jail) // 8} BPF instructions) and "
+        f"exec deny-list ({len(programs.exec_deny) // 8})",
+        f"uid: bots run as host uid {ids[0]}, gid {ids[1]}"
+        if ids is not None
+        else f"uid: bots run as this worker's uid {os.geteuid()}, in their own user namespace",
+    ]
+    if config.cgroup == "off":
+        lines.append("cgroups: off (ARENA_SANDBOX_CGROUP=off): rlimits only")
+    else:
+        support = cgroup_support(config.cgroup_root)
+        if isinstance(support, str):
+            lines.append(f"cgroups: {support}: rlimits only")
+        else:
+            where = ", ".join(f"{c or 'v2'} {path}" for c, path in support.parents)
+            lines.append(f"cgroups: v{support.version}, memory and pids per bot (under {where})")
+    lines.append("rlimits: address space, CPU, processes, open files, file size, core")
+    return lines

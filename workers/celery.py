@@ -57,20 +57,31 @@ def _install_periodic_tasks(sender: Any = None, **kwargs: Any) -> None:
     periodic_tasks_install()
 
 
+# sysexits.h EX_CONFIG: the host is misconfigured; restarting alone will not fix it.
+EXIT_SANDBOX_UNAVAILABLE = 78
+
+
 @worker_init.connect
 def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
-    """Probe the sandbox once when the worker starts, before it forks its pool.
+    """Probe the sandbox once when the worker starts, before it forks its pool; refuse to
+    start when it fails.
+
+    A worker that cannot sandbox would take every validation and match and fail it as a
+    platform failure, to be retried on the next worker, which might be just as broken:
+    with several such workers nothing is ever played while all of them look healthy.
+    Exiting instead takes no task at all, says why in one line, and fails the container's
+    health check (``arena_check --sandbox``) so the operator sees it.
 
     The pool processes inherit the probe's caches (interpreter runtime, seccomp programs),
-    so no match pays for them, and a host that cannot sandbox says so in one line at start
-    instead of failing its first match (which would then be retried, not lost).
+    so no match pays for them.
     """
     from sandbox import SandboxConfig, SandboxError, check_available
 
     try:
         check_available(SandboxConfig.from_env())
     except SandboxError as exc:
-        log.error("sandbox unavailable on this worker, matches will be retried: %s", exc)
+        log.critical("sandbox unavailable on this worker, refusing to take tasks: %s", exc)
+        raise SystemExit(EXIT_SANDBOX_UNAVAILABLE) from None
     _sweep_workdirs()
 
 

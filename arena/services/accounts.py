@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -12,6 +13,7 @@ from rest_framework.authtoken.models import Token
 
 __all__ = [
     "STAFF_GROUP",
+    "admin_from_env_ensure",
     "demo_admin_ensure",
     "staff_group_ensure",
     "staff_make",
@@ -63,6 +65,32 @@ def demo_admin_ensure(*, credentials_file: Path) -> tuple[str, str | None]:
     credentials_file.write_text(password + "\n")
     credentials_file.chmod(0o600)
     return DEMO_ADMIN, password
+
+
+def admin_from_env_ensure(environ: Mapping[str, str]) -> tuple[str | None, bool]:
+    """Create the superuser named in ``DJANGO_SUPERUSER_USERNAME`` once, if asked to.
+
+    Production has no default account: an operator asks for one with Django's own variables
+    (``DJANGO_SUPERUSER_USERNAME``, ``DJANGO_SUPERUSER_PASSWORD``, optionally
+    ``DJANGO_SUPERUSER_EMAIL``), e.g. in the deployment's env file. An existing user is left
+    as it is, so a password changed in the admin is not reset by the next set-up run.
+    Returns (username or None when not asked, whether it was created); ValueError names a
+    missing password instead of creating an account nobody can log in to.
+    """
+    username = environ.get("DJANGO_SUPERUSER_USERNAME", "").strip()
+    if not username:
+        return None, False
+    users = get_user_model().objects
+    if users.filter(username=username).exists():
+        return username, False
+    password = environ.get("DJANGO_SUPERUSER_PASSWORD", "")
+    if not password:
+        raise ValueError(
+            f"DJANGO_SUPERUSER_USERNAME={username!r} is set but DJANGO_SUPERUSER_PASSWORD is "
+            "empty: set both to create the admin"
+        )
+    users.create_superuser(username, environ.get("DJANGO_SUPERUSER_EMAIL", ""), password)
+    return username, True
 
 
 def token_regenerate(*, user: AbstractBaseUser) -> Token:

@@ -102,3 +102,75 @@ def test_celery_is_configured_for_reliable_json_tasks():
     assert conf.task_serializer == "json"
     assert conf.accept_content == ["json"]
     assert conf.task_time_limit > conf.task_soft_time_limit > 0
+
+
+def test_demo_content_is_off_in_production_and_on_in_development(tmp_path):
+    show = (
+        "from django.conf import settings as s; print(s.ARENA_DEMO_ADMIN, s.ARENA_DEMO_TOURNAMENT)"
+    )
+    prod = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        show,
+        env={"DEBUG": "0", "SECRET_KEY": "x" * 50, "ARENA_DATA_DIR": str(tmp_path)},
+    )
+    dev = manage(
+        "shell", "--no-imports", "-c", show, env={"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
+    )
+    assert prod.stdout.split() == ["False", "False"], prod.stderr
+    assert dev.stdout.split() == ["True", "True"], dev.stderr
+
+
+def test_forwarded_proto_is_believed_only_when_asked_and_behind_a_trusted_proxy(tmp_path):
+    base = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "ARENA_DATA_DIR": str(tmp_path)}
+    show = (
+        "from django.conf import settings as s; print(getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
+    )
+
+    assert manage("shell", "--no-imports", "-c", show, env=base).stdout.strip() == "None"
+    both = {**base, "ARENA_FORWARDED_PROTO": "1", "ARENA_TRUSTED_PROXIES": "2"}
+    assert (
+        manage("shell", "--no-imports", "-c", show, env=both).stdout.strip()
+        == "('HTTP_X_FORWARDED_PROTO', 'https')"
+    )
+    alone = manage("check", env={**base, "ARENA_FORWARDED_PROTO": "1"})
+    assert alone.returncode != 0
+    assert "ARENA_FORWARDED_PROTO=1" in one_line(alone)
+    assert "ARENA_TRUSTED_PROXIES=0" in one_line(alone)
+
+
+def test_arena_check_sandbox_reports_the_limits_in_force(tmp_path):
+    env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
+    assert manage("migrate", "-v0", env=env).returncode == 0
+    result = manage("arena_check", "--sandbox", env=env)
+    if "bubblewrap not found" in result.stderr and os.environ.get("CI") != "true":
+        pytest.skip("no bubblewrap here")
+    assert result.returncode == 0, result.stderr
+    layers = {
+        line.split(":", 1)[0] for line in result.stdout.splitlines() if line.startswith("sandbox ")
+    }
+    assert {"sandbox namespaces", "sandbox seccomp", "sandbox cgroups", "sandbox rlimits"} <= layers
+    off = manage("arena_check", "--sandbox", env={**env, "ARENA_SANDBOX_CGROUP": "off"})
+    assert "sandbox cgroups: off (ARENA_SANDBOX_CGROUP=off): rlimits only" in off.stdout
+
+
+def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
+    """Finding 2 of issue 20: no task is consumed, the reason is one line, the exit code is 78."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"}
+    }
+    env.update(
+        DEBUG="1", ARENA_DATA_DIR=str(tmp_path), ARENA_SANDBOX_BWRAP=str(tmp_path / "no-bwrap")
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", "info"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 78, result.stderr[-2000:]
+    assert "refusing to take tasks: bubblewrap not found" in result.stderr
+    assert "ready." not in result.stderr  # Celery's line once it consumes

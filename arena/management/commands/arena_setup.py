@@ -1,9 +1,16 @@
 """``manage.py arena_setup``: what a fresh arena needs before it is useful. Idempotent.
 
-Creates the demo admin (and prints its credentials), installs the built-in bots, registers the
-periodic tasks, creates the "arena staff" group (the admin permissions staff need), and
-starts a demo tournament among the built-in bots the first time, so a new
-user sees a ladder, standings and replays a minute after ``make run``.
+Installs the built-in bots, registers the periodic tasks and creates the "arena staff" group
+(the admin permissions staff need). Accounts and demo content depend on the mode:
+
+* development (``DEBUG=1``): a demo admin whose random password is printed and kept under the
+  data directory, and a demo tournament among the built-in bots the first time, so a new user
+  sees a ladder, standings and replays a minute after ``make run``;
+* production (``DEBUG=0``): no default account and no demo tournament. An admin is created
+  only when asked: ``DJANGO_SUPERUSER_USERNAME`` and ``DJANGO_SUPERUSER_PASSWORD`` (and
+  optionally ``DJANGO_SUPERUSER_EMAIL``) in the environment, Django's own names, create it
+  once (its password is never printed or stored); or ``manage.py createsuperuser``.
+  ``ARENA_DEMO_ADMIN=1`` / ``ARENA_DEMO_TOURNAMENT=1`` turn the demo content back on.
 
 ``--staff USERNAME`` (repeatable) makes existing users staff and puts them in the group: the
 documented way to make staff (docs/deploy.md).
@@ -11,20 +18,28 @@ documented way to make staff (docs/deploy.md).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.services.accounts import STAFF_GROUP, demo_admin_ensure, staff_group_ensure, staff_make
+from arena.services.accounts import (
+    STAFF_GROUP,
+    admin_from_env_ensure,
+    demo_admin_ensure,
+    staff_group_ensure,
+    staff_make,
+)
 from arena.services.builtins import builtin_bots_install
 from arena.services.schedules import periodic_tasks_install
+from arena.services.storage import object_store_ensure
 from arena.services.tournaments import demo_tournament_start
 
 
 class Command(BaseCommand):
-    help = "Create the demo admin and built-in bots, and start the demo tournament once."
+    help = "Install the built-in bots and periodic tasks; demo admin and tournament in DEBUG."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--no-demo", action="store_true", help="no demo tournament")
@@ -37,13 +52,30 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        username, password = demo_admin_ensure(
-            credentials_file=settings.DATA_DIR / "demo-admin-password.txt"
-        )
-        if password:
-            self.stdout.write(f"Demo admin: {username} / {password}  (log in at /admin/)")
-        else:
-            self.stdout.write(f"Admin user '{username}' exists (password not managed here)")
+        bucket = object_store_ensure()
+        if bucket:
+            self.stdout.write(f"Object store bucket '{bucket}' is ready")
+        if settings.ARENA_DEMO_ADMIN:
+            username, password = demo_admin_ensure(
+                credentials_file=settings.DATA_DIR / "demo-admin-password.txt"
+            )
+            if password:
+                self.stdout.write(f"Demo admin: {username} / {password}  (log in at /admin/)")
+            else:
+                self.stdout.write(f"Admin user '{username}' exists (password not managed here)")
+        try:
+            admin, created = admin_from_env_ensure(os.environ)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        if admin and created:
+            self.stdout.write(f"Admin user '{admin}' created from DJANGO_SUPERUSER_USERNAME")
+        elif admin:
+            self.stdout.write(f"Admin user '{admin}' exists (its password is left as it is)")
+        elif not settings.ARENA_DEMO_ADMIN:
+            self.stdout.write(
+                "No admin account created: set DJANGO_SUPERUSER_USERNAME and "
+                "DJANGO_SUPERUSER_PASSWORD, or run 'manage.py createsuperuser'"
+            )
         staff_group_ensure()
         self.stdout.write(f"Group '{STAFF_GROUP}' is up to date")
         for username in options["staff"]:

@@ -58,9 +58,11 @@ class Command(BaseCommand):
         problem = check_broker()
         if problem:
             raise CommandError(problem)
-        warning = check_sandbox()
-        if warning:
-            self.stderr.write(self.style.WARNING(f"warning: {warning}"))
+        # The worker refuses to start without a sandbox (workers/celery.py): say so here,
+        # before anything starts, rather than after web and beat are up.
+        problem = check_sandbox()
+        if problem:
+            raise CommandError(problem)
         url = f"http://{options['host']}:{options['port']}/"
         processes = _Processes()
         processes.start("web", _web_command(options))
