@@ -9,9 +9,10 @@ this process, without the sandbox, on the same budget of matches, two ways:
   fresh deal every match;
 * **arena**: the arena's matchmaking policy (``arena.services.matchmaking``: focal bot by
   Halite's 25/65/10 mix of rules, opponents near in mu by TrueSkill match quality, repeat
-  meetings avoided) with duplicate deals where they help (``Game.duplicate_helps``: the
-  same deal once per seat rotation, each match rated as it comes; the deals mirror each
-  other, so their luck cancels in the sum).
+  meetings avoided), one fresh deal per table as the ladder plays (``--duplicate`` plays
+  each table's deal once per seat rotation instead, each match rated as it comes: measured,
+  it costs the ladder matches, so the ladder keeps duplicate sets for head-to-head
+  comparisons, where ``duplicate_variance_ratio`` below 1 is what counts).
 
 For each, the number of matches after which the ranking by conservative score (mu - 3 sigma)
 reaches Kendall tau >= 0.9 with the true order and stays there to the end of the budget,
@@ -173,6 +174,10 @@ class Run:
         return self.next_seed % (1 << 53)
 
 
+#: Whether the arena's run plays duplicate sets (``--duplicate``); the ladder does not.
+DUPLICATE = False
+
+
 def run_plain(game: str, seed: int, budget: int) -> int:
     run = Run(game, seed)
     seats = seats_for(game)
@@ -188,7 +193,7 @@ def run_plain(game: str, seed: int, budget: int) -> int:
 def run_arena(game: str, seed: int, budget: int) -> int:
     run = Run(game, seed)
     seats = seats_for(game)
-    duplicate = getattr(get_game(game), "duplicate_helps", False)
+    duplicate = DUPLICATE
     met: dict[int, Counter] = {e.bot: Counter() for e in run.entries}
     while run.matches < budget:
         rule = matchmaking.focal_rule(run.rng)
@@ -258,7 +263,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--budget", type=int, default=1500)
     parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--duplicate", action="store_true", help="duplicate sets at each table")
     args = parser.parse_args()
+    global DUPLICATE
+    DUPLICATE = args.duplicate
     plain = [run_plain(args.game, seed, args.budget) for seed in range(1, args.seeds + 1)]
     arena = [run_arena(args.game, seed, args.budget) for seed in range(1, args.seeds + 1)]
     suffix = "" if args.game == "lie21" else f"_{args.game}"

@@ -128,18 +128,14 @@ def test_the_tick_task_plays_its_matches(field, run_on_commit):
     assert Match.objects.filter(rated=True).count() == Match.objects.count() > 0
 
 
-def test_a_game_whose_deals_are_best_duplicated_gets_duplicate_sets(make_bot, monkeypatch):
-    """The ladder plays a table's deal once per seat rotation where the game says it helps."""
+def test_the_ladder_plays_fresh_deals_even_where_duplicates_cut_variance(make_bot, monkeypatch):
+    """Duplicate sets are for head-to-head comparisons; the ladder learns faster from a
+    fresh table each time (benchmarks/ranking_convergence.py), so it never plays sets."""
     from engine.registry import get_game
 
     monkeypatch.setattr(type(get_game("highcard")), "duplicate_helps", True, raising=False)
     for i in range(4):
         make_bot(f"hc{i}", bots.HIGHCARD, game="highcard")
     created = ladder_tick(rng=random.Random(9))
-    assert len(created) == 3, "one table of three, once per rotation"
-    assert len({m.duplicate_key for m in created}) == 1 and created[0].duplicate_key
-    assert len({m.seed for m in created}) == 1
-    orders = [seats_of(m) for m in created]
-    assert {tuple(o) for o in orders} == {
-        tuple(orders[0][(s - k) % 3] for s in range(3)) for k in range(3)
-    }
+    assert len(created) == 1, "one table of three, played once"
+    assert not created[0].duplicate_key

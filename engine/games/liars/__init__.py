@@ -97,7 +97,8 @@ class LiarsGame:
     lists_legal_actions = False
     late_moves_allowed = 2
     supports_duplicate = False
-    #: Whether the ladder plays this game in sets of one seed per seat rotation. The dice are
+    #: Whether head-to-head comparisons (challenges, a new version against the previous one)
+    #: play this game in sets of one seed per seat rotation. The dice are
     #: not dealt ahead (they part ways with the first different decision), but every seat
     #: starts each set once, which cuts the variance of a fixed table's result (ratio 0.78 in
     #: benchmarks/ranking_convergence.py).
