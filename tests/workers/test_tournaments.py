@@ -449,7 +449,8 @@ def test_a_changed_builtin_file_becomes_a_new_version(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow  # a whole round robin of built-in bots per hosted game: ~10 s
-def test_the_demo_tournaments_run_once_per_game(run_on_commit, make_bot):
+def test_the_demo_tournaments_run_once_per_game(run_on_commit, make_bot, settings):
+    settings.ARENA_DEMO_TOURNAMENT = True  # on by default only with DEBUG
     make_bot("uploaded")  # an uploaded bot is not part of the demo
     with run_on_commit():
         tournaments = demo_tournament_start()
