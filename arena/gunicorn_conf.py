@@ -1,10 +1,16 @@
 """gunicorn's settings for the arena's web process, sized to the machine it runs on.
 
 Every way the arena starts gunicorn (``make run``, the Docker image, the benchmarks) reads
-this file (``gunicorn -c python:arena.gunicorn_conf``), so they serve alike. Why threads:
-a request spends much of its time waiting on PostgreSQL, so a few processes with several
-threads each keep both cores busy with little memory; a slow client ties up one thread,
-not a whole process. ``WEB_WORKERS`` and ``WEB_THREADS`` override the sizes.
+this file (``gunicorn -c python:arena.gunicorn_conf``), so they serve alike.
+
+Why one process per core with two threads each: a request's time is mostly Python (the
+database is near and quick), so more threads per process only queue on the GIL and stretch
+the tail. Measured with ``benchmarks/web_load.py`` (50 clients, 2 cores, PostgreSQL):
+2 processes x 2 threads served 856 req/s with p99 167 ms; x 4 threads 724-802 req/s, p99
+199-239 ms; x 8 threads 736-761, p99 224-264; 3 x 4 (the former default) 707-756, p99
+342-387. The second thread overlaps a request's waits on the database and the client; idle
+keep-alive connections wait in the poller, not on a thread. ``WEB_WORKERS`` and
+``WEB_THREADS`` override the sizes.
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ def _count(name: str, default: int) -> int:
 
 _cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
-workers = _count("WEB_WORKERS", _cpus + 1)
-threads = _count("WEB_THREADS", 4)
+workers = _count("WEB_WORKERS", _cpus)
+threads = _count("WEB_THREADS", 2)
 worker_class = "gthread"
 keepalive = 5  # seconds a browser's idle connection is kept (behind a proxy: its pool's)
 timeout = 30  # a worker silent this long is restarted
