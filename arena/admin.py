@@ -341,8 +341,8 @@ class TournamentEntryAdmin(_RecordAdmin):
 class TournamentScheduleAdmin(admin.ModelAdmin):
     """Saving here keeps the beat PeriodicTask in step (arena.services.schedules signals)."""
 
-    list_display = ("name", "game", "crontab", "enabled", "created_by", "created")
-    list_filter = ("enabled", "game")
+    list_display = ("name", "game", "format", "crontab", "enabled", "created_by", "created")
+    list_filter = ("enabled", "game", "format")
     search_fields = ("name",)
     raw_id_fields = ("created_by",)
     list_select_related = ("created_by",)

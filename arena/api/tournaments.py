@@ -26,7 +26,7 @@ from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
-from arena.models import Tournament
+from arena.models import Tournament, TournamentSchedule
 from arena.selectors.filters import MAX_ID, TournamentFilter
 from arena.selectors.matches import replays_of_tournament
 from arena.selectors.tournaments import (
@@ -526,11 +526,23 @@ class ScheduleOutputSerializer(serializers.Serializer):
     game = serializers.CharField()
     crontab = serializers.CharField()
     enabled = serializers.BooleanField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    rounds = serializers.IntegerField(
+        allow_null=True, help_text="Swiss: rounds (null: ceil(log2 N) + 1 at each start)."
+    )
+    games_per_match = serializers.IntegerField()
+    duplicate = serializers.BooleanField()
+    rated = serializers.BooleanField()
+    entry = serializers.ChoiceField(choices=TournamentSchedule._meta.get_field("entry").choices)
+    entry_limit = serializers.IntegerField(allow_null=True)
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
     created = serializers.DateTimeField()
 
 
 class ScheduleWriteSerializer(serializers.Serializer):
+    """The tournament options are the tournament API's fields, checked by the same service
+    function; sign-up entry is refused (a scheduled tournament starts at its due time)."""
+
     name = StrictCharField(max_length=100)
     game = GameField()
     crontab = StrictCharField(
@@ -538,6 +550,42 @@ class ScheduleWriteSerializer(serializers.Serializer):
         help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (03:00 UTC).",
     )
     enabled = StrictBooleanField(default=True)
+    format = serializers.ChoiceField(
+        choices=Tournament.Format.choices,
+        default=Tournament.Format.ROUND_ROBIN,
+        help_text="round_robin, swiss, double_elimination (two-seat games only), or "
+        "promotion (rounds of tables, the top half of each going through).",
+    )
+    rounds = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+        allow_null=True,
+        help_text="Swiss only: how many rounds; ceil(log2 N) + 1 at each start when left out.",
+    )
+    games_per_match = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_GAMES_PER_MATCH,
+        default=1,
+        help_text="Matches each table plays per round, each with its own deals.",
+    )
+    duplicate = StrictBooleanField(
+        default=False, help_text="Play each match's deals once per seat rotation."
+    )
+    rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
+    entry = serializers.ChoiceField(
+        choices=Tournament.Entry.choices,
+        default=Tournament.Entry.ALL,
+        help_text="all (default) or top (needs entry_limit); signup is refused: a scheduled "
+        "tournament starts at its due time.",
+    )
+    entry_limit = StrictIntegerField(
+        min_value=2,
+        max_value=MAX_ENTRY_LIMIT,
+        required=False,
+        allow_null=True,
+        help_text="top: how many of the ladder are invited.",
+    )
 
 
 class ScheduleListCreateApi(ListAPIView):
