@@ -290,6 +290,8 @@ class TournamentAdmin(admin.ModelAdmin):
         "entry",
         "entry_limit",
         "signup_deadline",
+        "move_timeout_s",
+        "time_bank_s",
     )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:

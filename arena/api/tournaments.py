@@ -19,7 +19,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.api.fields import GameField, StrictBooleanField, StrictCharField, StrictIntegerField
+from arena.api.fields import (
+    GameField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+)
 from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
@@ -41,7 +47,10 @@ from arena.services.schedules import schedule_create, schedule_delete, schedule_
 from arena.services.tournaments import (
     MAX_ENTRY_LIMIT,
     MAX_GAMES_PER_MATCH,
+    MAX_MOVE_TIMEOUT_S,
     MAX_ROUNDS,
+    MAX_TIME_BANK_S,
+    MIN_MOVE_TIMEOUT_S,
     tournament_cancel,
     tournament_create,
     tournament_signup,
@@ -73,6 +82,14 @@ class TournamentOutputSerializer(serializers.Serializer):
         help_text="Each match's deals are played once per seat rotation."
     )
     rated = serializers.BooleanField(help_text="Whether its matches count for the ratings.")
+    move_timeout_s = serializers.FloatField(
+        allow_null=True,
+        help_text="CPU seconds per move of its matches (null: the arena's setting).",
+    )
+    time_bank_s = serializers.FloatField(
+        allow_null=True,
+        help_text="CPU time bank per match of its matches (null: the arena's setting).",
+    )
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     seed = serializers.SerializerMethodField(
         help_text="Null for all but staff until the tournament starts: the participants' "
@@ -109,6 +126,16 @@ class TournamentOutputSerializer(serializers.Serializer):
 def _tournament_response(request: Request, tournament_id: int) -> Response:
     tournament = tournament_get(tournament_id=tournament_id)
     return Response(TournamentOutputSerializer(tournament, context={"request": request}).data)
+
+
+MOVE_TIMEOUT_HELP = (
+    f"CPU seconds per move of its matches, {MIN_MOVE_TIMEOUT_S:g}-{MAX_MOVE_TIMEOUT_S:g} "
+    "(null: the arena's ARENA_MOVE_TIMEOUT_S); the wall-clock time per move follows it."
+)
+TIME_BANK_HELP = (
+    f"CPU time bank per match, 0-{MAX_TIME_BANK_S:g} s (null: the arena's "
+    "ARENA_TIME_BANK_S); the wall-clock bank follows it."
+)
 
 
 class TournamentListCreateApi(ListAPIView):
@@ -170,6 +197,10 @@ class TournamentListCreateApi(ListAPIView):
             allow_null=True,
             help_text="signup: when sign-up closes and the tournament starts (in the future).",
         )
+        move_timeout_s = StrictFloatField(
+            required=False, allow_null=True, help_text=MOVE_TIMEOUT_HELP
+        )
+        time_bank_s = StrictFloatField(required=False, allow_null=True, help_text=TIME_BANK_HELP)
 
     def get_queryset(self) -> Any:
         return tournament_list()
@@ -535,6 +566,8 @@ class ScheduleOutputSerializer(serializers.Serializer):
     rated = serializers.BooleanField()
     entry = serializers.ChoiceField(choices=TournamentSchedule._meta.get_field("entry").choices)
     entry_limit = serializers.IntegerField(allow_null=True)
+    move_timeout_s = serializers.FloatField(allow_null=True)
+    time_bank_s = serializers.FloatField(allow_null=True)
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
     created = serializers.DateTimeField()
 
@@ -586,6 +619,8 @@ class ScheduleWriteSerializer(serializers.Serializer):
         allow_null=True,
         help_text="top: how many of the ladder are invited.",
     )
+    move_timeout_s = StrictFloatField(required=False, allow_null=True, help_text=MOVE_TIMEOUT_HELP)
+    time_bank_s = StrictFloatField(required=False, allow_null=True, help_text=TIME_BANK_HELP)
 
 
 class ScheduleListCreateApi(ListAPIView):

@@ -84,6 +84,10 @@ class Tournament(models.Model):
     duplicate = models.BooleanField(default=False)
     #: Whether its matches go into the ratings.
     rated = models.BooleanField(default=True)
+    #: CPU seconds per move and CPU bank of its matches (null: the arena's
+    #: ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``); ``matches.match_limits``.
+    move_timeout_s = models.FloatField(null=True, blank=True)
+    time_bank_s = models.FloatField(null=True, blank=True)
     #: Bots given a bye, as ``[round, bot id]`` pairs (written with the round, under a lock).
     byes = models.JSONField(default=list, blank=True)
 
@@ -119,6 +123,8 @@ class Tournament(models.Model):
                 entry=self.entry,
                 entry_limit=self.entry_limit,
                 signup_deadline=self.signup_deadline,
+                move_timeout_s=self.move_timeout_s,
+                time_bank_s=self.time_bank_s,
                 now=None if self.pk else timezone.now(),
             )
         except InvalidInput as exc:
@@ -205,6 +211,8 @@ class TournamentSchedule(models.Model):
         default=Tournament.Entry.ALL,
     )
     entry_limit = models.PositiveIntegerField(null=True, blank=True)
+    move_timeout_s = models.FloatField(null=True, blank=True)
+    time_bank_s = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -237,6 +245,8 @@ SCHEDULE_OPTIONS = (
     "rated",
     "entry",
     "entry_limit",
+    "move_timeout_s",
+    "time_bank_s",
 )
 
 #: Which admin field an InvalidInput code of ``tournament_options_check`` is about.
@@ -247,4 +257,6 @@ _OPTION_FIELDS = {
     "bad_entry": "entry",
     "bad_entry_limit": "entry_limit",
     "bad_signup_deadline": "signup_deadline",
+    "bad_move_timeout": "move_timeout_s",
+    "bad_time_bank": "time_bank_s",
 }

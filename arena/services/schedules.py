@@ -149,6 +149,8 @@ def schedule_options_check(
     rated: bool = True,
     entry: str = Tournament.Entry.ALL,
     entry_limit: int | None = None,
+    move_timeout_s: float | None = None,
+    time_bank_s: float | None = None,
 ) -> None:
     """InvalidInput naming the first bad option of a schedule's tournaments: the tournaments'
     own check (``tournament_options_check``, as the tournament API and admin make it), and
@@ -168,6 +170,8 @@ def schedule_options_check(
         games_per_match=games_per_match,
         entry=entry,
         entry_limit=entry_limit,
+        move_timeout_s=move_timeout_s,
+        time_bank_s=time_bank_s,
     )
     for name, value in (("duplicate", duplicate), ("rated", rated)):
         if not isinstance(value, bool):
@@ -184,7 +188,8 @@ def schedule_create(
     **options: Any,
 ) -> TournamentSchedule:
     """A recurring tournament: each crontab tick creates and starts one, with ``options``
-    (format, rounds, games_per_match, duplicate, rated, entry, entry_limit: as
+    (format, rounds, games_per_match, duplicate, rated, entry, entry_limit, move_timeout_s,
+    time_bank_s: as
     ``tournament_create`` takes them; the defaults are a rated round robin of every bot)."""
     unknown = set(options) - set(SCHEDULE_OPTIONS)
     if unknown:

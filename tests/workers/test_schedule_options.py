@@ -67,6 +67,8 @@ def test_a_schedule_without_options_makes_a_rated_round_robin_of_every_bot():
         "rated": True,
         "entry": "all",
         "entry_limit": None,
+        "move_timeout_s": None,
+        "time_bank_s": None,
     }
 
 
