@@ -184,3 +184,13 @@ def test_a_schedule_passes_its_limits_on(staff):
         format="json",
     )
     assert_error(refused, 400, "bad_time_bank")
+
+
+def test_the_tournament_page_shows_its_own_limits(client):
+    own = tournament_create(name="Blitz", game="lie21", created_by=None, move_timeout_s=0.25)
+    plain = tournament_create(name="Plain", game="lie21", created_by=None)
+
+    page = client.get(f"/tournaments/{own.pk}/").content.decode()
+
+    assert "0.25 s of CPU a move, the arena&#x27;s CPU bank" in page
+    assert 'id="time-limits"' not in client.get(f"/tournaments/{plain.pk}/").content.decode()
