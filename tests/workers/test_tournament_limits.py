@@ -192,5 +192,5 @@ def test_the_tournament_page_shows_its_own_limits(client):
 
     page = client.get(f"/tournaments/{own.pk}/").content.decode()
 
-    assert "0.25 s of CPU a move, the arena&#x27;s CPU bank" in page
+    assert "0.25 s of CPU a move, the arena's CPU bank" in page
     assert 'id="time-limits"' not in client.get(f"/tournaments/{plain.pk}/").content.decode()
