@@ -88,7 +88,7 @@ class Tournament(models.Model):
     #: ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``); ``matches.match_limits``.
     move_timeout_s = models.FloatField(null=True, blank=True)
     time_bank_s = models.FloatField(null=True, blank=True)
-    #: Bots given a bye, as ``[round, bot id]`` pairs (written with the round, under a lock).
+    #: Bots given a bye, as ``[round, bot id, points]`` (written with the round, under a lock).
     byes = models.JSONField(default=list, blank=True)
 
     class Meta:

@@ -41,11 +41,13 @@ def test_a_swiss_of_five_bots_plays_two_rounds_on_a_real_worker(
     # Every round created once: five bots make two tables and a bye per round.
     assert Counter(match.round_number for match in matches) == {1: 2, 2: 2}
     assert len({(m.round_number, m.table_number, m.leg) for m in matches}) == len(matches)
-    byes = sorted(tournament.byes)
-    assert [round_number for round_number, _ in byes] == [1, 2]
+    byes = sorted(tournament.byes)  # [round, bot, points it is worth]
+    assert [bye[0] for bye in byes] == [1, 2]
     assert byes[0][1] != byes[1][1], "no bot gets a second bye while others have none"
-    # Every match played, recorded and rated once.
+    # Every match played (by the worker process, not eagerly here), recorded and rated once.
     assert {match.status for match in matches} == {"done"}
+    assert all(match.claimed_by.startswith("swiss@") for match in matches)
+    assert {match.attempts for match in matches} == {1}
     assert all(match.rated for match in matches)
     assert Replay.objects.filter(match__in=matches).count() == len(matches)
     rated = Counter(RatingHistory.objects.filter(match__in=matches).values_list("match_id"))
