@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from arena.config import env_float
-from arena.models import BotVersion, Match, MatchSeat
+from arena.models import BotVersion, Match, MatchSeat, Tournament
 from arena.services.dispatch import enqueue
 from arena.services.errors import InvalidInput
 from engine.registry import GAMES, get_game
@@ -87,8 +87,6 @@ def match_limits_of(match: Match) -> Limits:
     arena's (ladder, challenges and validation always play under the arena's)."""
     if match.tournament_id is None:
         return match_limits()
-    from arena.models import Tournament
-
     move, bank = (
         Tournament.objects.filter(pk=match.tournament_id)
         .values_list("move_timeout_s", "time_bank_s")
