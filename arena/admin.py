@@ -290,6 +290,8 @@ class TournamentAdmin(admin.ModelAdmin):
         "entry",
         "entry_limit",
         "signup_deadline",
+        "move_timeout_s",
+        "time_bank_s",
     )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
@@ -341,8 +343,8 @@ class TournamentEntryAdmin(_RecordAdmin):
 class TournamentScheduleAdmin(admin.ModelAdmin):
     """Saving here keeps the beat PeriodicTask in step (arena.services.schedules signals)."""
 
-    list_display = ("name", "game", "crontab", "enabled", "created_by", "created")
-    list_filter = ("enabled", "game")
+    list_display = ("name", "game", "format", "crontab", "enabled", "created_by", "created")
+    list_filter = ("enabled", "game", "format")
     search_fields = ("name",)
     raw_id_fields = ("created_by",)
     list_select_related = ("created_by",)

@@ -16,7 +16,13 @@ from rest_framework import serializers
 
 from engine.registry import GAMES
 
-__all__ = ["GameField", "StrictBooleanField", "StrictCharField", "StrictIntegerField"]
+__all__ = [
+    "GameField",
+    "StrictBooleanField",
+    "StrictCharField",
+    "StrictFloatField",
+    "StrictIntegerField",
+]
 
 
 def _from_form(field: serializers.Field) -> bool:
@@ -36,6 +42,15 @@ class StrictCharField(serializers.CharField):
 class StrictIntegerField(serializers.IntegerField):
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not (isinstance(data, int) or _from_form(self)):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictFloatField(serializers.FloatField):
+    """A JSON number (not a string, not a boolean); a form's text is parsed as usual."""
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not (isinstance(data, int | float) or _from_form(self)):
             self.fail("invalid")
         return super().to_internal_value(data)
 

@@ -19,14 +19,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.api.fields import GameField, StrictBooleanField, StrictCharField, StrictIntegerField
+from arena.api.fields import (
+    GameField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+)
 from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
-from arena.models import Tournament
+from arena.models import Tournament, TournamentSchedule
 from arena.selectors.filters import MAX_ID, TournamentFilter
 from arena.selectors.matches import replays_of_tournament
 from arena.selectors.tournaments import (
@@ -41,7 +47,10 @@ from arena.services.schedules import schedule_create, schedule_delete, schedule_
 from arena.services.tournaments import (
     MAX_ENTRY_LIMIT,
     MAX_GAMES_PER_MATCH,
+    MAX_MOVE_TIMEOUT_S,
     MAX_ROUNDS,
+    MAX_TIME_BANK_S,
+    MIN_MOVE_TIMEOUT_S,
     tournament_cancel,
     tournament_create,
     tournament_signup,
@@ -73,6 +82,14 @@ class TournamentOutputSerializer(serializers.Serializer):
         help_text="Each match's deals are played once per seat rotation."
     )
     rated = serializers.BooleanField(help_text="Whether its matches count for the ratings.")
+    move_timeout_s = serializers.FloatField(
+        allow_null=True,
+        help_text="CPU seconds per move of its matches (null: the arena's setting).",
+    )
+    time_bank_s = serializers.FloatField(
+        allow_null=True,
+        help_text="CPU time bank per match of its matches (null: the arena's setting).",
+    )
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     seed = serializers.SerializerMethodField(
         help_text="Null for all but staff until the tournament starts: the participants' "
@@ -109,6 +126,16 @@ class TournamentOutputSerializer(serializers.Serializer):
 def _tournament_response(request: Request, tournament_id: int) -> Response:
     tournament = tournament_get(tournament_id=tournament_id)
     return Response(TournamentOutputSerializer(tournament, context={"request": request}).data)
+
+
+MOVE_TIMEOUT_HELP = (
+    f"CPU seconds per move of its matches, {MIN_MOVE_TIMEOUT_S:g}-{MAX_MOVE_TIMEOUT_S:g} "
+    "(null: the arena's ARENA_MOVE_TIMEOUT_S); the wall-clock time per move follows it."
+)
+TIME_BANK_HELP = (
+    f"CPU time bank per match, 0-{MAX_TIME_BANK_S:g} s (null: the arena's "
+    "ARENA_TIME_BANK_S); the wall-clock bank follows it."
+)
 
 
 class TournamentListCreateApi(ListAPIView):
@@ -170,6 +197,10 @@ class TournamentListCreateApi(ListAPIView):
             allow_null=True,
             help_text="signup: when sign-up closes and the tournament starts (in the future).",
         )
+        move_timeout_s = StrictFloatField(
+            required=False, allow_null=True, help_text=MOVE_TIMEOUT_HELP
+        )
+        time_bank_s = StrictFloatField(required=False, allow_null=True, help_text=TIME_BANK_HELP)
 
     def get_queryset(self) -> Any:
         return tournament_list()
@@ -526,11 +557,25 @@ class ScheduleOutputSerializer(serializers.Serializer):
     game = serializers.CharField()
     crontab = serializers.CharField()
     enabled = serializers.BooleanField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    rounds = serializers.IntegerField(
+        allow_null=True, help_text="Swiss: rounds (null: ceil(log2 N) + 1 at each start)."
+    )
+    games_per_match = serializers.IntegerField()
+    duplicate = serializers.BooleanField()
+    rated = serializers.BooleanField()
+    entry = serializers.ChoiceField(choices=TournamentSchedule._meta.get_field("entry").choices)
+    entry_limit = serializers.IntegerField(allow_null=True)
+    move_timeout_s = serializers.FloatField(allow_null=True)
+    time_bank_s = serializers.FloatField(allow_null=True)
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
     created = serializers.DateTimeField()
 
 
 class ScheduleWriteSerializer(serializers.Serializer):
+    """The tournament options are the tournament API's fields, checked by the same service
+    function; sign-up entry is refused (a scheduled tournament starts at its due time)."""
+
     name = StrictCharField(max_length=100)
     game = GameField()
     crontab = StrictCharField(
@@ -538,6 +583,44 @@ class ScheduleWriteSerializer(serializers.Serializer):
         help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (03:00 UTC).",
     )
     enabled = StrictBooleanField(default=True)
+    format = serializers.ChoiceField(
+        choices=Tournament.Format.choices,
+        default=Tournament.Format.ROUND_ROBIN,
+        help_text="round_robin, swiss, double_elimination (two-seat games only), or "
+        "promotion (rounds of tables, the top half of each going through).",
+    )
+    rounds = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+        allow_null=True,
+        help_text="Swiss only: how many rounds; ceil(log2 N) + 1 at each start when left out.",
+    )
+    games_per_match = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_GAMES_PER_MATCH,
+        default=1,
+        help_text="Matches each table plays per round, each with its own deals.",
+    )
+    duplicate = StrictBooleanField(
+        default=False, help_text="Play each match's deals once per seat rotation."
+    )
+    rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
+    entry = serializers.ChoiceField(
+        choices=Tournament.Entry.choices,
+        default=Tournament.Entry.ALL,
+        help_text="all (default) or top (needs entry_limit); signup is refused: a scheduled "
+        "tournament starts at its due time.",
+    )
+    entry_limit = StrictIntegerField(
+        min_value=2,
+        max_value=MAX_ENTRY_LIMIT,
+        required=False,
+        allow_null=True,
+        help_text="top: how many of the ladder are invited.",
+    )
+    move_timeout_s = StrictFloatField(required=False, allow_null=True, help_text=MOVE_TIMEOUT_HELP)
+    time_bank_s = StrictFloatField(required=False, allow_null=True, help_text=TIME_BANK_HELP)
 
 
 class ScheduleListCreateApi(ListAPIView):

@@ -84,7 +84,11 @@ class Tournament(models.Model):
     duplicate = models.BooleanField(default=False)
     #: Whether its matches go into the ratings.
     rated = models.BooleanField(default=True)
-    #: Bots given a bye, as ``[round, bot id]`` pairs (written with the round, under a lock).
+    #: CPU seconds per move and CPU bank of its matches (null: the arena's
+    #: ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``); ``matches.match_limits``.
+    move_timeout_s = models.FloatField(null=True, blank=True)
+    time_bank_s = models.FloatField(null=True, blank=True)
+    #: Bots given a bye, as ``[round, bot id, points]`` (written with the round, under a lock).
     byes = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -119,16 +123,12 @@ class Tournament(models.Model):
                 entry=self.entry,
                 entry_limit=self.entry_limit,
                 signup_deadline=self.signup_deadline,
+                move_timeout_s=self.move_timeout_s,
+                time_bank_s=self.time_bank_s,
                 now=None if self.pk else timezone.now(),
             )
         except InvalidInput as exc:
-            field = {
-                "bad_rounds": "rounds",
-                "bad_games_per_match": "games_per_match",
-                "bad_entry": "entry",
-                "bad_entry_limit": "entry_limit",
-                "bad_signup_deadline": "signup_deadline",
-            }.get(exc.code, "format")
+            field = _OPTION_FIELDS.get(exc.code, "format")
             raise ValidationError({field: exc.message}, code=exc.code) from None
 
 
@@ -195,8 +195,68 @@ class TournamentSchedule(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
 
+    # The options each of its tournaments is created with (the Tournament's fields, checked
+    # by the same ``tournament_options_check``). Sign-up entry is not offered: a scheduled
+    # tournament starts at its due time, so there is no deadline for owners to sign up by.
+    format = models.CharField(
+        max_length=20, choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN
+    )
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    games_per_match = models.PositiveSmallIntegerField(default=1)
+    duplicate = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    entry = models.CharField(
+        max_length=10,
+        choices=[c for c in Tournament.Entry.choices if c[0] != Tournament.Entry.SIGNUP],
+        default=Tournament.Entry.ALL,
+    )
+    entry_limit = models.PositiveIntegerField(null=True, blank=True)
+    move_timeout_s = models.FloatField(null=True, blank=True)
+    time_bank_s = models.FloatField(null=True, blank=True)
+
     class Meta:
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The options checked as the services and the API check them (the admin's form)."""
+        from arena.services.errors import InvalidInput
+        from arena.services.schedules import schedule_options_check
+
+        try:
+            schedule_options_check(**self.options())
+        except InvalidInput as exc:
+            raise ValidationError({_OPTION_FIELDS.get(exc.code, "format"): exc.message}) from None
+
+    def options(self) -> dict:
+        """The options its tournaments are created with, as ``tournament_create`` takes them."""
+        return {name: getattr(self, name) for name in SCHEDULE_OPTIONS}
+
+
+#: The options a schedule passes on to each tournament it creates.
+SCHEDULE_OPTIONS = (
+    "game",
+    "format",
+    "rounds",
+    "games_per_match",
+    "duplicate",
+    "rated",
+    "entry",
+    "entry_limit",
+    "move_timeout_s",
+    "time_bank_s",
+)
+
+#: Which admin field an InvalidInput code of ``tournament_options_check`` is about.
+_OPTION_FIELDS = {
+    "unknown_game": "game",
+    "bad_rounds": "rounds",
+    "bad_games_per_match": "games_per_match",
+    "bad_entry": "entry",
+    "bad_entry_limit": "entry_limit",
+    "bad_signup_deadline": "signup_deadline",
+    "bad_move_timeout": "move_timeout_s",
+    "bad_time_bank": "time_bank_s",
+}

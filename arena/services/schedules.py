@@ -45,9 +45,11 @@ from django_celery_beat.models import (
 )
 
 from arena.models import Tournament, TournamentSchedule
+from arena.models.tournaments import SCHEDULE_OPTIONS
 from arena.services.errors import InvalidInput, NotFound
 from arena.services.tournaments import (
     tournament_create,
+    tournament_options_check,
     tournament_participants,
     tournament_start,
 )
@@ -60,6 +62,7 @@ __all__ = [
     "periodic_tasks_install",
     "schedule_create",
     "schedule_delete",
+    "schedule_options_check",
     "schedule_run",
     "schedule_update",
 ]
@@ -136,12 +139,64 @@ def _check(name: str, game: str) -> None:
         raise InvalidInput("a schedule name is 1-100 characters", code="bad_name")
 
 
+def schedule_options_check(
+    *,
+    game: str,
+    format: str = Tournament.Format.ROUND_ROBIN,
+    rounds: int | None = None,
+    games_per_match: int = 1,
+    duplicate: bool = False,
+    rated: bool = True,
+    entry: str = Tournament.Entry.ALL,
+    entry_limit: int | None = None,
+    move_timeout_s: float | None = None,
+    time_bank_s: float | None = None,
+) -> None:
+    """InvalidInput naming the first bad option of a schedule's tournaments: the tournaments'
+    own check (``tournament_options_check``, as the tournament API and admin make it), and
+    no sign-up entry, which needs a deadline a recurring tournament does not have."""
+    if game not in GAMES:
+        raise InvalidInput(f"unknown game {game!r}", code="unknown_game")
+    if entry == Tournament.Entry.SIGNUP:
+        raise InvalidInput(
+            "a schedule's tournaments start at their due time, so they take no sign-ups; "
+            "use entry all or top",
+            code="bad_entry",
+        )
+    tournament_options_check(
+        game=game,
+        format=format,
+        rounds=rounds,
+        games_per_match=games_per_match,
+        entry=entry,
+        entry_limit=entry_limit,
+        move_timeout_s=move_timeout_s,
+        time_bank_s=time_bank_s,
+    )
+    for name, value in (("duplicate", duplicate), ("rated", rated)):
+        if not isinstance(value, bool):
+            raise InvalidInput(f"{name} must be true or false", code=f"bad_{name}")
+
+
 def schedule_create(
-    *, name: str, game: str, crontab: str, enabled: bool = True, created_by: Any = None
+    *,
+    name: str,
+    game: str,
+    crontab: str,
+    enabled: bool = True,
+    created_by: Any = None,
+    **options: Any,
 ) -> TournamentSchedule:
-    """A recurring tournament: each crontab tick creates and starts one."""
+    """A recurring tournament: each crontab tick creates and starts one, with ``options``
+    (format, rounds, games_per_match, duplicate, rated, entry, entry_limit, move_timeout_s,
+    time_bank_s: as
+    ``tournament_create`` takes them; the defaults are a rated round robin of every bot)."""
+    unknown = set(options) - set(SCHEDULE_OPTIONS)
+    if unknown:
+        raise InvalidInput(f"unknown option {', '.join(sorted(unknown))}", code="bad_field")
     _check(name, game)
     crontab_parse(crontab)
+    schedule_options_check(game=game, **options)
     with transaction.atomic():
         schedule = TournamentSchedule.objects.create(
             name=name.strip(),
@@ -149,15 +204,18 @@ def schedule_create(
             crontab=" ".join(crontab.split()),
             enabled=enabled,
             created_by=created_by,
+            **options,
         )
         _periodic_task_sync(schedule)
     return schedule
 
 
 def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> TournamentSchedule:
-    """Change name, game, crontab and/or enabled; the PeriodicTask follows. A new crontab
-    (or re-enabling) only changes future due times."""
-    unknown = set(fields) - {"name", "game", "crontab", "enabled"}
+    """Change name, crontab, enabled and/or the options (``SCHEDULE_OPTIONS``); the
+    PeriodicTask follows. The options are checked together, as they will be when a
+    tournament is created with them. A new crontab (or re-enabling) only changes future
+    due times; new options apply from the next tournament on."""
+    unknown = set(fields) - {"name", "crontab", "enabled", *SCHEDULE_OPTIONS}
     if unknown:
         raise InvalidInput(f"cannot update {', '.join(sorted(unknown))}", code="bad_field")
     if "crontab" in fields:
@@ -170,6 +228,7 @@ def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> Tournamen
         locked = TournamentSchedule.objects.select_for_update().filter(pk=schedule.pk).first()
         if locked is None:
             raise NotFound("no such schedule")
+        schedule_options_check(**{**locked.options(), **_options(fields)})
         restart = (fields.get("crontab", locked.crontab) != locked.crontab) or (
             fields.get("enabled") and not locked.enabled
         )
@@ -180,6 +239,10 @@ def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> Tournamen
         locked.save()
         _periodic_task_sync(locked, restart=restart)
     return locked
+
+
+def _options(fields: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in fields.items() if name in SCHEDULE_OPTIONS}
 
 
 def schedule_delete(*, schedule: TournamentSchedule) -> None:
@@ -273,13 +336,18 @@ def schedule_run(*, schedule_id: int, sent_at: datetime | str | None = None) -> 
             with transaction.atomic():
                 tournament = tournament_create(
                     name=f"{schedule.name} {due:%Y-%m-%d %H:%M}"[:100],
-                    game=schedule.game,
                     created_by=schedule.created_by,
                     schedule=schedule,
+                    **schedule.options(),
                 )
                 Tournament.objects.filter(pk=tournament.pk).update(scheduled_for=due)
         except IntegrityError:  # another delivery for the same due time won the race
             return schedule.tournaments.filter(scheduled_for=due).first()
+        except InvalidInput as exc:
+            # Options valid when saved can stop being so (a game's seat counts changed):
+            # say so in the log rather than failing the task on every tick.
+            log.error("schedule=%s due=%s outcome=refused reason=%s", schedule_id, due, exc)
+            return None
         log.info(
             "schedule=%s due=%s outcome=started (%s) tournament=%s",
             schedule_id,

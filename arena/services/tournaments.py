@@ -80,6 +80,12 @@ DEMO_NAME = "Demo tournament"
 #: Limits of the per-tournament options.
 MAX_ROUNDS = 100
 MAX_GAMES_PER_MATCH = 20
+#: Bounds of a tournament's own time limits (CPU seconds per move, CPU bank per match).
+#: Whatever is chosen, a seat's wall-clock time in a match stays under the arena's
+#: ``ARENA_MATCH_WALL_S``, from which the match task's time limit is derived.
+MIN_MOVE_TIMEOUT_S = 0.05
+MAX_MOVE_TIMEOUT_S = 10.0
+MAX_TIME_BANK_S = 120.0
 
 
 def tournament_create(
@@ -97,6 +103,8 @@ def tournament_create(
     entry: str = Tournament.Entry.ALL,
     entry_limit: int | None = None,
     signup_deadline: datetime | None = None,
+    move_timeout_s: float | None = None,
+    time_bank_s: float | None = None,
 ) -> Tournament:
     """A pending tournament; nothing is frozen or played until :func:`tournament_start`.
 
@@ -105,7 +113,8 @@ def tournament_create(
     seed; ``duplicate`` plays each of them once per seat rotation on the same deals.
     ``entry``: every bot of the game (``all``), the bots signed up by their owners before
     ``signup_deadline`` (``signup``; it starts then), or the top ``entry_limit`` of the ladder
-    (``top``).
+    (``top``). ``move_timeout_s`` and ``time_bank_s``: its matches' CPU time per move and
+    CPU bank (null: the arena's settings; ``matches.match_limits`` for the rest).
     """
     if game not in GAMES:
         raise InvalidInput(f"unknown game {game!r}", code="unknown_game")
@@ -122,9 +131,13 @@ def tournament_create(
         entry=entry,
         entry_limit=entry_limit,
         signup_deadline=signup_deadline,
+        move_timeout_s=move_timeout_s,
+        time_bank_s=time_bank_s,
         now=timezone.now(),
     )
     return Tournament.objects.create(
+        move_timeout_s=move_timeout_s,
+        time_bank_s=time_bank_s,
         entry=entry,
         entry_limit=entry_limit,
         signup_deadline=signup_deadline,
@@ -150,13 +163,16 @@ def tournament_options_check(
     entry: str = Tournament.Entry.ALL,
     entry_limit: int | None = None,
     signup_deadline: datetime | None = None,
+    move_timeout_s: float | None = None,
+    time_bank_s: float | None = None,
     now: datetime | None = None,
 ) -> None:
     """InvalidInput naming the first bad option (the services', the API's and the admin's
     check): an unknown format, double elimination of a game not played at two seats, rounds
     outside Swiss or outside 1-100, games per match outside 1-20; an unknown entry, a
     sign-up without a deadline (or, given ``now``, one not in the future), the top of the
-    ladder without a limit of 2-10000, a limit or a deadline the entry does not use."""
+    ladder without a limit of 2-10000, a limit or a deadline the entry does not use; a CPU
+    time per move outside 0.05-10 s or a CPU bank outside 0-120 s."""
     if format not in Tournament.Format.values:
         raise InvalidInput(
             f"unknown format {format!r}; one of {', '.join(Tournament.Format.values)}",
@@ -182,6 +198,23 @@ def tournament_options_check(
             f"games per match must be 1-{MAX_GAMES_PER_MATCH}", code="bad_games_per_match"
         )
     _check_entry(entry, entry_limit, signup_deadline, now)
+    _check_seconds(
+        move_timeout_s, MIN_MOVE_TIMEOUT_S, MAX_MOVE_TIMEOUT_S, "CPU time per move", "move_timeout"
+    )
+    _check_seconds(time_bank_s, 0.0, MAX_TIME_BANK_S, "CPU time bank", "time_bank")
+
+
+def _check_seconds(value: float | None, low: float, high: float, what: str, code: str) -> None:
+    """None (the arena's setting) or a finite number of seconds in [low, high]."""
+    if value is None:
+        return
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
+        raise InvalidInput(f"the {what} must be {low:g}-{high:g} s", code=f"bad_{code}")
 
 
 #: The most bots a ``top`` tournament may invite.

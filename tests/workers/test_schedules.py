@@ -288,6 +288,10 @@ def test_the_admin_refuses_an_invalid_crontab(client, django_user_model):
         "enabled": "on",
         "due_after_0": "2026-01-01",
         "due_after_1": "00:00:00",
+        "format": "round_robin",
+        "games_per_match": "1",
+        "rated": "on",
+        "entry": "all",
     }
     response = client.post(url, form)
     assert response.status_code == 200, "the form comes back with its error"

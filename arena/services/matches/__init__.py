@@ -35,6 +35,7 @@ from arena.services.matches.scheduling import (
     match_create,
     match_engine_kwargs,
     match_limits,
+    match_limits_of,
     new_seed,
     seconds_setting,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "match_create",
     "match_engine_kwargs",
     "match_limits",
+    "match_limits_of",
     "match_play",
     "match_sweep_stuck",
     "match_workdirs_sweep",

@@ -35,7 +35,7 @@ from arena.services.matches.recording import (
     record_kept,
     record_or_keep,
 )
-from arena.services.matches.scheduling import match_engine_kwargs, match_limits
+from arena.services.matches.scheduling import match_engine_kwargs, match_limits_of
 from arena.services.unrecorded import unrecorded_take
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def play(match: Match) -> tuple[engine.MatchResult, list[str]]:
     """Play the match in the sandbox; the result and each seat's captured output."""
     from sandbox import SandboxedPlayer
 
-    limits = match_limits()
+    limits = match_limits_of(match)  # the tournament's own, where it set any
     config = sandbox_config()
     versions = [seat.version for seat in match.seats.all()]
     with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
@@ -138,7 +138,7 @@ def play(match: Match) -> tuple[engine.MatchResult, list[str]]:
             result = engine.play_match(
                 match.game,
                 players,
-                **match_engine_kwargs(match.seed, len(players), match.options),
+                **match_engine_kwargs(match.seed, len(players), match.options, limits),
                 seat_info=[seat_info(version) for version in versions],
                 collect_logs=True,
             )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from arena.config import env_float
-from arena.models import BotVersion, Match, MatchSeat
+from arena.models import BotVersion, Match, MatchSeat, Tournament
 from arena.services.dispatch import enqueue
 from arena.services.errors import InvalidInput
 from engine.registry import GAMES, get_game
@@ -31,6 +31,7 @@ __all__ = [
     "match_create",
     "match_engine_kwargs",
     "match_limits",
+    "match_limits_of",
     "new_seed",
     "seconds_setting",
 ]
@@ -45,18 +46,53 @@ def seconds_setting(name: str, default: float) -> float:
     return float(value) if value is not None else env_float(name, default)
 
 
-def match_limits() -> Limits:
+def match_limits(
+    *, move_timeout_s: float | None = None, time_bank_s: float | None = None
+) -> Limits:
     """The sandbox limits of a match: ``ARENA_MOVE_TIMEOUT_S``, ``ARENA_TIME_BANK_S`` (CPU),
-    ``ARENA_MOVE_WALL_S``, ``ARENA_WALL_BANK_S``, ``ARENA_MATCH_WALL_S`` (wall clock)."""
+    ``ARENA_MOVE_WALL_S``, ``ARENA_WALL_BANK_S``, ``ARENA_MATCH_WALL_S`` (wall clock).
+
+    A tournament may set its own CPU time per move and CPU bank. The wall-clock time per
+    move and wall-clock bank then follow them by the arena's own ratios (a bot given more
+    CPU time needs more wall-clock time to use it), no higher than the match's wall-clock
+    cap; that cap stays the arena's, because the match task's time limit is derived from it
+    (``arena.config.match_time_limit``): whatever a tournament sets, a match ends, with a
+    result, before its task's time limit.
+    """
     from sandbox import Limits
 
+    move_wall_s, wall_bank_s = settings.ARENA_MOVE_WALL_S, settings.ARENA_WALL_BANK_S
+    cap = settings.ARENA_MATCH_WALL_S
+    per_move = settings.ARENA_MOVE_WALL_S / settings.ARENA_MOVE_TIMEOUT_S
+    if move_timeout_s is not None:
+        move_wall_s = min(cap, move_timeout_s * per_move)
+    if time_bank_s is not None:
+        per_bank = (
+            settings.ARENA_WALL_BANK_S / settings.ARENA_TIME_BANK_S
+            if settings.ARENA_TIME_BANK_S
+            else per_move
+        )
+        wall_bank_s = min(cap, time_bank_s * per_bank)
     return Limits(
-        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S,
-        time_bank_s=settings.ARENA_TIME_BANK_S,
-        move_wall_s=settings.ARENA_MOVE_WALL_S,
-        wall_bank_s=settings.ARENA_WALL_BANK_S,
-        match_wall_s=settings.ARENA_MATCH_WALL_S,
+        move_timeout_s=settings.ARENA_MOVE_TIMEOUT_S if move_timeout_s is None else move_timeout_s,
+        time_bank_s=settings.ARENA_TIME_BANK_S if time_bank_s is None else time_bank_s,
+        move_wall_s=move_wall_s,
+        wall_bank_s=wall_bank_s,
+        match_wall_s=cap,
     )
+
+
+def match_limits_of(match: Match) -> Limits:
+    """The limits a match is played under: its tournament's, where it set any, else the
+    arena's (ladder, challenges and validation always play under the arena's)."""
+    if match.tournament_id is None:
+        return match_limits()
+    move, bank = (
+        Tournament.objects.filter(pk=match.tournament_id)
+        .values_list("move_timeout_s", "time_bank_s")
+        .first()
+    ) or (None, None)
+    return match_limits(move_timeout_s=move, time_bank_s=bank)
 
 
 def bot_seeds(match_seed: int, seats: int = 2) -> list[int]:
@@ -76,15 +112,20 @@ def bot_seeds(match_seed: int, seats: int = 2) -> list[int]:
 
 
 def match_engine_kwargs(
-    seed: int, seats: int = 2, options: Mapping[str, Any] | None = None
+    seed: int,
+    seats: int = 2,
+    options: Mapping[str, Any] | None = None,
+    limits: Limits | None = None,
 ) -> dict[str, Any]:
     """What ``engine.play_match`` is given besides the game and the players.
 
     The same for every match a bot plays (ladder, tournament or validation), so what
     ``on_match_start`` receives (options, limits, a keyed seed) never tells a bot which
-    kind of match it is in. ``options`` are the game's, for tournaments that set some.
+    kind of match it is in. ``options`` are the game's, for tournaments that set some;
+    ``limits`` the tournament's own (``match_limits_of``), which bots are told and the
+    replay records, as they are the ones the sandbox applies.
     """
-    limits = match_limits()
+    limits = limits or match_limits()
     return {
         "seed": seed,
         "bot_seeds": bot_seeds(seed, seats),
