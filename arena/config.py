@@ -23,6 +23,7 @@ __all__ = [
     "env_float",
     "env_int",
     "env_list",
+    "largest_table",
     "match_time_limit",
 ]
 
@@ -119,6 +120,14 @@ def broker_url(url: str | None) -> str:
     return url
 
 
+def largest_table() -> int:
+    """The most seats any hosted game allows (Liars: 6): the match task's limit must cover a
+    table of that many slow bots."""
+    from engine.registry import GAMES
+
+    return max(game.max_players for game in GAMES.values())
+
+
 def match_time_limit(seat_wall_bound_s: float, *, seats: int = 2, default: int = 600) -> int:
     """The match task's soft time limit: ``ARENA_MATCH_TIME_LIMIT_S``, above what bots can take.
 
@@ -137,7 +146,7 @@ def match_time_limit(seat_wall_bound_s: float, *, seats: int = 2, default: int =
     if value < needed:
         raise ConfigError(
             f"ARENA_MATCH_TIME_LIMIT_S={value} is below the {needed} s a match may take with "
-            "these limits (2 bots x (start-up + ARENA_MATCH_WALL_S + closing) + 30 s): "
+            f"these limits ({seats} bots x (start-up + ARENA_MATCH_WALL_S + closing) + 30 s): "
             "raise it or lower ARENA_MATCH_WALL_S"
         )
     return value

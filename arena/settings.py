@@ -23,6 +23,7 @@ from arena.config import (
     env_float,
     env_int,
     env_list,
+    largest_table,
     match_time_limit,
 )
 from sandbox.limits import Limits
@@ -87,7 +88,10 @@ def _load() -> dict[str, object]:
             "ARENA_FORWARDED_PROTO=1 trusts a proxy's X-Forwarded-Proto, but "
             "ARENA_TRUSTED_PROXIES=0 says there is none: set both, or neither"
         )
-    env["MATCH_TIME_LIMIT"] = match_time_limit(_match_limits(env).seat_wall_bound_s())
+    # Sized for the largest table any hosted game allows: every seat may use its whole bank.
+    env["MATCH_TIME_LIMIT"] = match_time_limit(
+        _match_limits(env).seat_wall_bound_s(), seats=largest_table()
+    )
     # A task still running when its message becomes visible again would be handed out twice:
     # by default the broker waits past the match's hard time limit (+60 s).
     if not os.environ.get("ARENA_BROKER_VISIBILITY_TIMEOUT_S", "").strip():

@@ -13,16 +13,19 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from arena.config import MATCH_OVERHEAD_S, ConfigError, match_time_limit
+from arena.config import MATCH_OVERHEAD_S, ConfigError, largest_table, match_time_limit
 from arena.services import validation
 from arena.services.matches import match_limits
+from engine.registry import GAMES
 from workers.tasks import validate_version
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_configured_task_limit_covers_both_seats_wall_clock_bounds():
-    bound = 2 * match_limits().seat_wall_bound_s()
+def test_the_configured_task_limit_covers_the_largest_tables_wall_clock_bounds():
+    seats = max(game.max_players for game in GAMES.values())
+    assert seats == largest_table() == 6  # Liars
+    bound = seats * match_limits().seat_wall_bound_s()
     assert bound + MATCH_OVERHEAD_S <= settings.CELERY_TASK_SOFT_TIME_LIMIT
     assert settings.CELERY_TASK_TIME_LIMIT > settings.CELERY_TASK_SOFT_TIME_LIMIT
 
@@ -36,6 +39,8 @@ def test_the_default_grows_with_the_bound_and_a_low_setting_is_refused(monkeypat
     monkeypatch.setenv("ARENA_MATCH_TIME_LIMIT_S", "2000")
     with pytest.raises(ConfigError, match="below the 2030 s a match may take"):
         match_time_limit(1000.0)
+    with pytest.raises(ConfigError, match=r"below the 6030 s .* \(6 bots x"):
+        match_time_limit(1000.0, seats=6)
 
 
 def test_a_match_wall_cap_the_time_limit_cannot_cover_stops_the_arena(tmp_path):
