@@ -137,11 +137,11 @@ class InProcessPlayer:
         # them, so the next match loads them fresh (and another bot does not find them).
         # Only modules that appeared since the bot was loaded: the caller's own script and
         # modules may live in the same folder as the bot.
+        # The set difference is taken in C: a Python loop over every loaded module cost a
+        # good part of a whole in-process match.
         bot_dir = os.path.dirname(os.path.abspath(self._path)) + os.sep
-        for name, module in list(sys.modules.items()):
-            if name in self._modules_before:
-                continue
-            origin = getattr(module, "__file__", None) or ""
+        for name in sys.modules.keys() - self._modules_before:
+            origin = getattr(sys.modules.get(name), "__file__", None) or ""
             if origin.startswith(bot_dir):
                 del sys.modules[name]
 

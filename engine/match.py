@@ -120,7 +120,17 @@ def _wants(player: Player, hook: str) -> bool:
 
 def _copy_action(action: Mapping[str, Any]) -> dict[str, Any]:
     """The action as the replay keeps it: a trusted in-process bot may reuse its dict."""
-    return {k: (list(v) if type(v) is list else v) for k, v in action.items()}
+    return _fresh(action)
+
+
+def _fresh(part: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a dict with copies of the lists in it: what one seat gets of a shared part
+    (a copy and a few replaced values cost less than a comprehension over every item)."""
+    copy = dict(part)
+    for key, value in copy.items():
+        if type(value) is list:
+            copy[key] = value[:]  # an existing key: the dict's size and order do not change
+    return copy
 
 
 class _Game:
@@ -330,10 +340,7 @@ class _Runner:
         return {
             "game_number": number,
             "match_points": list(self.tally.match_points),
-            "games": [
-                {k: (list(v) if type(v) is list else v) for k, v in s.items()}
-                for s in self.summaries
-            ],
+            "games": [_fresh(s) for s in self.summaries],
         }
 
     def play(self, current: _Game) -> None:
@@ -448,12 +455,7 @@ class _Runner:
         pending = [
             self.hook_events[e["type"]] for e in current.pending if e["type"] in self.hook_events
         ]
-        reveal = {
-            **state.reveal(),
-            **self.summaries[-1],
-            "match_points": list(self.tally.match_points),
-            "match_over": match_over,
-        }
+        reveal: dict[str, Any] | None = None  # built for the first seat that wants it
         for seat, player in enumerate(self.players):
             if seat in self.tally.faulted:
                 continue
@@ -466,6 +468,13 @@ class _Runner:
                         player.notify(phase, view)
                 phase = "on_game_end"
                 if _wants(player, phase):
+                    if reveal is None:  # every card of the game: costly, and often unwanted
+                        reveal = {
+                            **state.reveal(),
+                            **self.summaries[-1],
+                            "match_points": list(self.tally.match_points),
+                            "match_over": match_over,
+                        }
                     player.notify(phase, reveal)
             except BotFault as fault:
                 if not match_over:  # a result that has been reached is not taken back

@@ -65,6 +65,9 @@ BASE_COUNT: dict[str, int] = {card: _RANK_COUNT.get(card[0], 0) for card in DECK
 #: Score of each card at game end: A 11, 7 10, K 4, J 3, Q 2, others 0 (120 in all).
 SCORE: dict[str, int] = {card: _RANK_SCORE.get(card[0], 0) for card in DECK}
 _SUIT: dict[str, str | None] = {card: (None if card in JOKERS else card[1]) for card in DECK}
+_DECK_SIZE = len(DECK)
+_POSITIONS = range(_DECK_SIZE)
+_UNPACK_KEYS = struct.Struct(f"<{_DECK_SIZE}Q").unpack  # compiled once, not per deal
 
 
 def shuffled(seed: int) -> list[str]:
@@ -78,9 +81,8 @@ def shuffled(seed: int) -> list[str]:
     >>> shuffled(1) == shuffled(1) != shuffled(2)
     True
     """
-    stream = hashlib.shake_128(seed.to_bytes(8, "little")).digest(8 * len(DECK))
-    keys = struct.unpack(f"<{len(DECK)}Q", stream)
-    return [DECK[i] for i in sorted(range(len(DECK)), key=keys.__getitem__)]
+    keys = _UNPACK_KEYS(hashlib.shake_128(seed.to_bytes(8, "little")).digest(8 * _DECK_SIZE))
+    return [DECK[i] for i in sorted(_POSITIONS, key=keys.__getitem__)]
 
 
 def suit_of(card: str) -> str | None:

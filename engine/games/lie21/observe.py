@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 DECK_SIZE = len(DECK)
 _SEAT_KEYS = ("0", "1")  # a seat as the key of an event's private part
 
-__all__ = ["game_reveal", "hand_view", "hand_views", "observation"]
+__all__ = ["game_reveal", "hand_view", "hand_views", "observation", "views_of_hand"]
 
 
 def hand_view(record: HandRecord, seat: int) -> dict[str, Any]:
@@ -30,45 +30,75 @@ def hand_view(record: HandRecord, seat: int) -> dict[str, Any]:
     return hand_views(record, 0)[seat]
 
 
-def _drew(draws: tuple[tuple[int, tuple[str, ...]], ...]) -> dict[str, dict[str, Any]]:
-    """The private part of the draws after a hand: each drawer's cards (tuples, shared with
-    no bot; the replay writes them as JSON lists)."""
-    if len(draws) == 2:
-        (first, cards), (second, more) = draws
-        return {_SEAT_KEYS[first]: {"drew": cards}, _SEAT_KEYS[second]: {"drew": more}}
-    return {_SEAT_KEYS[seat]: {"drew": cards} for seat, cards in draws}
-
-
 def hand_views(
     record: HandRecord, deck_count: int
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """The hand as each seat saw it, and the ``hand_end`` event that logs it, all at once
-    (a hand ends thousands of times a second).
+    """The hand as each seat saw it, and the ``hand_end`` event that logs it, all at once.
+
+    See :func:`views_of_hand`, which the rules call with the record's fields as they have
+    them (reading them back off the record costs more than building the views).
+    """
+    lie, answer = record.lie, record.answer
+    return views_of_hand(
+        record.number,
+        record.liar,
+        lie.cards,
+        lie.face_up,
+        answer.cards,
+        answer.challenge,
+        record.liar_sum,
+        record.judge_sum,
+        record.winner,
+        record.rule.value,
+        record.draws,
+        deck_count,
+    )
+
+
+def views_of_hand(
+    number: int,
+    liar: int,
+    liar_cards: tuple[str, str, str],
+    face_up: int,
+    judge_cards: tuple[str, str, str],
+    challenge: bool,
+    liar_sum: int,
+    judge_sum: int,
+    winner: int,
+    rule: str,
+    draws: tuple[tuple[int, tuple[str, ...]], ...],
+    deck_count: int,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The hand as each seat saw it (seat 0's view, seat 1's), and the ``hand_end`` event
+    that logs it, all at once (a hand ends thousands of times a second).
 
     Separate dicts even where they are equal: no object is shared between the players, nor
     with the replay. A challenged hand is public in full; of a forfeited one the event says
     only who won (each side's cards are in its own action, which only it sees). The event
     also logs the draws after the hand: which cards each side drew (``drew``, private to the
-    drawer) and ``deck_count``, the cards left after them.
+    drawer; tuples, shared with no bot, which the replay writes as JSON lists) and
+    ``deck_count``, the cards left after them.
     """
-    lie, answer = record.lie, record.answer
-    liar, judge = record.liar, record.judge
-    liar_cards, judge_cards = lie.cards, answer.cards
-    up = liar_cards[lie.face_up]
-    draws = record.draws
-    if answer.challenge:  # all six cards were shown to both
+    judge = 1 - liar
+    up = liar_cards[face_up]
+    if len(draws) == 2:  # every hand but the last: the winner drew first, then the loser
+        (first, cards), (second, more) = draws
+        private = {_SEAT_KEYS[first]: {"drew": cards}, _SEAT_KEYS[second]: {"drew": more}}
+    else:
+        private = {_SEAT_KEYS[seat]: {"drew": cards} for seat, cards in draws}
+    if challenge:  # all six cards were shown to both
         shown = {
-            "number": record.number,
+            "number": number,
             "liar": liar,
             "judge": judge,
             "face_up": up,
             "challenge": True,
             "liar_cards": list(liar_cards),
             "judge_cards": list(judge_cards),
-            "liar_sum": record.liar_sum,
-            "judge_sum": record.judge_sum,
-            "winner": record.winner,
-            "rule": record.rule.value,  # a plain str
+            "liar_sum": liar_sum,
+            "judge_sum": judge_sum,
+            "winner": winner,
+            "rule": rule,
         }
         # The other player's copy and the event's, each with lists of its own.
         other = shown.copy()
@@ -78,11 +108,10 @@ def hand_views(
         public["liar_cards"] = liar_cards  # tuples: the replay's, shared with no bot
         public["judge_cards"] = judge_cards
         public["deck_count"] = deck_count
-        if not draws:
+        if not private:
             return shown, other, {"type": "hand_end", "public": public}
-        return shown, other, {"type": "hand_end", "public": public, "private": _drew(draws)}
+        return shown, other, {"type": "hand_end", "public": public, "private": private}
     # A forfeit: each side saw its own three cards and The Liar's face-up card, no sums.
-    number, winner = record.number, record.winner
     liar_view = {
         "number": number,
         "liar": liar,
@@ -109,9 +138,12 @@ def hand_views(
         "rule": "forfeit",
         "deck_count": deck_count,
     }
-    event: dict[str, Any] = {"type": "hand_end", "public": common}
-    if draws:  # each side's own cards are in its action; only the draws are private here
-        event["private"] = _drew(draws)
+    # each side's own cards are in its action; only the draws are private here
+    event: dict[str, Any] = (
+        {"type": "hand_end", "public": common, "private": private}
+        if private
+        else {"type": "hand_end", "public": common}
+    )
     if liar == 0:
         return liar_view, judge_view, event
     return judge_view, liar_view, event
@@ -131,6 +163,7 @@ def observation(state: Lie21State, seat: int) -> dict[str, Any]:
         liar = state.liar
         role = "liar" if seat == liar else "judge"
     captured = state.captured
+    hands = state.hands
     return {
         "game": "lie21",
         "seat": seat,
@@ -138,12 +171,13 @@ def observation(state: Lie21State, seat: int) -> dict[str, Any]:
         "dealer": state.dealer,
         "liar": liar,
         "role": role,
-        "hand": state.hands[seat][:],
+        "hand": hands[seat][:],
         "trump_card": state.trump_card,
         "trump_suit": state.trump_suit,
         "deck_count": DECK_SIZE - state._pos,
-        "opponent_hand_count": len(state.hands[1 - seat]),
-        "face_up": pending.cards[pending.face_up] if pending is not None else None,
+        "opponent_hand_count": len(hands[1 - seat]),
+        # The Lie by index (cards, face_up): a NamedTuple field by name costs more.
+        "face_up": pending[0][pending[1]] if pending is not None else None,
         "captured": [len(captured[0]), len(captured[1])],
         "history": state.views[seat][:],
     }

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from engine.game import Event, IllegalMove, ranks_from_scores
 from engine.games.lie21.cards import (
+    BASE_COUNT,
     DECK,
     HAND_SIZE,
     HANDS_PER_GAME,
@@ -29,7 +30,7 @@ from engine.games.lie21.cards import (
     move_total,
     suit_of,
 )
-from engine.games.lie21.observe import hand_views
+from engine.games.lie21.observe import views_of_hand
 
 __all__ = [
     "HANDS_PER_GAME",
@@ -49,6 +50,7 @@ MOVE_SIZE = 3
 
 _DECK_SET = frozenset(DECK)
 _DECK_SIZE = len(DECK)
+_ACES = frozenset(card for card in DECK if card[0] == "A")
 
 
 class Role(enum.StrEnum):
@@ -65,6 +67,10 @@ class WinRule(enum.StrEnum):
     MORE_TRUMPS = "more_trumps"  # equal sums or both bust: more trump cards
     HIGHER_TRUMP = "higher_trump"  # ... same number of trumps: the higher-count trump
     LIAR_WINS_TIE = "liar_wins_tie"  # ... no trumps on either side: The Liar
+
+
+# The members the hot path names, bound once (a module global is the cheapest lookup).
+_FORFEIT, _BUST, _CLOSER = WinRule.FORFEIT, WinRule.BUST, WinRule.CLOSER
 
 
 # Moves and hand records are NamedTuples: immutable like frozen dataclasses, but several
@@ -325,8 +331,10 @@ class Lie21State:
         after the seventh hand, when the won piles are turned up.
         """
         move = self.verify(seat, action)
+        # Moves are read by index: a NamedTuple field by name costs a descriptor call, and
+        # this runs on every move.
+        a, b, c = cards = move[0]
         hand = self.hands[seat]
-        a, b, c = move.cards
         hand.remove(a)
         hand.remove(b)
         hand.remove(c)
@@ -337,11 +345,7 @@ class Lie21State:
             return [
                 {
                     "type": "lie",
-                    "public": {
-                        "hand": self.hand_number,
-                        "liar": seat,
-                        "face_up": move.cards[move.face_up],  # type: ignore[attr-defined]
-                    },
+                    "public": {"hand": self.hand_number, "liar": seat, "face_up": cards[move[1]]},
                 }
             ]
         return self._finish_hand(move)  # type: ignore[arg-type]  # verify gave an Answer
@@ -362,21 +366,28 @@ class Lie21State:
         ]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        """Every legal action for ``seat`` in a fixed order (empty when it is not its turn)."""
+        """Every legal action for ``seat`` in a fixed order (empty when it is not its turn).
+
+        Every observation carries them (60 for The Liar, 40 for The Judge), so they are
+        built with dict and list displays, each its own objects, rather than calls.
+        """
         if seat != self.to_act():
             return []
-        combos = itertools.combinations(self.hands[seat], MOVE_SIZE)
+        actions: list[dict[str, Any]] = []
         if self.pending is None:
-            return [
-                {"cards": list(cards), "face_up": face_up}
-                for cards in combos
-                for face_up in range(MOVE_SIZE)
-            ]
-        return [
-            {"cards": list(cards), "challenge": challenge}
-            for cards in combos
-            for challenge in (False, True)
-        ]
+            for a, b, c in itertools.combinations(self.hands[seat], MOVE_SIZE):
+                actions += (
+                    {"cards": [a, b, c], "face_up": 0},
+                    {"cards": [a, b, c], "face_up": 1},
+                    {"cards": [a, b, c], "face_up": 2},
+                )
+            return actions
+        for a, b, c in itertools.combinations(self.hands[seat], MOVE_SIZE):
+            actions += (
+                {"cards": [a, b, c], "challenge": False},
+                {"cards": [a, b, c], "challenge": True},
+            )
+        return actions
 
     def default_action(self, seat: int) -> dict[str, Any]:
         """Three lowest cards by code, shown or forfeited: always legal, never clever."""
@@ -398,57 +409,91 @@ class Lie21State:
         lie: Lie = self.pending  # type: ignore[assignment]  # an answer follows a lie
         liar = self.liar
         judge = 1 - liar
-        if answer.challenge:
-            role, rule, liar_sum, judge_sum = judge_hand(lie.cards, answer.cards, self.trump_suit)
-            winner = liar if role is Role.LIAR else judge
-        else:
+        liar_cards, face_up = lie
+        judge_cards, challenge = answer
+        a, b, c = liar_cards
+        d, e, f = judge_cards
+        # move_total() written out for three cards: at most one Ace is ever raised (two
+        # raised would make 22), so the soft sum is the base sum plus 10 when an Ace is
+        # there and the sum stays at 21 or under. It runs twice a hand.
+        base, aces = BASE_COUNT, _ACES
+        liar_sum = base[a] + base[b] + base[c]
+        if liar_sum <= 11 and (a in aces or b in aces or c in aces):
+            liar_sum += 10
+        judge_sum = base[d] + base[e] + base[f]
+        if judge_sum <= 11 and (d in aces or e in aces or f in aces):
+            judge_sum += 10
+        if not challenge:
             # Nobody sees the face-down cards, but a spectator's replay still shows the sums.
-            liar_sum, judge_sum = move_total(lie.cards), move_total(answer.cards)
-            winner, rule = liar, WinRule.FORFEIT
-        won = lie.cards + answer.cards
+            winner, rule = liar, _FORFEIT
+        elif (liar_sum > 21) != (judge_sum > 21):  # judge_hand()'s first two rules, inline
+            winner, rule = (judge if liar_sum > 21 else liar), _BUST
+        elif liar_sum <= 21 and liar_sum != judge_sum:
+            winner, rule = (liar if liar_sum > judge_sum else judge), _CLOSER
+        else:  # equal sums or both bust: the trumps decide, rarely enough to ask judge_hand
+            role, rule, _, _ = judge_hand(liar_cards, judge_cards, self.trump_suit)
+            winner = liar if role is Role.LIAR else judge
+        won = liar_cards + judge_cards
         self.captured[winner].extend(won)
         points = self.points
-        a, b, c, d, e, f = won
-        points[winner] += SCORE[a] + SCORE[b] + SCORE[c] + SCORE[d] + SCORE[e] + SCORE[f]
+        score = SCORE
+        points[winner] += score[a] + score[b] + score[c] + score[d] + score[e] + score[f]
         draws: tuple[tuple[int, tuple[str, ...]], ...] = ()
         pos = self._pos
         if pos < _DECK_SIZE:  # the winner draws first, then the loser, while cards last
             deck, hands = self.deck, self.hands
             first, second = deck[pos : pos + MOVE_SIZE], deck[pos + MOVE_SIZE : pos + 2 * MOVE_SIZE]
             pos = self._pos = pos + len(first) + len(second)
-            hands[winner] += first
-            hands[winner].sort()
+            mine = hands[winner]
+            mine += first
+            mine.sort()
             if second:
-                hands[1 - winner] += second
-                hands[1 - winner].sort()
+                theirs = hands[1 - winner]
+                theirs += second
+                theirs.sort()
                 draws = ((winner, first), (1 - winner, second))
             else:
                 draws = ((winner, first),)
-        record = _new(
-            HandRecord,
-            (
-                self.hand_number,
-                liar,
-                judge,
-                lie,
-                answer,
-                liar_sum,
-                judge_sum,
-                winner,
-                rule,
-                draws,
-                (points[0], points[1]),
-            ),
+        number = self.hand_number
+        self.log.append(
+            _new(
+                HandRecord,
+                (
+                    number,
+                    liar,
+                    judge,
+                    lie,
+                    answer,
+                    liar_sum,
+                    judge_sum,
+                    winner,
+                    rule,
+                    draws,
+                    (points[0], points[1]),
+                ),
+            )
         )
-        self.log.append(record)
-        view0, view1, hand_event = hand_views(record, _DECK_SIZE - pos)
+        view0, view1, hand_event = views_of_hand(
+            number,
+            liar,
+            liar_cards,
+            face_up,
+            judge_cards,
+            challenge,
+            liar_sum,
+            judge_sum,
+            winner,
+            rule._value_,  # the plain str; Enum's .value is a Python-level property
+            draws,
+            _DECK_SIZE - pos,
+        )
         views = self.views
         views[0].append(view0)
         views[1].append(view1)
         self.pending = None
         self.liar = winner
-        self.hand_number += 1
-        if self.hand_number <= HANDS_PER_GAME:
+        self.hand_number = number + 1
+        if number < HANDS_PER_GAME:
             return [hand_event]
         captured = self.captured
         game_end = {
