@@ -10,7 +10,7 @@ Prints one ``name: value unit`` line per figure:
                                          loaded per match, replay document built)
     engine_lean_loop: N games/s          for scale: a bare rules-only loop (random choices,
                                          sums, draws; no observations, checks or bots), the
-                                         kind the targets were set against (about 26,000 on
+                                         kind the targets were set against (about 38,000 on
                                          this machine when it is not busy elsewhere)
     <game>_random_games: N games/s       for every other hosted game: its built-in random bots
                                          in every seat (4 seats where the game allows, else its
