@@ -138,6 +138,49 @@ TIME_BANK_HELP = (
 )
 
 
+class TournamentOptionsSerializer(serializers.Serializer):
+    """How a tournament is played: shared by tournaments and the schedules that create them
+    (both checked by ``tournament_options_check``)."""
+
+    format = serializers.ChoiceField(
+        choices=Tournament.Format.choices,
+        default=Tournament.Format.ROUND_ROBIN,
+        help_text="round_robin, swiss, double_elimination (two-seat games only), or "
+        "promotion (rounds of tables, the top half of each going through).",
+    )
+    rounds = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+        allow_null=True,
+        help_text="Swiss only: how many rounds; ceil(log2 N) + 1 when left out.",
+    )
+    games_per_match = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_GAMES_PER_MATCH,
+        default=1,
+        help_text="Matches each table plays per round, each with its own deals.",
+    )
+    duplicate = StrictBooleanField(
+        default=False, help_text="Play each match's deals once per seat rotation."
+    )
+    rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
+    entry = serializers.ChoiceField(
+        choices=Tournament.Entry.choices,
+        default=Tournament.Entry.ALL,
+        help_text="all (default), signup (needs signup_deadline), top (needs entry_limit).",
+    )
+    entry_limit = StrictIntegerField(
+        min_value=2,
+        max_value=MAX_ENTRY_LIMIT,
+        required=False,
+        allow_null=True,
+        help_text="top: how many of the ladder are invited.",
+    )
+    move_timeout_s = StrictFloatField(required=False, allow_null=True, help_text=MOVE_TIMEOUT_HELP)
+    time_bank_s = StrictFloatField(required=False, allow_null=True, help_text=TIME_BANK_HELP)
+
+
 class TournamentListCreateApi(ListAPIView):
     """Tournaments, newest first; filter by ``status`` and ``game``."""
 
@@ -147,7 +190,7 @@ class TournamentListCreateApi(ListAPIView):
     filter_backends = [FilterBackend]
     filterset_class = TournamentFilter
 
-    class TournamentCreateSerializer(serializers.Serializer):
+    class TournamentCreateSerializer(TournamentOptionsSerializer):
         name = StrictCharField(max_length=100)
         game = GameField()
         seed = StrictIntegerField(
@@ -157,50 +200,11 @@ class TournamentListCreateApi(ListAPIView):
             allow_null=True,
             help_text="Fixes the pairings' seeds; random when left out.",
         )
-        format = serializers.ChoiceField(
-            choices=Tournament.Format.choices,
-            default=Tournament.Format.ROUND_ROBIN,
-            help_text="round_robin, swiss, double_elimination (two-seat games only), or "
-            "promotion (rounds of tables, the top half of each going through).",
-        )
-        rounds = StrictIntegerField(
-            min_value=1,
-            max_value=MAX_ROUNDS,
-            required=False,
-            allow_null=True,
-            help_text="Swiss only: how many rounds; ceil(log2 N) + 1 when left out.",
-        )
-        games_per_match = StrictIntegerField(
-            min_value=1,
-            max_value=MAX_GAMES_PER_MATCH,
-            default=1,
-            help_text="Matches each table plays per round, each with its own deals.",
-        )
-        duplicate = StrictBooleanField(
-            default=False, help_text="Play each match's deals once per seat rotation."
-        )
-        rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
-        entry = serializers.ChoiceField(
-            choices=Tournament.Entry.choices,
-            default=Tournament.Entry.ALL,
-            help_text="all (default), signup (needs signup_deadline), top (needs entry_limit).",
-        )
-        entry_limit = StrictIntegerField(
-            min_value=2,
-            max_value=MAX_ENTRY_LIMIT,
-            required=False,
-            allow_null=True,
-            help_text="top: how many of the ladder are invited.",
-        )
         signup_deadline = serializers.DateTimeField(
             required=False,
             allow_null=True,
             help_text="signup: when sign-up closes and the tournament starts (in the future).",
         )
-        move_timeout_s = StrictFloatField(
-            required=False, allow_null=True, help_text=MOVE_TIMEOUT_HELP
-        )
-        time_bank_s = StrictFloatField(required=False, allow_null=True, help_text=TIME_BANK_HELP)
 
     def get_queryset(self) -> Any:
         return tournament_list()
@@ -572,7 +576,7 @@ class ScheduleOutputSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
-class ScheduleWriteSerializer(serializers.Serializer):
+class ScheduleWriteSerializer(TournamentOptionsSerializer):
     """The tournament options are the tournament API's fields, checked by the same service
     function; sign-up entry is refused (a scheduled tournament starts at its due time)."""
 
@@ -583,12 +587,6 @@ class ScheduleWriteSerializer(serializers.Serializer):
         help_text="minute hour day-of-month month day-of-week, e.g. '0 3 * * *' (03:00 UTC).",
     )
     enabled = StrictBooleanField(default=True)
-    format = serializers.ChoiceField(
-        choices=Tournament.Format.choices,
-        default=Tournament.Format.ROUND_ROBIN,
-        help_text="round_robin, swiss, double_elimination (two-seat games only), or "
-        "promotion (rounds of tables, the top half of each going through).",
-    )
     rounds = StrictIntegerField(
         min_value=1,
         max_value=MAX_ROUNDS,
@@ -596,31 +594,12 @@ class ScheduleWriteSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Swiss only: how many rounds; ceil(log2 N) + 1 at each start when left out.",
     )
-    games_per_match = StrictIntegerField(
-        min_value=1,
-        max_value=MAX_GAMES_PER_MATCH,
-        default=1,
-        help_text="Matches each table plays per round, each with its own deals.",
-    )
-    duplicate = StrictBooleanField(
-        default=False, help_text="Play each match's deals once per seat rotation."
-    )
-    rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
     entry = serializers.ChoiceField(
         choices=Tournament.Entry.choices,
         default=Tournament.Entry.ALL,
         help_text="all (default) or top (needs entry_limit); signup is refused: a scheduled "
         "tournament starts at its due time.",
     )
-    entry_limit = StrictIntegerField(
-        min_value=2,
-        max_value=MAX_ENTRY_LIMIT,
-        required=False,
-        allow_null=True,
-        help_text="top: how many of the ladder are invited.",
-    )
-    move_timeout_s = StrictFloatField(required=False, allow_null=True, help_text=MOVE_TIMEOUT_HELP)
-    time_bank_s = StrictFloatField(required=False, allow_null=True, help_text=TIME_BANK_HELP)
 
 
 class ScheduleListCreateApi(ListAPIView):

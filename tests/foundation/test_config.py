@@ -145,7 +145,7 @@ def test_arena_check_sandbox_reports_the_limits_in_force(tmp_path):
     assert manage("migrate", "-v0", env=env).returncode == 0
     result = manage("arena_check", "--sandbox", env=env)
     if "bubblewrap not found" in result.stderr and os.environ.get("CI") != "true":
-        pytest.skip("no bubblewrap here")
+        pytest.skip("bubblewrap is not installed (make test installs it)")
     assert result.returncode == 0, result.stderr
     layers = {
         line.split(":", 1)[0] for line in result.stdout.splitlines() if line.startswith("sandbox ")
