@@ -30,6 +30,19 @@ def queued_match(a, b) -> Match:
     return match_queued([a.active_version, b.active_version], seed=3, kind="ladder")
 
 
+def spy_on_play(monkeypatch) -> list[int]:
+    """The ids of the matches ``playing.play`` is called for, in order."""
+    played: list[int] = []
+    real_play = playing.play
+
+    def play(match, limits=None):
+        played.append(match.pk)
+        return real_play(match, limits)
+
+    monkeypatch.setattr(playing, "play", play)
+    return played
+
+
 def assert_recorded_and_rated_once(match: Match, bots_: tuple) -> None:
     assert match.status == "done"
     assert match.rated
@@ -100,12 +113,41 @@ def test_recording_retries_when_the_connection_drops_while_it_records(
         return real_create(**kwargs)
 
     monkeypatch.setattr(Replay.objects, "create", create_and_drop)
-    played = []
-    real_play = playing.play
-    monkeypatch.setattr(playing, "play", lambda m: played.append(m.pk) or real_play(m))
+    played = spy_on_play(monkeypatch)
     recorded = match_play(match_id=match.pk, worker="test")
     assert len(drops) == 2
     assert played == [match.pk]  # played once; recorded on the third try
+    assert recorded is not None and recorded.status == "done"
+    assert_recorded_and_rated_once(Match.objects.get(pk=match.pk), (a, b))
+
+
+def test_a_connection_dropped_right_after_the_claim_costs_no_attempt(
+    transactional_db, make_bot, monkeypatch
+):
+    """Everything the match needs is read before the claim: a connection that dies just after
+    it (as in a fault test's ``pg_terminate_backend``) is found at the recording, which
+    reconnects; the match is played once, as its first attempt."""
+    require_postgresql()
+    monkeypatch.setattr(claiming, "record_backoff_s", lambda attempt: 0.05)
+    a, b = make_bot("anna"), make_bot("bert")
+    match = queued_match(a, b)
+    real_claim = claiming.claim
+
+    def claim_then_drop(*args, **kwargs):
+        token = real_claim(*args, **kwargs)
+        pid = connection.connection.info.backend_pid
+        other = connection.copy()  # killed from outside: the worker learns it at its next query
+        try:
+            with other.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        finally:
+            other.close()
+        return token
+
+    monkeypatch.setattr(claiming, "claim", claim_then_drop)
+    played = spy_on_play(monkeypatch)
+    recorded = match_play(match_id=match.pk, worker="test")
+    assert played == [match.pk]
     assert recorded is not None and recorded.status == "done"
     assert_recorded_and_rated_once(Match.objects.get(pk=match.pk), (a, b))
 
@@ -148,9 +190,7 @@ def test_a_result_kept_on_disk_is_recorded_by_the_next_delivery(
         return real_create(**kwargs)
 
     monkeypatch.setattr(Replay.objects, "create", create_and_drop)
-    played = []
-    real_play = playing.play
-    monkeypatch.setattr(playing, "play", lambda m: played.append(m.pk) or real_play(m))
+    played = spy_on_play(monkeypatch)
     with pytest.raises(OperationalError):
         match_play(match_id=match.pk, worker="test")
     kept = settings.DATA_DIR / "unrecorded" / f"{match.pk}.json"

@@ -151,7 +151,7 @@ def test_a_dead_last_attempt_marks_the_match_failed(match):
 
 
 def test_platform_errors_are_retried_then_the_match_fails(match, monkeypatch):
-    def broken(match):
+    def broken(match, limits=None):
         raise PlatformError("storage on fire")
 
     monkeypatch.setattr(playing, "play", broken)
@@ -174,7 +174,7 @@ def test_the_task_retries_platform_errors_with_backoff_then_gives_up(match, monk
 
     calls = []
 
-    def broken(match):
+    def broken(match, limits=None):
         calls.append(match.attempts)
         raise RuntimeError("the disk vanished")
 

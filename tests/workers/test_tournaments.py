@@ -166,10 +166,10 @@ class TestCancelAndFinish:
         doomed = tournament.matches.order_by("id").first()
         real_play = playing.play
 
-        def flaky(match):
+        def flaky(match, limits=None):
             if match.pk == doomed.pk:
                 raise PlatformError("sandbox host is broken")
-            return real_play(match)
+            return real_play(match, limits)
 
         monkeypatch.setattr(playing, "play", flaky)
         for match in tournament.matches.order_by("id"):

@@ -39,7 +39,7 @@ from arena.services.matches.scheduling import match_engine_kwargs, match_limits_
 from arena.services.unrecorded import unrecorded_take
 
 if TYPE_CHECKING:
-    from sandbox import SandboxConfig
+    from sandbox import Limits, SandboxConfig
 
 __all__ = [
     "WORKDIR_PREFIX",
@@ -117,11 +117,14 @@ def seat_info(version: BotVersion) -> dict[str, Any]:
     }
 
 
-def play(match: Match) -> tuple[engine.MatchResult, list[str]]:
-    """Play the match in the sandbox; the result and each seat's captured output."""
+def play(match: Match, limits: Limits | None = None) -> tuple[engine.MatchResult, list[str]]:
+    """Play the match in the sandbox; the result and each seat's captured output.
+
+    ``limits`` default to the match's own (its tournament's, where it set any).
+    """
     from sandbox import SandboxedPlayer
 
-    limits = match_limits_of(match)  # the tournament's own, where it set any
+    limits = limits or match_limits_of(match)
     config = sandbox_config()
     versions = [seat.version for seat in match.seats.all()]
     with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
@@ -167,6 +170,10 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
         if recorded is not None:
             return recorded
         match.refresh_from_db()
+    # What the match needs from the database is read before the claim, each read retried on
+    # a lost connection: a connection dropped after the claim would cost an attempt.
+    match = retrying(lambda: _with_seats(match), match_id, what="read")
+    limits = retrying(lambda: match_limits_of(match), match_id, what="read")
     token = claim_retrying(match_id, worker, attempts=match.attempts)
     if token is None:
         return not_claimed(match_id)
@@ -178,8 +185,9 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
     # database to come back keeps its claim, so nobody plays the match again meanwhile.
     with heartbeat(match_id, token):
         try:
-            match = _with_seats(match)
-            result, outputs = play(match)
+            if not match.seats.all():
+                raise PlatformError(f"match {match.pk} has no seats")
+            result, outputs = play(match, limits)
         except Exception as exc:  # whatever it was, it was not a bot's fault
             reason = str(exc) if isinstance(exc, PlatformError) else f"{type(exc).__name__}: {exc}"
             if not isinstance(exc, PlatformError):
@@ -194,6 +202,4 @@ def _with_seats(match: Match) -> Match:
     """The match with its seats, versions, bots and owners loaded (one query more)."""
     seats = MatchSeat.objects.select_related("version__bot__owner").order_by("seat")
     prefetch_related_objects([match], Prefetch("seats", queryset=seats))
-    if not match.seats.all():
-        raise PlatformError(f"match {match.pk} has no seats")
     return match
