@@ -98,7 +98,7 @@ def play_match(self: Task, match_id: int) -> None:
             if match is None:
                 line["outcome"] = "skipped"  # already played, or held by another attempt
                 return
-            seats = list(match.seats.order_by("seat").values_list("bot_id", "placing"))
+            seats = [(seat.bot_id, seat.placing) for seat in match.seats.all()]  # as recorded
             line.update(
                 bots="-".join(str(bot) for bot, _ in seats),
                 status=match.status,

@@ -31,6 +31,7 @@ from engine.registry import get_game
 
 __all__ = [
     "DEFAULT_DRAW_PROBABILITY",
+    "SEAT_RATING_FIELDS",
     "environment",
     "match_rate",
     "match_rate_locked",
@@ -182,20 +183,30 @@ def match_rate(*, match_id: int) -> None:
         match_rate_locked(match=match)
 
 
-def match_rate_locked(*, match: Match, mark_rated: bool = True) -> None:
+#: What rating a match writes on each of its seats.
+SEAT_RATING_FIELDS = ["mu_before", "sigma_before", "mu_after", "sigma_after"]
+
+
+def match_rate_locked(
+    *, match: Match, mark_rated: bool = True, seats: Sequence[MatchSeat] | None = None
+) -> None:
     """Rate ``match``, whose row the caller has locked in its open transaction.
 
     ``match_play`` calls this inside the transaction that records the match (it holds the
     row through its claim and has set ``rated`` already), so a match is recorded and rated
-    in one commit.
+    in one commit. It passes the ``seats`` it is recording, placings set: they are rated
+    as they are and not written here (the recording writes each seat once, with its
+    rating fields); without ``seats`` they are read and written here.
     """
     if not match.ranked:  # a challenge or a version comparison: nothing to rate
         if mark_rated:
             Match.objects.filter(pk=match.pk).update(rated=True)
         match.rated = True
         return
-    seats = list(MatchSeat.objects.filter(match=match).select_related("version__bot"))
-    seats.sort(key=lambda seat: seat.seat)
+    write_seats = seats is None
+    if seats is None:
+        seats = list(MatchSeat.objects.filter(match=match).select_related("version__bot"))
+    seats = sorted(seats, key=lambda seat: seat.seat)
     if not seats or any(seat.placing is None for seat in seats):
         return  # no result to rate
     by_version = _lock_ratings(seats)
@@ -222,7 +233,8 @@ def match_rate_locked(*, match: Match, mark_rated: bool = True) -> None:
         )
     for rating in ratings:
         rating.save(update_fields=RATING_FIELDS)
-    MatchSeat.objects.bulk_update(seats, ["mu_before", "sigma_before", "mu_after", "sigma_after"])
+    if write_seats:
+        MatchSeat.objects.bulk_update(seats, SEAT_RATING_FIELDS)
     RatingHistory.objects.bulk_create(history)
     if mark_rated:
         Match.objects.filter(pk=match.pk).update(rated=True)

@@ -161,7 +161,7 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
     with status ``failed``.
     """
     # Read first, claim second: the read needs no lock, so the claim's write is short.
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.select_related("tournament").filter(pk=match_id).first()
     if match is None:
         return None
     kept = unrecorded_take(match_id)

@@ -35,7 +35,7 @@ from arena.services.matches.claiming import (
     stale_after_s,
 )
 from arena.services.matches.scheduling import OPEN_STATUSES
-from arena.services.ratings import match_rate_locked
+from arena.services.ratings import SEAT_RATING_FIELDS, match_rate_locked
 from arena.services.unrecorded import unrecorded_forget, unrecorded_keep
 from engine import replay as replay_io
 
@@ -104,11 +104,16 @@ def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
             # A later attempt took the match over while this one was presumed dead.
             log.warning("match=%s attempt superseded; result discarded", match.pk)
             return None
-        seats = list(MatchSeat.objects.filter(match_id=match.pk).order_by("seat"))
+        seats = _seats_of(match)
         for row, result in zip(seats, played["seats"], strict=True):
             row.placing, row.score = result["placing"], result["score"]
             row.fault, row.fault_detail = result["fault"], result["fault_detail"]
-        MatchSeat.objects.bulk_update(seats, ["placing", "score", "fault", "fault_detail"])
+        for name, value in fields.items():  # what the row now holds, without reading it back
+            setattr(match, name, value)
+        seat_fields = ["placing", "score", "fault", "fault_detail"]
+        if match.ranked and _rate_now_or_later(match, seats):
+            seat_fields += SEAT_RATING_FIELDS
+        MatchSeat.objects.bulk_update(seats, seat_fields)  # each seat written once
         Replay.objects.create(
             match_id=match.pk, data=data, size=len(data), format=replay_io.REPLAY_FORMAT
         )
@@ -123,11 +128,6 @@ def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
             )
             for row, result in zip(seats, played["seats"], strict=True)
         )
-        for name, value in fields.items():  # what the row now holds, without reading it back
-            setattr(match, name, value)
-        match._prefetched_objects_cache = {}  # type: ignore[attr-defined]
-        if match.ranked:
-            _rate_now_or_later(match)
         for row in seats:
             if row.fault:
                 _pause_if_faulty(row.version_id)
@@ -183,23 +183,35 @@ def _record_retrying(match: Match, token: str, played: dict[str, Any]) -> Match 
     return retrying(write, match.pk, what="recording")
 
 
-def _rate_now_or_later(match: Match) -> None:
+def _seats_of(match: Match) -> list[MatchSeat]:
+    """The match's seats in order: those ``match_play`` loaded before its claim (updated in
+    place, so the match's prefetched seats stay true), or read now. Seats never change once
+    the match is created; only their results are written."""
+    cached = getattr(match, "_prefetched_objects_cache", {}).get("seats")
+    if cached is not None:
+        return sorted(cached, key=lambda row: row.seat)
+    return list(MatchSeat.objects.filter(match_id=match.pk).select_related("version__bot"))
+
+
+def _rate_now_or_later(match: Match, seats: list[MatchSeat]) -> bool:
     """Rate the match inside the recording transaction; queue ``rate_match`` if that fails.
 
     Rating in the same commit saves a task, a transaction and queries per match. A failure
     here (a lock timeout, say) is kept to its savepoint: the result still commits, and the
     match is rated later by the ``rate_match`` task (or the sweeper, should the message be
-    lost).
+    lost). True when rated: the seats then hold their rating fields, for the caller to write.
     """
     try:
         with transaction.atomic():
-            match_rate_locked(match=match, mark_rated=False)  # the record already did
+            match_rate_locked(match=match, mark_rated=False, seats=seats)  # the record did
+        return True
     except CONNECTION_LOST:
         if _connection_gone():
             raise  # the whole recording transaction is lost: it is retried as a whole
-        _rate_later(match)
+        _rate_later(match, seats)
     except Exception:
-        _rate_later(match)
+        _rate_later(match, seats)
+    return False
 
 
 def _pause_if_faulty(version_id: int) -> None:
@@ -209,8 +221,10 @@ def _pause_if_faulty(version_id: int) -> None:
     version_pause_if_faulty(version_id=version_id)
 
 
-def _rate_later(match: Match) -> None:
+def _rate_later(match: Match, seats: list[MatchSeat]) -> None:
     log.warning("match=%s rating failed here; queued for later", match.pk, exc_info=True)
+    for row in seats:  # whatever the failed rating set on them is not written
+        row.mu_before = row.sigma_before = row.mu_after = row.sigma_after = None
     Match.objects.filter(pk=match.pk).update(rated=False)
     match.rated = False
     enqueue("rate_match", match.pk)
@@ -282,10 +296,10 @@ def tournament_check_finished(tournament_id: int) -> bool:
     """
     from arena.models import Tournament
 
-    over = Tournament.objects.filter(pk=tournament_id, status="running").exclude(
-        matches__status__in=OPEN_STATUSES
-    )
-    if not over.exists():
+    # Two plain queries, the second only after the last match: cheaper than one with a join.
+    if Match.objects.filter(tournament_id=tournament_id, status__in=OPEN_STATUSES).exists():
+        return False
+    if not Tournament.objects.filter(pk=tournament_id, status="running").exists():
         return False
     enqueue("finish_tournament", tournament_id)
     return True

@@ -87,6 +87,11 @@ def match_limits_of(match: Match) -> Limits:
     arena's (ladder, challenges and validation always play under the arena's)."""
     if match.tournament_id is None:
         return match_limits()
+    if Match.tournament.is_cached(match):  # loaded with the match: no query
+        tournament = match.tournament
+        return match_limits(
+            move_timeout_s=tournament.move_timeout_s, time_bank_s=tournament.time_bank_s
+        )
     move, bank = (
         Tournament.objects.filter(pk=match.tournament_id)
         .values_list("move_timeout_s", "time_bank_s")
