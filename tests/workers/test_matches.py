@@ -8,7 +8,7 @@ import pytest
 from celery.exceptions import Retry
 from django.utils import timezone
 
-from arena.models import Match, MatchLog, MatchSeat, RatingHistory, Replay
+from arena.models import Match, MatchLog, MatchSeat, Rating, RatingHistory, Replay
 from arena.services import matches as match_services
 from arena.services.matches import (
     MAX_ATTEMPTS,
@@ -21,6 +21,7 @@ from arena.services.matches import (
     playing,
     recording,
 )
+from arena.services.ratings import match_rate
 from engine import replay as replay_io
 from tests.workers import bots
 
@@ -282,6 +283,31 @@ class TestSweeper:
         with run_on_commit():
             assert match_sweep_stuck()["unrated"] == 1
         assert Match.objects.get(pk=played.pk).rated
+        assert RatingHistory.objects.filter(match=played).count() == 2
+
+    def test_a_rating_that_fails_half_way_writes_no_rating_on_the_seats(
+        self, match, run_on_commit, monkeypatch
+    ):
+        """The rating sets each seat's before/after values, then its history write fails: the
+        result commits with the placings, and neither those values nor the ratings change
+        until the match is rated again."""
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("history table locked")
+
+        before = {r.version_id: (r.mu, r.matches) for r in Rating.objects.all()}
+        monkeypatch.setattr(RatingHistory.objects, "bulk_create", broken)
+        played = match_play(match_id=match.pk, worker="w1")
+        monkeypatch.undo()
+        seats = list(MatchSeat.objects.filter(match=played).order_by("seat"))
+        assert sorted(seat.placing for seat in seats) == [0, 1]
+        assert all(seat.mu_before is None and seat.mu_after is None for seat in seats)
+        assert {r.version_id: (r.mu, r.matches) for r in Rating.objects.all()} == before
+        assert not Match.objects.get(pk=played.pk).rated
+        with run_on_commit():
+            match_rate(match_id=played.pk)
+        seats = list(MatchSeat.objects.filter(match=played).order_by("seat"))
+        assert all(seat.mu_before is not None and seat.mu_after is not None for seat in seats)
         assert RatingHistory.objects.filter(match=played).count() == 2
 
 
