@@ -299,6 +299,7 @@ class TestSweeper:
         monkeypatch.setattr(RatingHistory.objects, "bulk_create", broken)
         played = match_play(match_id=match.pk, worker="w1")
         monkeypatch.undo()
+        assert all(seat.mu_before is None for seat in played.seats.all())  # as returned
         seats = list(MatchSeat.objects.filter(match=played).order_by("seat"))
         assert sorted(seat.placing for seat in seats) == [0, 1]
         assert all(seat.mu_before is None and seat.mu_after is None for seat in seats)
