@@ -53,7 +53,14 @@ from arena.services import formats
 from arena.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from arena.services.formats import swiss_rounds_default
 from arena.services.ladder import ladder_seats
-from arena.services.matches import OPEN_STATUSES, duplicate_create, match_create, new_seed
+from arena.services.matches import (
+    OPEN_STATUSES,
+    Built,
+    duplicate_build,
+    match_build,
+    matches_save,
+    new_seed,
+)
 from arena.services.pairings import round_robin_tables
 from engine import derive_seed
 from engine.registry import GAMES, get_game
@@ -406,9 +413,10 @@ def _start(tournament_id: int, *, bots: Sequence[Bot] | None) -> Tournament:
             by_id = {bot.pk: bot for bot in bots}
             seats = ladder_seats(tournament.game, len(bots))
             tables = round_robin_tables(sorted(by_id), seats, seed=tournament.seed)
+            built: list[Built] = []
             for number, table in enumerate(tables):
                 # Seeds come from the tournament seed and the table, so a tournament replays.
-                _table_create(
+                built += _table_build(
                     tournament,
                     [by_id[bot_id].active_version for bot_id in table],
                     seeds=[
@@ -419,6 +427,7 @@ def _start(tournament_id: int, *, bots: Sequence[Bot] | None) -> Tournament:
                         ),
                     ],
                 )
+            matches_save(built)
             created = len(tables)
         else:
             if tournament.format == Tournament.Format.SWISS and tournament.rounds is None:
@@ -442,20 +451,22 @@ def _seeds(bots: Sequence[Bot]) -> dict[int, int]:
     return {bot.pk: number for number, bot in enumerate(order, start=1)}
 
 
-def _table_create(
+def _table_build(
     tournament: Tournament,
     versions: Sequence[BotVersion],
     *,
     seeds: Sequence[int],
     round_number: int | None = None,
     table_number: int | None = None,
-) -> list[Match]:
-    """The matches of one table: one per game of the match (``games_per_match``), each
-    once per seat rotation with duplicate deals; numbered by ``leg`` within the table."""
-    matches: list[Match] = []
+) -> list[Built]:
+    """The matches of one table, built for :func:`matches_save`: one per game of the match
+    (``games_per_match``), each once per seat rotation with duplicate deals; numbered by
+    ``leg`` within the table. The unique (tournament, round, table, leg) refuses a second
+    copy of a round, whatever got past the tournament's row lock."""
+    built: list[Built] = []
     for seed in seeds:
         if tournament.duplicate:
-            matches += duplicate_create(
+            built += duplicate_build(
                 versions=versions,
                 kind=Match.Kind.TOURNAMENT,
                 tournament=tournament,
@@ -463,8 +474,8 @@ def _table_create(
                 ranked=tournament.rated,
             )
         else:
-            matches.append(
-                match_create(
+            built.append(
+                match_build(
                     versions=versions,
                     kind=Match.Kind.TOURNAMENT,
                     tournament=tournament,
@@ -473,14 +484,9 @@ def _table_create(
                 )
             )
     if round_number is not None:
-        for leg, match in enumerate(matches):
-            # One UPDATE per match: the unique (tournament, round, table, leg) refuses a
-            # second copy of a round, whatever got past the tournament's row lock.
-            Match.objects.filter(pk=match.pk).update(
-                round_number=round_number, table_number=table_number, leg=leg
-            )
+        for leg, (match, _) in enumerate(built):
             match.round_number, match.table_number, match.leg = round_number, table_number, leg
-    return matches
+    return built
 
 
 def tournament_cancel(*, tournament_id: int) -> Tournament:
@@ -750,8 +756,9 @@ def _round_create(tournament: Tournament) -> int:
         byes = plan.byes
     versions = dict(tournament.entries.values_list("bot_id", "version_id"))
     version_rows = BotVersion.objects.select_related("bot").in_bulk(list(versions.values()))
+    built: list[Built] = []
     for table_number, table in enumerate(tables):
-        _table_create(
+        built += _table_build(
             tournament,
             [version_rows[versions[bot]] for bot in table],
             seeds=[
@@ -761,6 +768,7 @@ def _round_create(tournament: Tournament) -> int:
             round_number=number,
             table_number=table_number,
         )
+    matches_save(built)
     if tournament.format == Tournament.Format.SWISS:
         # A bye is worth a win at every match a full table plays in the round.
         worth = (seats - 1) * tournament.games_per_match * (seats if tournament.duplicate else 1)
