@@ -333,7 +333,13 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
         subprocess.run(["docker", "rmi", "-f", tag], capture_output=True, check=False)
         timings["down_s"] = time.monotonic() - t
         timings["total_s"] = time.monotonic() - started
-        print("docker stack timings: " + ", ".join(f"{k}={v:.0f}" for k, v in timings.items()))
+        compose = subprocess.run(
+            [*_compose_command(), "version", "--short"], capture_output=True, text=True
+        ).stdout.strip()
+        print(
+            f"docker stack timings (compose {compose}): "
+            + ", ".join(f"{k}={v:.0f}" for k, v in timings.items())
+        )
     left = subprocess.run(
         ["docker", "ps", "-aq", "--filter", f"label=com.docker.compose.project={project}"],
         capture_output=True,
