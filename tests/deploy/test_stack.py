@@ -125,6 +125,9 @@ class Stack:
             [*command, *args],
             capture_output=True,
             text=True,
+            # From the compose files' directory, as docs/deploy.md says for Compose v1 (which
+            # reads the worker's seccomp profile relative to the current directory).
+            cwd=self.directory,
             env=self.env,
             timeout=timeout,
             check=False,

@@ -3,6 +3,7 @@
 tests/deploy/test_stack.py starts the stack for real where Docker is available.
 """
 
+import json
 import os
 import re
 import shutil
@@ -89,6 +90,7 @@ def test_docker_compose_config_accepts_the_file(tmp_path):
             [*command, *(a for f in files for a in ("-f", str(copy / f))), "config", "--quiet"],
             capture_output=True,
             text=True,
+            cwd=copy,  # Compose v1 reads the worker's seccomp profile from the current directory
             env=clean,  # nothing in the shell: every setting comes from the env file
         )
         assert result.returncode == 0, result.stderr
@@ -103,8 +105,51 @@ def test_no_security_option_that_compose_v1_rejects():
         for service in yaml.safe_load((DOCKER / name).read_text())["services"].values()
         for opt in service.get("security_opt", [])
     ]
-    assert "seccomp=unconfined" in options  # the worker's, read from the file that has it
+    assert "seccomp=seccomp-worker.json" in options  # the worker's, next to the compose file
+    assert "seccomp=unconfined" not in options
     assert not [opt for opt in options if opt.startswith("systempaths")]
+
+
+def test_the_worker_seccomp_profile_lets_bubblewrap_work_and_refuses_the_escapes():
+    profile = json.loads((DOCKER / "seccomp-worker.json").read_text())
+    assert profile["defaultAction"] == "SCMP_ACT_ALLOW"
+    refused = {}
+    for rule in profile["syscalls"]:
+        assert rule["action"] == "SCMP_ACT_ERRNO"
+        for name in rule["names"]:
+            assert name not in refused, f"{name} listed twice"
+            refused[name] = rule["errnoRet"]
+    for needed in (
+        "mount",
+        "umount2",
+        "unshare",
+        "setns",
+        "pivot_root",
+        "clone",
+        "clone3",
+        "sethostname",
+        "seccomp",
+        "prctl",
+        "capset",
+        "chroot",
+    ):
+        assert needed not in refused, f"bubblewrap needs {needed}"
+    for escape in (
+        "open_by_handle_at",
+        "name_to_handle_at",
+        "kexec_load",
+        "init_module",
+        "finit_module",
+        "ptrace",
+        "process_vm_writev",
+        "bpf",
+        "keyctl",
+        "reboot",
+        "userfaultfd",
+        "perf_event_open",
+    ):
+        assert refused.get(escape) == 1, f"{escape} should answer EPERM"
+    assert refused["fsopen"] == 38  # ENOSYS: util-linux falls back to mount(2)
 
 
 def test_the_worker_is_bounded_and_drops_its_start_up_privileges():
