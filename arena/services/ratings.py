@@ -234,7 +234,7 @@ def match_rate_locked(
     for rating in ratings:
         rating.save(update_fields=RATING_FIELDS)
     if write_seats:
-        MatchSeat.objects.bulk_update(seats, SEAT_RATING_FIELDS)
+        MatchSeat.write_each(seats, SEAT_RATING_FIELDS)
     RatingHistory.objects.bulk_create(history)
     if mark_rated:
         Match.objects.filter(pk=match.pk).update(rated=True)

@@ -113,7 +113,7 @@ def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
         seat_fields = ["placing", "score", "fault", "fault_detail"]
         if match.ranked and _rate_now_or_later(match, seats):
             seat_fields += SEAT_RATING_FIELDS
-        MatchSeat.objects.bulk_update(seats, seat_fields)  # each seat written once
+        MatchSeat.write_each(seats, seat_fields)  # each seat written once
         Replay.objects.create(
             match_id=match.pk, data=data, size=len(data), format=replay_io.REPLAY_FORMAT
         )
