@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from arena.web import health
+from tests.workers.faults import require_postgresql
 from tests.workers.processes import use_broker
 
 pytestmark = pytest.mark.slow
@@ -52,6 +53,7 @@ def test_a_paused_redis_is_reported_within_the_deadline(transactional_db, client
 def test_a_database_that_never_answers_is_reported_within_the_deadline(
     transactional_db, client, private_redis, settings, black_hole
 ):
+    require_postgresql()  # SQLite is a file: there is no server to be silent
     settings.DATABASES = {
         "default": {**settings.DATABASES["default"], "HOST": "127.0.0.1", "PORT": black_hole}
     }
