@@ -210,6 +210,31 @@ def test_a_changed_file_in_storage_is_a_platform_error(match):
         match_play(match_id=match.pk, worker="w1")
 
 
+def test_a_worker_reads_a_version_from_storage_once_and_runs_the_bytes_it_checked(match):
+    from arena.services.matches import playing
+
+    version = match.seats.get(seat=0).version
+    checked = playing.version_bytes(version)
+    with version.file.open("wb") as handle:  # changed in storage after the first read
+        handle.write(b"def act(o):\n    return {}\n")
+    assert playing.version_bytes(version) == checked  # no second read: the checked bytes
+    playing.version_cache_clear()
+    with pytest.raises(PlatformError, match="does not match its sha256"):
+        playing.version_bytes(version)  # read again, checked again
+
+
+def test_the_version_cache_keeps_the_most_recently_used_within_its_bytes(match, monkeypatch):
+    from arena.services.matches import playing
+
+    first, second = (seat.version for seat in match.seats.order_by("seat"))
+    sizes = len(playing.version_bytes(first)) + len(playing.version_bytes(second))
+    monkeypatch.setattr(playing, "VERSION_CACHE_BYTES", sizes - 1)  # room for one of them
+    playing.version_cache_clear()
+    playing.version_bytes(first)
+    playing.version_bytes(second)  # pushes the first out
+    assert list(playing._version_cache) == [(second.pk, second.sha256)]
+
+
 def test_match_create_refuses_a_bot_against_itself(make_bot):
     from arena.services.errors import InvalidInput
 

@@ -25,6 +25,7 @@ from arena.services.matches.playing import (
     match_play,
     sandbox_config,
     version_bytes,
+    version_cache_clear,
     version_materialize,
 )
 from arena.services.matches.recording import tournament_check_finished
@@ -75,5 +76,6 @@ __all__ = [
     "stale_after_s",
     "tournament_check_finished",
     "version_bytes",
+    "version_cache_clear",
     "version_materialize",
 ]

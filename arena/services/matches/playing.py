@@ -14,6 +14,7 @@ import hashlib
 import logging
 import os
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,7 @@ __all__ = [
     "play",
     "sandbox_config",
     "version_bytes",
+    "version_cache_clear",
     "version_materialize",
 ]
 
@@ -76,11 +78,27 @@ def sandbox_config() -> SandboxConfig:
     return config
 
 
+#: Bytes of checked version files a process keeps in memory (see :func:`version_bytes`).
+VERSION_CACHE_BYTES = 64 * 1024 * 1024
+_version_cache: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+
+
 def version_bytes(version: BotVersion) -> bytes:
     """The stored file of a version, checked against its sha256.
 
     A file that changed in storage is a platform problem, not something to run.
+
+    A version's file never changes, and a tournament plays the same few versions hundreds of
+    times: each process keeps the files it has read and checked (the most recently used,
+    up to :data:`VERSION_CACHE_BYTES`), so a worker fetches a version from storage (an
+    object-store GET in production) once, not once per seat and match. What it runs is
+    still the checked bytes; the sandbox stages a fresh private copy for every run.
     """
+    key = (version.pk, version.sha256)
+    data = _version_cache.get(key)
+    if data is not None:
+        _version_cache.move_to_end(key)
+        return data
     try:
         with version.file.open("rb") as handle:
             data = handle.read()
@@ -88,7 +106,15 @@ def version_bytes(version: BotVersion) -> bytes:
         raise PlatformError(f"cannot read the file of version {version.pk}: {exc}") from None
     if hashlib.sha256(data).hexdigest() != version.sha256:
         raise PlatformError(f"the stored file of version {version.pk} does not match its sha256")
+    _version_cache[key] = data
+    while sum(map(len, _version_cache.values())) > VERSION_CACHE_BYTES:
+        _version_cache.popitem(last=False)
     return data
+
+
+def version_cache_clear() -> None:
+    """Forget every version file this process has kept (tests that change stored files)."""
+    _version_cache.clear()
 
 
 def version_materialize(version: BotVersion, directory: Path) -> Path:
