@@ -46,16 +46,10 @@ def test_a_design_that_leaves_a_bot_out_needs_infinitely_many_matches() -> None:
 
 def test_near_pairs_beat_random_pairs_on_a_graded_field_and_search_finds_no_worse() -> None:
     strengths = [0.28 * (N - k) for k in range(N)]
-    order = list(range(N))
+    within_three = bound.by_distance(list(range(N)), [1.0] * 3 + [0.0] * (N - 4))
     uniform = bound.matches_needed(strengths, dict.fromkeys(bound.PAIRS, 1 / len(bound.PAIRS)))
-    near = bound.matches_needed(strengths, bound.by_distance(order, [1.0] * 3 + [0.0] * (N - 4)))
-    best = bound.best_design(strengths)
+    near = bound.matches_needed(strengths, within_three)
     assert near < uniform
-    assert best <= near + 0.5
+    assert bound.best_design(strengths) <= near + 0.5
     # Wider gaps between the bots: fewer matches to order them.
-    assert (
-        bound.matches_needed(
-            [2 * s for s in strengths], bound.by_distance(order, [1.0] * 3 + [0.0] * (N - 4))
-        )
-        < near
-    )
+    assert bound.matches_needed([2 * s for s in strengths], within_three) < near
