@@ -1,4 +1,4 @@
-"""Versions of what the pages cache: bumped by every write that changes a cached read.
+"""Versions of what the pages cache: renewed by every write that changes a cached read.
 
 A ladder changes only when a rating, a bot's name or a bot's presence on it changes; the
 services that make those writes call :func:`ladder_changed`. The version lives in the
@@ -34,10 +34,11 @@ def ladder_version(game: str) -> str:
 
 
 def ladder_changed(*games: str) -> None:
-    """Mark these games' ladders as changed (ratings, bot names or presence)."""
+    """Mark these games' ladders as changed (ratings, bot names or presence).
+
+    The new version is a value not used before (the clock in nanoseconds: only its
+    difference from the old one matters), written with one ``set`` and no read, so a worker
+    pays one round trip per rated match; a key evicted meanwhile is simply written anew.
+    """
     for game in set(games):
-        key = _LADDER_KEY.format(game=game)
-        try:
-            cache.incr(key)
-        except ValueError:  # no such key: a new version starts at the next read
-            cache.delete(key)
+        cache.set(_LADDER_KEY.format(game=game), time.time_ns(), _LADDER_TTL_S)

@@ -23,9 +23,11 @@ import logging
 from collections.abc import Sequence
 
 import trueskill
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
 from arena.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
+from arena.services import sql
 from arena.services.freshness import ladder_changed
 from engine.registry import get_game
 
@@ -160,14 +162,27 @@ def _count(rating: Rating, seat: MatchSeat, firsts: int) -> None:
 def _lock_ratings(seats: Sequence[MatchSeat]) -> dict[int, Rating]:
     """Every seat's version rating, locked in id order; created first where missing."""
     versions = [seat.version_id for seat in seats]
-    locked = Rating.objects.select_for_update().filter(version_id__in=versions)
-    by_version = {rating.version_id: rating for rating in locked.order_by("id")}
+    by_version = _locked(versions)
     if len(by_version) < len(set(versions)):
         for seat in seats:
             if seat.version_id not in by_version:
                 rating_for_version(version=seat.version)
-        by_version = {rating.version_id: rating for rating in locked.order_by("id")}
+        by_version = _locked(versions)
     return by_version
+
+
+_RATINGS = 'SELECT * FROM {rating} WHERE "version_id" IN ({marks}) ORDER BY "id"'
+
+
+def _locked(versions: Sequence[int]) -> dict[int, Rating]:
+    """The ratings of these versions, read and locked in id order (``FOR UPDATE`` where the
+    database has row locks; SQLite's one writer at a time needs none): plain SQL, since
+    every rated match runs it (``arena.services.sql``)."""
+    marks = ", ".join(["%s"] * len(versions))
+    query = _RATINGS.format(rating=sql.table(Rating), marks=marks)
+    if connection.features.has_select_for_update:
+        query += " FOR UPDATE"
+    return {rating.version_id: rating for rating in Rating.objects.raw(query, versions)}
 
 
 def match_rate(*, match_id: int) -> None:
@@ -221,21 +236,24 @@ def match_rate_locked(
         rating.mu, rating.sigma, rating.score = mu, sigma, mu - 3 * sigma
         _count(rating, seat, firsts)
         history.append(
-            RatingHistory(
-                version_id=seat.version_id,
-                bot_id=seat.bot_id,
-                game=match.game,
-                match_id=match.pk,
-                mu=mu,
-                sigma=sigma,
-                score=rating.score,
-            )
+            {
+                "version_id": seat.version_id,
+                "bot_id": seat.bot_id,
+                "game": match.game,
+                "match_id": match.pk,
+                "mu": mu,
+                "sigma": sigma,
+                "score": rating.score,
+            }
         )
+    now = timezone.now()
     for rating in ratings:
-        rating.save(update_fields=RATING_FIELDS)
+        rating.updated = now
+    # Every rated match runs these: plain SQL (arena.services.sql).
+    sql.update_rows(ratings, RATING_FIELDS)
     if write_seats:
-        MatchSeat.write_each(seats, SEAT_RATING_FIELDS)
-    RatingHistory.objects.bulk_create(history)
+        sql.update_rows(seats, SEAT_RATING_FIELDS)
+    sql.insert(RatingHistory, [{**row, "created": now} for row in history])
     if mark_rated:
         Match.objects.filter(pk=match.pk).update(rated=True)
     match.rated = True

@@ -14,6 +14,7 @@ import pytest
 from django.db import OperationalError, connection
 
 from arena.models import Match, MatchLog, Rating, RatingHistory, Replay
+from arena.services import sql
 from arena.services.matches import claiming, match_create, match_play, playing
 from tests.arena.recorded import match_queued
 from tests.workers import bots
@@ -41,6 +42,23 @@ def spy_on_play(monkeypatch) -> list[int]:
 
     monkeypatch.setattr(playing, "play", play)
     return played
+
+
+def drop_connection_at_replay_insert(monkeypatch, times: int) -> list[float]:
+    """The recording's connection dies under it as it inserts the replay, ``times`` times;
+    the list gets the moment of each drop."""
+    drops: list[float] = []
+    insert = sql.insert
+
+    def insert_or_drop(model, rows):
+        if model is Replay and len(drops) < times:
+            drops.append(time.monotonic())
+            with connection.cursor() as cursor:  # this very connection dies under us
+                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        insert(model, rows)
+
+    monkeypatch.setattr(sql, "insert", insert_or_drop)
+    return drops
 
 
 def assert_recorded_and_rated_once(match: Match, bots_: tuple) -> None:
@@ -102,17 +120,7 @@ def test_recording_retries_when_the_connection_drops_while_it_records(
     monkeypatch.setattr(claiming, "record_backoff_s", lambda attempt: 0.05)
     a, b = make_bot("anna"), make_bot("bert")
     match = queued_match(a, b)
-    drops = []
-    real_create = Replay.objects.create
-
-    def create_and_drop(**kwargs):
-        if len(drops) < 2:
-            drops.append(time.monotonic())
-            with connection.cursor() as cursor:  # this very connection dies under us
-                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
-        return real_create(**kwargs)
-
-    monkeypatch.setattr(Replay.objects, "create", create_and_drop)
+    drops = drop_connection_at_replay_insert(monkeypatch, times=2)
     played = spy_on_play(monkeypatch)
     recorded = match_play(match_id=match.pk, worker="test")
     assert len(drops) == 2
@@ -179,17 +187,7 @@ def test_a_result_kept_on_disk_is_recorded_by_the_next_delivery(
     monkeypatch.setattr(claiming, "record_backoff_s", lambda attempt: 0.05)
     a, b = make_bot("anna"), make_bot("bert")
     match = queued_match(a, b)
-    drops = []
-    real_create = Replay.objects.create
-
-    def create_and_drop(**kwargs):
-        if len(drops) < 2:  # both tries of the first delivery fail
-            drops.append(1)
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
-        return real_create(**kwargs)
-
-    monkeypatch.setattr(Replay.objects, "create", create_and_drop)
+    drop_connection_at_replay_insert(monkeypatch, times=2)  # both tries of this delivery
     played = spy_on_play(monkeypatch)
     with pytest.raises(OperationalError):
         match_play(match_id=match.pk, worker="test")

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from arena.models import Match, MatchLog, MatchSeat, Rating, RatingHistory, Replay
 from arena.services import matches as match_services
+from arena.services import sql
 from arena.services.matches import (
     MAX_ATTEMPTS,
     MatchBusy,
@@ -317,11 +318,15 @@ class TestSweeper:
         result commits with the placings, and neither those values nor the ratings change
         until the match is rated again."""
 
-        def broken(*args, **kwargs):
-            raise RuntimeError("history table locked")
+        insert = sql.insert
+
+        def broken(model, rows):
+            if model is RatingHistory:
+                raise RuntimeError("history table locked")
+            insert(model, rows)
 
         before = {r.version_id: (r.mu, r.matches) for r in Rating.objects.all()}
-        monkeypatch.setattr(RatingHistory.objects, "bulk_create", broken)
+        monkeypatch.setattr(sql, "insert", broken)
         played = match_play(match_id=match.pk, worker="w1")
         monkeypatch.undo()
         assert all(seat.mu_before is None for seat in played.seats.all())  # as returned

@@ -20,10 +20,10 @@ from datetime import timedelta
 from typing import TypeVar
 
 from django.db import InterfaceError, OperationalError, connections
-from django.db.models import F, Q
 from django.utils import timezone
 
 from arena.models import Match
+from arena.services import sql
 from arena.services.matches.scheduling import seconds_setting
 
 __all__ = [
@@ -128,6 +128,15 @@ def retrying(write: Callable[[], T], match_id: int, *, what: str = "write") -> T
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+#: The claim: queued, or running with a stale heartbeat (a dead attempt), and attempts left.
+_CLAIM = """
+UPDATE {match} SET "status" = %s, "attempts" = "attempts" + 1, "claim_token" = %s,
+  "claimed_by" = %s, "started_at" = %s, "heartbeat_at" = %s
+WHERE "id" = %s AND "attempts" < %s
+  AND ("status" = %s OR ("status" = %s AND ("heartbeat_at" IS NULL OR "heartbeat_at" < %s)))
+"""
+
+
 def claim(
     match_id: int, worker: str, *, attempts: int | None = None, token: str | None = None
 ) -> str | None:
@@ -135,27 +144,19 @@ def claim(
 
     With ``attempts`` (as the caller read the row) the claim also requires the row to be
     unchanged since that read, so the caller's copy is exact once the claim succeeds.
+    Every match runs this: one plain ``UPDATE`` (see ``arena.services.sql``).
     """
-    now = timezone.now()
-    stale = now - timedelta(seconds=stale_after_s())
-    dead_attempt = Q(status=Match.Status.RUNNING) & (
-        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True)
-    )
+    clock = timezone.now()
+    now = sql.prep(Match, "heartbeat_at", clock)
+    stale = sql.prep(Match, "heartbeat_at", clock - timedelta(seconds=stale_after_s()))
     token = token or uuid.uuid4().hex
-    rows = Match.objects.filter(
-        Q(status=Match.Status.QUEUED) | dead_attempt, pk=match_id, attempts__lt=MAX_ATTEMPTS
-    )
+    statement = _CLAIM.format(match=sql.table(Match))
+    params = [Match.Status.RUNNING, token, worker[:64], now, now, match_id, MAX_ATTEMPTS]
+    params += [Match.Status.QUEUED, Match.Status.RUNNING, stale]
     if attempts is not None:
-        rows = rows.filter(attempts=attempts)
-    changed = rows.update(
-        status=Match.Status.RUNNING,
-        attempts=F("attempts") + 1,
-        claim_token=token,
-        claimed_by=worker[:64],
-        started_at=now,
-        heartbeat_at=now,
-    )
-    return token if changed == 1 else None
+        statement += 'AND "attempts" = %s'
+        params.append(attempts)
+    return token if sql.execute(statement, params) == 1 else None
 
 
 def claim_retrying(match_id: int, worker: str, *, attempts: int) -> str | None:

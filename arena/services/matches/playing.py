@@ -18,11 +18,11 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 import engine
-from arena.models import BotVersion, Match, MatchSeat
+from arena.models import Bot, BotVersion, Match, MatchSeat, Tournament
+from arena.services import sql
 from arena.services.matches.claiming import (
     PlatformError,
     claim_retrying,
@@ -36,7 +36,7 @@ from arena.services.matches.recording import (
     record_kept,
     record_or_keep,
 )
-from arena.services.matches.scheduling import match_engine_kwargs, match_limits_of
+from arena.services.matches.scheduling import match_engine_kwargs, match_limits, match_limits_of
 from arena.services.unrecorded import unrecorded_take
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "WORKDIR_PREFIX",
     "WORKDIR_PREFIXES",
+    "match_load",
     "match_play",
     "play",
     "sandbox_config",
@@ -186,20 +187,22 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
     back to the queue (retry with backoff). A match that exhausted its attempts is returned
     with status ``failed``.
     """
-    # Read first, claim second: the read needs no lock, so the claim's write is short.
-    match = Match.objects.select_related("tournament").filter(pk=match_id).first()
-    if match is None:
+    # Read first, claim second: the read needs no lock, so the claim's write is short; and
+    # each read is retried on a lost connection, since one dropped after the claim would
+    # cost an attempt.
+    loaded = retrying(lambda: match_load(match_id), match_id, what="read")
+    if loaded is None:
         return None
+    match, limits = loaded
     kept = unrecorded_take(match_id)
     if kept is not None:  # played here before, but the database was away too long
         recorded = record_kept(match, *kept)
         if recorded is not None:
             return recorded
-        match.refresh_from_db()
-    # What the match needs from the database is read before the claim, each read retried on
-    # a lost connection: a connection dropped after the claim would cost an attempt.
-    match = retrying(lambda: _with_seats(match), match_id, what="read")
-    limits = retrying(lambda: match_limits_of(match), match_id, what="read")
+        loaded = retrying(lambda: match_load(match_id), match_id, what="read")  # as it is now
+        if loaded is None:
+            return None
+        match, limits = loaded
     token = claim_retrying(match_id, worker, attempts=match.attempts)
     if token is None:
         return not_claimed(match_id)
@@ -224,8 +227,79 @@ def match_play(*, match_id: int, worker: str) -> Match | None:
         return record_or_keep(match, token, played_result(result, outputs))
 
 
-def _with_seats(match: Match) -> Match:
-    """The match with its seats, versions, bots and owners loaded (one query more)."""
-    seats = MatchSeat.objects.select_related("version__bot__owner").order_by("seat")
-    prefetch_related_objects([match], Prefetch("seats", queryset=seats))
-    return match
+#: The match and its tournament's limits (null outside tournaments): one row.
+_MATCH_QUERY = """
+SELECT m.*, t."move_timeout_s" AS "limit_move_timeout_s", t."time_bank_s" AS "limit_time_bank_s"
+FROM {match} m LEFT JOIN {tournament} t ON t."id" = m."tournament_id"
+WHERE m."id" = %s
+"""
+#: The match's seats with what playing needs of each version, bot and owner: a row a seat.
+_SEATS_QUERY = """
+SELECT s.*, v."number" AS "v_number", v."file" AS "v_file", v."filename" AS "v_filename",
+  v."kind" AS "v_kind", v."sha256" AS "v_sha256", b."id" AS "b_id", b."name" AS "b_name",
+  b."game" AS "b_game", u."id" AS "u_id", u."username" AS "u_username"
+FROM {seat} s JOIN {version} v ON v."id" = s."version_id" JOIN {bot} b ON b."id" = v."bot_id"
+  JOIN {user} u ON u."id" = b."owner_id"
+WHERE s."match_id" = %s ORDER BY s."seat"
+"""
+
+
+def match_load(match_id: int) -> tuple[Match, Limits] | None:
+    """The match with its seats (each with its version, bot and owner) and its limits.
+
+    Every match is read this way before its claim: two plain queries, where the ORM needs
+    three and some milliseconds of Python building them and their model instances (see
+    ``arena.services.sql``). ``match.seats.all()`` then needs no query. Only the version,
+    bot and owner fields that playing and recording use are loaded (the others are
+    deferred: reading one costs a query).
+    """
+    from django.contrib.auth import get_user_model
+
+    names = {"match": sql.table(Match), "tournament": sql.table(Tournament)}
+    found = list(Match.objects.raw(_MATCH_QUERY.format(**names), [match_id]))
+    if not found:
+        return None
+    match = found[0]
+    move_timeout_s = match.__dict__.pop("limit_move_timeout_s")
+    time_bank_s = match.__dict__.pop("limit_time_bank_s")
+    limits = match_limits(move_timeout_s=move_timeout_s, time_bank_s=time_bank_s)
+    user = get_user_model()
+    names = {
+        "seat": sql.table(MatchSeat),
+        "version": sql.table(BotVersion),
+        "bot": sql.table(Bot),
+        "user": sql.table(user),
+    }
+    seats = list(MatchSeat.objects.raw(_SEATS_QUERY.format(**names), [match_id]))
+    db = match._state.db
+    for seat in seats:
+        extra = seat.__dict__
+        owner = user.from_db(db, ["id", "username"], [extra.pop("u_id"), extra.pop("u_username")])
+        bot = Bot.from_db(
+            db,
+            ["id", "owner_id", "name", "game"],
+            [extra.pop("b_id"), owner.pk, extra.pop("b_name"), extra.pop("b_game")],
+        )
+        bot.owner = owner
+        version = BotVersion.from_db(
+            db,
+            ["id", "bot_id", "number", "file", "filename", "kind", "sha256"],
+            [seat.version_id, bot.pk]
+            + [extra.pop(f"v_{name}") for name in ("number", "file", "filename", "kind", "sha256")],
+        )
+        version.bot = bot
+        seat.version, seat.bot, seat.match = version, bot, match
+    _set_prefetched(match, "seats", seats)
+    return match, limits
+
+
+def _set_prefetched(instance: Match, relation: str, rows: list[Any]) -> None:
+    """Give ``instance.<relation>.all()`` these rows, as ``prefetch_related`` would.
+
+    Django has no public call to hand a prefetch rows read another way; these three lines
+    are what its ``prefetch_one_level`` does (Django is pinned in requirements.txt, and
+    ``test_a_loaded_match_reads_its_seats_without_a_query`` checks it).
+    """
+    queryset = getattr(instance, relation).all()
+    queryset._result_cache, queryset._prefetch_done = rows, True
+    instance._prefetched_objects_cache = {relation: queryset}

@@ -23,7 +23,8 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 import engine
-from arena.models import Match, MatchLog, MatchSeat, Replay
+from arena.models import Match, MatchLog, MatchSeat, Replay, Tournament
+from arena.services import sql
 from arena.services.dispatch import enqueue
 from arena.services.matches.claiming import (
     CONNECTION_LOST,
@@ -86,7 +87,10 @@ def played_result(result: engine.MatchResult, outputs: Sequence[str]) -> dict[st
 
 
 def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
-    """Write the result, seats, replay and logs once: only while this attempt holds the claim."""
+    """Write the result, seats, replay and logs once: only while this attempt holds the claim.
+
+    Every match runs these statements, so they are plain SQL (``arena.services.sql``).
+    """
     data = played["replay"]
     fields = {
         "status": Match.Status.DONE,
@@ -97,9 +101,12 @@ def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
         **played["fields"],
     }
     with transaction.atomic():
-        changed = Match.objects.filter(
-            pk=match.pk, status=Match.Status.RUNNING, claim_token=token
-        ).update(**fields)
+        changed = sql.update(
+            Match,
+            fields,
+            '"id" = %s AND "status" = %s AND "claim_token" = %s',
+            [match.pk, Match.Status.RUNNING, token],
+        )
         if changed != 1:
             # A later attempt took the match over while this one was presumed dead.
             log.warning("match=%s attempt superseded; result discarded", match.pk)
@@ -113,20 +120,22 @@ def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
         seat_fields = ["placing", "score", "fault", "fault_detail"]
         if match.ranked and _rate_now_or_later(match, seats):
             seat_fields += SEAT_RATING_FIELDS
-        MatchSeat.write_each(seats, seat_fields)  # each seat written once
-        Replay.objects.create(
-            match_id=match.pk, data=data, size=len(data), format=replay_io.REPLAY_FORMAT
-        )
-        MatchLog.objects.bulk_create(
-            MatchLog(
-                match_id=match.pk,
-                seat=row.seat,
-                bot_id=row.bot_id,
-                output=result["output"],
-                traceback=result["private"],
-                steps=result["steps"],
-            )
-            for row, result in zip(seats, played["seats"], strict=True)
+        sql.update_rows(seats, seat_fields)  # each seat written once
+        replay = {"data": data, "size": len(data), "format": replay_io.REPLAY_FORMAT}
+        sql.insert(Replay, [{"match_id": match.pk, **replay}])
+        sql.insert(
+            MatchLog,
+            [
+                {
+                    "match_id": match.pk,
+                    "seat": row.seat,
+                    "bot_id": row.bot_id,
+                    "output": result["output"],
+                    "traceback": result["private"],
+                    "steps": result["steps"],
+                }
+                for row, result in zip(seats, played["seats"], strict=True)
+            ],
         )
         for row in seats:
             if row.fault:
@@ -288,16 +297,20 @@ def fail(match: Match, token: str, reason: str) -> Match | None:
     return match
 
 
+#: Whether a tournament still has a queued or running match.
+_OPEN_MATCH = 'SELECT 1 FROM {match} WHERE "tournament_id" = %s AND "status" IN (%s, %s) LIMIT 1'
+
+
 def tournament_check_finished(tournament_id: int) -> bool:
     """Queue ``finish_tournament`` when no match of the tournament is open any more.
 
     Runs after the recording transaction commits: of two matches recorded at once, the one
     that commits last is sure to see the other done, so the last match is never missed.
     """
-    from arena.models import Tournament
-
     # Two plain queries, the second only after the last match: cheaper than one with a join.
-    if Match.objects.filter(tournament_id=tournament_id, status__in=OPEN_STATUSES).exists():
+    # Every recorded match runs the first, so it is plain SQL (arena.services.sql).
+    open_match = _OPEN_MATCH.format(match=sql.table(Match))
+    if sql.exists(open_match, [tournament_id, *OPEN_STATUSES]):
         return False
     if not Tournament.objects.filter(pk=tournament_id, status="running").exists():
         return False
