@@ -14,59 +14,58 @@ What keeps them honest:
   stored exactly as the ORM stores them, on SQLite and PostgreSQL alike;
 * rows are read back as model instances by ``Model.objects.raw``, with the ORM's own
   converters;
-* the tests read every row these statements write through the ORM.
+* the tests read every row these statements write through the ORM
+  (``tests/workers/test_match_statements.py``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
-__all__ = ["column", "execute", "exists", "insert", "prep", "table", "update", "update_rows"]
+__all__ = ["execute", "exists", "insert", "prep", "table", "update", "update_rows"]
+
+Model = type[models.Model]
 
 
-def table(model: type[models.Model]) -> str:
+def table(model: Model) -> str:
     """The model's table name, quoted for the backend."""
-    return connection.ops.quote_name(model._meta.db_table)
+    return _db().ops.quote_name(model._meta.db_table)
 
 
-def column(model: type[models.Model], name: str) -> str:
-    """The quoted column of field ``name`` (a name or an attname: ``match`` or ``match_id``)."""
-    return connection.ops.quote_name(model._meta.get_field(name).column)
-
-
-def prep(model: type[models.Model], name: str, value: Any) -> Any:
+def prep(model: Model, name: str, value: Any) -> Any:
     """``value`` as field ``name`` of ``model`` is stored (a datetime on SQLite, JSON...)."""
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
+    return _field(model, name).get_db_prep_save(value, _db())
 
 
 def execute(sql: str, params: Sequence[Any] = ()) -> int:
     """Run one statement; the number of rows it changed."""
-    with connection.cursor() as cursor:
+    with _db().cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 
 
 def exists(sql: str, params: Sequence[Any] = ()) -> bool:
     """Whether the query returns a row."""
-    with connection.cursor() as cursor:
+    with _db().cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone() is not None
 
 
-def update(
-    model: type[models.Model], values: Mapping[str, Any], where: str, params: Sequence[Any] = ()
-) -> int:
+def update(model: Model, values: Mapping[str, Any], where: str, params: Sequence[Any] = ()) -> int:
     """``UPDATE <model> SET <values> WHERE <where>``; the number of rows changed.
 
-    ``where`` is SQL with ``%s`` for each of ``params``, which are passed as they are (use
-    :func:`prep` for a value the backend stores differently, such as a datetime).
+    ``values`` are by field name or attname (``match`` or ``match_id``). ``where`` is SQL
+    with ``%s`` for each of ``params``, which are passed as they are (use :func:`prep` for a
+    value the backend stores differently, such as a datetime).
     """
-    sets = ", ".join(f"{column(model, name)} = %s" for name in values)
-    values_prepped = [prep(model, name, value) for name, value in values.items()]
-    return execute(f"UPDATE {table(model)} SET {sets} WHERE {where}", [*values_prepped, *params])
+    db, names = _db(), tuple(values)
+    statement = _update_statement(db.vendor, model, names) + where
+    return execute(statement, [*_prepared(db, model, names, values), *params])
 
 
 def update_rows(rows: Sequence[models.Model], fields: Sequence[str]) -> None:
@@ -76,23 +75,57 @@ def update_rows(rows: Sequence[models.Model], fields: Sequence[str]) -> None:
     """
     if not rows:
         return
-    model = type(rows[0])
-    sets = ", ".join(f"{column(model, name)} = %s" for name in fields)
-    pk = connection.ops.quote_name(model._meta.pk.column)
-    statement = f"UPDATE {table(model)} SET {sets} WHERE {pk} = %s"
-    params = [[*(prep(model, name, getattr(row, name)) for name in fields), row.pk] for row in rows]
-    with connection.cursor() as cursor:
+    db, model, names = _db(), type(rows[0]), tuple(fields)
+    pk = db.ops.quote_name(model._meta.pk.column)
+    statement = f"{_update_statement(db.vendor, model, names)}{pk} = %s"
+    params = [[*_prepared(db, model, names, _attributes(row, names)), row.pk] for row in rows]
+    with db.cursor() as cursor:
         cursor.executemany(statement, params)
 
 
-def insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> None:
+def insert(model: Model, rows: Sequence[Mapping[str, Any]]) -> None:
     """One ``INSERT`` of ``rows`` (mappings with the same fields, by name or attname)."""
     if not rows:
         return
-    names = list(rows[0])
+    db, names = _db(), tuple(rows[0])
     marks = "(" + ", ".join(["%s"] * len(names)) + ")"
-    params = [prep(model, name, row[name]) for row in rows for name in names]
-    columns = ", ".join(column(model, name) for name in names)
-    execute(
-        f"INSERT INTO {table(model)} ({columns}) VALUES {', '.join([marks] * len(rows))}", params
-    )
+    columns = ", ".join(_columns(db.vendor, model, names))
+    params = [value for row in rows for value in _prepared(db, model, names, row)]
+    rows_sql = ", ".join([marks] * len(rows))
+    execute(f"INSERT INTO {table(model)} ({columns}) VALUES {rows_sql}", params)
+
+
+# --- what every call would otherwise look up again ---------------------------------------
+
+
+def _db() -> BaseDatabaseWrapper:
+    """This thread's default connection (``django.db.connection`` looks it up at every use)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+@functools.cache
+def _field(model: Model, name: str) -> models.Field:
+    return model._meta.get_field(name)
+
+
+@functools.cache
+def _columns(vendor: str, model: Model, names: tuple[str, ...]) -> tuple[str, ...]:
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name  # the same for every thread
+    return tuple(quote(_field(model, name).column) for name in names)
+
+
+@functools.cache
+def _update_statement(vendor: str, model: Model, names: tuple[str, ...]) -> str:
+    """``UPDATE <table> SET <column> = %s, ... WHERE `` (the caller adds the condition)."""
+    sets = ", ".join(f"{column} = %s" for column in _columns(vendor, model, names))
+    return f"UPDATE {table(model)} SET {sets} WHERE "
+
+
+def _prepared(
+    db: BaseDatabaseWrapper, model: Model, names: tuple[str, ...], values: Mapping[str, Any]
+) -> list[Any]:
+    return [_field(model, name).get_db_prep_save(values[name], db) for name in names]
+
+
+def _attributes(row: models.Model, names: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in names}
