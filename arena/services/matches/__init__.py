@@ -22,6 +22,7 @@ from arena.services.matches.claiming import (
 from arena.services.matches.playing import (
     WORKDIR_PREFIX,
     WORKDIR_PREFIXES,
+    match_load,
     match_play,
     sandbox_config,
     version_bytes,
@@ -64,6 +65,7 @@ __all__ = [
     "match_engine_kwargs",
     "match_limits",
     "match_limits_of",
+    "match_load",
     "match_play",
     "match_sweep_stuck",
     "match_workdirs_sweep",
