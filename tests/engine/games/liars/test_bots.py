@@ -73,11 +73,20 @@ class _Timed(InProcessPlayer):
 
 
 def test_the_bayes_bot_decides_well_within_its_time():
-    times = []
-    for i, seats in enumerate((2, 3, 5, 2, 3, 5)):
+    def decision_times(i: int, seats: int) -> list[float]:
         bayes = _Timed("bayes", builtin_bot("liars", "bayes"))
         others = [InProcessPlayer(f"h{s}", builtin_bot("liars", "honest")) for s in range(1, seats)]
         play_match("liars", [bayes, *others], seed=derive_seed(3, "timing", i))
-        times += bayes.times
+        return bayes.times
+
+    times = []
+    for i, seats in enumerate((2, 3, 5, 2, 3, 5)):
+        match_times = decision_times(i, seats)
+        if max(match_times) >= 0.3:
+            # The same seeds make the same decisions: a slow position is slow again, while
+            # a stall of this virtual machine (its CPU clock runs on) hits one run only.
+            again = decision_times(i, seats)
+            match_times = [min(pair) for pair in zip(match_times, again, strict=True)]
+        times += match_times
     assert statistics.median(times) < 0.05
     assert max(times) < 0.3
