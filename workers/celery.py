@@ -8,7 +8,14 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import beat_init, task_postrun, task_prerun, worker_init
+from celery.signals import (
+    beat_init,
+    task_postrun,
+    task_prerun,
+    worker_before_create_process,
+    worker_init,
+    worker_process_init,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
@@ -95,3 +102,26 @@ def _sweep_workdirs() -> None:
     removed = match_workdirs_sweep(older_than_s=float(app.conf.task_time_limit or 3600) + 60)
     if removed:
         log.info("removed %d match directories left by a killed worker", removed)
+
+
+#: Processes in this worker's pool, noted in the parent before it forks each of them.
+_pool_size: int | None = None
+
+
+@worker_before_create_process.connect
+def _note_pool_size(sender: Any = None, **kwargs: Any) -> None:
+    global _pool_size
+    _pool_size = getattr(sender, "_processes", None)  # billiard's pool: its size
+
+
+@worker_process_init.connect
+def _pin_to_a_cpu(**kwargs: Any) -> None:
+    """One match per core, when the pool has one process per CPU (``workers.cpus``)."""
+    from billiard.process import current_process
+
+    from workers.cpus import pin_pool_process
+
+    index = getattr(current_process(), "index", None)
+    cpu = pin_pool_process(index, _pool_size) if index is not None else None
+    if cpu is not None:
+        log.info("pool process %d of %d plays its matches on CPU %d", index, _pool_size, cpu)
