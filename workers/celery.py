@@ -12,7 +12,6 @@ from celery.signals import (
     beat_init,
     task_postrun,
     task_prerun,
-    worker_before_create_process,
     worker_init,
     worker_process_init,
 )
@@ -104,24 +103,31 @@ def _sweep_workdirs() -> None:
         log.info("removed %d match directories left by a killed worker", removed)
 
 
-#: Processes in this worker's pool, noted in the parent before it forks each of them.
-_pool_size: int | None = None
+#: The worker this process belongs to, noted in the parent (pool processes inherit it).
+_worker: Any = None
 
 
-@worker_before_create_process.connect
-def _note_pool_size(sender: Any = None, **kwargs: Any) -> None:
-    global _pool_size
-    _pool_size = getattr(sender, "_processes", None)  # billiard's pool: its size
+@worker_init.connect
+def _note_worker(sender: Any = None, **kwargs: Any) -> None:
+    global _worker
+    _worker = sender
 
 
 @worker_process_init.connect
 def _pin_to_a_cpu(**kwargs: Any) -> None:
-    """One match per core, when the pool has one process per CPU (``workers.cpus``)."""
+    """One match per core, when the pool has one process per CPU (``workers.cpus``).
+
+    The pool's size is the worker's concurrency, settled (``-c``, or the CPU count) before
+    the pool forks this process.
+    """
     from billiard.process import current_process
 
     from workers.cpus import pin_pool_process
 
     index = getattr(current_process(), "index", None)
-    cpu = pin_pool_process(index, _pool_size) if index is not None else None
+    size = getattr(_worker, "concurrency", None)
+    if index is None or not isinstance(size, int):
+        return
+    cpu = pin_pool_process(index, size)
     if cpu is not None:
-        log.info("pool process %d of %d plays its matches on CPU %d", index, _pool_size, cpu)
+        log.info("pool process %d of %d plays its matches on CPU %d", index, size, cpu)

@@ -72,3 +72,20 @@ def test_a_refused_pin_leaves_the_process_where_it_was(monkeypatch):
     monkeypatch.setattr(os, "sched_setaffinity", refused)
     allowed = os.sched_getaffinity(0)
     assert cpus.pin_pool_process(0, len(allowed)) is None
+
+
+@needs_affinity
+@pytest.mark.slow
+def test_a_worker_on_the_filesystem_broker_pins_its_pool_too(
+    transactional_db, start_worker, tmp_path
+):
+    """``make run`` on a laptop: no Redis, so Celery runs a plain pool (not the async one)."""
+    allowed = os.sched_getaffinity(0)
+    if len(allowed) < 2:
+        pytest.skip("one CPU: nothing to spread")
+    data_dir = str(tmp_path / "data")
+    worker = start_worker(
+        "fs", concurrency=len(allowed), unset=("REDIS_URL",), ARENA_DATA_DIR=data_dir
+    )
+    _, *pool = worker.pids()
+    assert sorted(next(iter(os.sched_getaffinity(pid))) for pid in pool) == sorted(allowed)
