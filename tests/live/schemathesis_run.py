@@ -7,12 +7,17 @@ What it does, so a failure can be reproduced by hand:
    routes are reached) and other users' bots, a two-seat match with its replay and logs, a
    three-seat match of the test game High Card (hosted for the run, ``ARENA_EXTRA_GAMES``),
    tournaments and a schedule.
-2. gunicorn serves the app on 127.0.0.1 (a free port) with ``DEBUG=0`` and the throttles
-   raised out of the way (they are tested on their own).
+2. The static files are collected, as ``make run`` and the image do, and gunicorn serves the
+   app on 127.0.0.1 (a free port) with ``DEBUG=0`` and the throttles raised out of the way
+   (they are tested on their own). Without the collected files every HTML page, the 404
+   page included, is a 500: schemathesis's own probe of an odd path met one.
 3. ``schemathesis run`` fetches ``/api/schema/?format=json`` and runs every check
    (``--checks all``) on every operation with a fixed example budget and seed, as olga
    (``Authorization: Token ...``), stateful phase included. Its exit status is ours: 0 only
    with zero failures.
+4. The server's log (``test-artifacts/schemathesis/server.log``) must hold no
+   ``Internal Server Error``: a 500 on any request counts, also on the requests that
+   schemathesis sends outside its checks (its probes of odd paths and headers).
 
 Environment: ``DATABASE_URL`` (PostgreSQL; required), ``REDIS_URL`` (queued validations go
 there; nothing consumes them), ``SCHEMATHESIS_MAX_EXAMPLES`` (default 60),
@@ -32,6 +37,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
+#: What ``django.request`` logs for a response with status 500.
+SERVER_ERROR = "Internal Server Error"
 
 
 def _free_port() -> int:
@@ -105,6 +112,8 @@ def main() -> int:
     }
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    collect = [python, "manage.py", "collectstatic", "--noinput", "-v0"]
+    subprocess.run(collect, cwd=ROOT, env=env, check=True)
     token = subprocess.run(
         [python, "manage.py", "shell", "-c", SEED],
         cwd=ROOT,
@@ -113,10 +122,16 @@ def main() -> int:
         capture_output=True,
         text=True,
     ).stdout.split()[-1]
+    report = ROOT / "test-artifacts" / "schemathesis"
+    report.mkdir(parents=True, exist_ok=True)
+    server_log = report / "server.log"
+    log_file = server_log.open("wb")
     server = subprocess.Popen(
         [str(BIN / "gunicorn"), "arena.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],
         cwd=ROOT,
         env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
     )
     try:
         base = f"http://127.0.0.1:{port}"
@@ -126,7 +141,6 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.5)
-        report = ROOT / "test-artifacts" / "schemathesis"
         command = [
             str(BIN / "schemathesis"),
             "--config-file",
@@ -153,10 +167,16 @@ def main() -> int:
             " ".join(c if "Token" not in c else "Authorization: Token …" for c in command),
             flush=True,
         )
-        return subprocess.run(command, cwd=ROOT, env=env).returncode
+        returncode = subprocess.run(command, cwd=ROOT, env=env).returncode
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log_file.close()
+    lines = server_log.read_text(errors="replace").splitlines()
+    errors = [line for line in lines if SERVER_ERROR in line]
+    for line in errors:
+        print("schemathesis_run: the server logged:", line, flush=True)
+    return returncode or (1 if errors else 0)
 
 
 if __name__ == "__main__":
