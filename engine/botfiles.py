@@ -58,7 +58,7 @@ class BotPackage:
 
     @property
     def source(self) -> str:
-        return self.files[ENTRY_FILE].decode("utf-8")
+        return self.files[ENTRY_FILE].decode("utf-8-sig")  # a byte-order mark is not text
 
     def write_to(self, directory: str | Path) -> Path:
         """Write the files under ``directory``; returns the path of ``bot.py``."""

@@ -227,6 +227,19 @@ class _Runner:
                 entry["fault"] = True
             self.logs[seat].append(entry)
 
+    def note_decided(self, seat: int, game: int, phase: str, fault: BotFault) -> None:
+        """File a failure that came after the match was decided: it costs the bot nothing,
+        but its owner still reads what it printed and why it failed."""
+        if self.logs is None:
+            return
+        before = len(self.logs[seat])
+        self.note(seat, game, None, phase)
+        printed = "".join(entry["text"] for entry in self.logs[seat][before:])
+        text = f"{fault.kind}: {fault.detail} (after the match was decided: not a fault)\n"
+        if fault.private.strip() and fault.private.strip() not in printed:
+            text += fault.private.rstrip("\n") + "\n"  # the traceback, unless printed already
+        self.logs[seat].append({"game": game, "step": None, "phase": phase, "text": text})
+
     # --- faults -------------------------------------------------------------------------
 
     def fault(
@@ -477,7 +490,9 @@ class _Runner:
                         }
                     player.notify(phase, reveal)
             except BotFault as fault:
-                if not match_over:  # a result that has been reached is not taken back
+                if match_over:  # a result that has been reached is not taken back
+                    self.note_decided(seat, current.number, phase, fault)
+                else:
                     self.fault(seat, fault, phase=phase, current=None)
                 continue
             self.note(seat, current.number, None, "on_game_end")

@@ -47,8 +47,8 @@ def check_sources(files: dict[str, bytes], *, entry: str, entry_point: str) -> S
     for path, content in files.items():
         if not path.endswith(".py"):
             continue
-        try:
-            sources[path] = content.decode("utf-8")
+        try:  # a leading byte-order mark (Notepad writes one) is UTF-8 too; Python reads it
+            sources[path] = content.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             return SourceProblem(path, "not_utf8", f"is not UTF-8 text (byte {exc.start})")
     request = marshal.dumps({"sources": sources, "entry": entry, "entry_point": entry_point})

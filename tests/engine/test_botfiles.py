@@ -234,3 +234,11 @@ def test_whatever_is_accepted_unpacks(tmp_path_factory, names):
         refused = None
         unpack_bot("bot.zip", data, tmp_path_factory.mktemp("unpacked"))
     assert refused in {None, *_REFUSALS}
+
+
+def test_a_byte_order_mark_is_utf8_and_python_reads_it():
+    """Editors such as Notepad start a UTF-8 file with one; Python imports it as it is."""
+    data = b"\xef\xbb\xbf" + GOOD
+    package = read_bot("bom.py", data)
+    assert package.files == {"bot.py": data}
+    assert package.source.startswith("def act")

@@ -208,3 +208,27 @@ def test_bot_seeds_default_from_the_match_seed_and_can_be_given():
 def test_a_seed_must_stay_exact_in_json(seed):
     with pytest.raises(ValueError, match="seed"):
         play_match("lie21", players("random", "random"), seed=seed)
+
+
+def test_a_hook_failing_after_the_match_is_decided_costs_nothing_but_is_logged(tmp_path):
+    """The result stands, and the owner still reads what the bot printed and why it failed."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(
+        "def on_game_end(report):\n"
+        "    print('last words', report['match_over'])\n"
+        "    raise RuntimeError('too late')\n"
+        "def act(o):\n"
+        "    return o['legal_actions'][0]\n"
+    )
+    result = play_match(
+        "lie21",
+        players(bot, "random"),
+        seed=5,
+        options={"target": 1, "game_cap": 1},
+        collect_logs=True,
+    )
+    assert result.faults == () and result.games_played == 1
+    logged = "".join(entry["text"] for entry in result.logs[0] if entry["phase"] == "on_game_end")
+    assert "last words True" in logged
+    assert "crash: " in logged and "after the match was decided: not a fault" in logged
+    assert "RuntimeError: too late" in logged
