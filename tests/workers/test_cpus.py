@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from tests.workers.processes import wait_for
 from workers import cpus
 
 needs_affinity = pytest.mark.skipif(
@@ -38,6 +39,21 @@ def test_it_is_off_when_the_operator_says_so(monkeypatch):
     assert cpus.pin_pool_process(0, len(allowed)) is None
 
 
+def _pinned_pool(worker, size: int) -> list[int]:
+    """The pool's pids once each has pinned itself.
+
+    "ready." is logged by the parent; a pool process pins itself in its own
+    ``worker_process_init``, which may run a moment later, so read the masks only after
+    every one of them has said so.
+    """
+    wait_for(
+        lambda: worker.log().count("plays its matches on CPU") >= size,
+        timeout=30,
+        what=f"{size} pool processes to pin themselves",
+    )
+    return worker.pids()[1:]
+
+
 @needs_affinity
 @pytest.mark.redis
 def test_a_worker_with_a_process_per_cpu_plays_one_match_per_core(redis, start_worker):
@@ -45,12 +61,12 @@ def test_a_worker_with_a_process_per_cpu_plays_one_match_per_core(redis, start_w
     if len(allowed) < 2:
         pytest.skip("one CPU: nothing to spread")
     worker = start_worker("pinned", concurrency=len(allowed))
-    main, *pool = worker.pids()
+    main, *_ = worker.pids()
+    pool = _pinned_pool(worker, len(allowed))
     assert len(pool) == len(allowed)
     assert sorted(next(iter(os.sched_getaffinity(pid))) for pid in pool) == sorted(allowed)
     assert all(len(os.sched_getaffinity(pid)) == 1 for pid in pool)
     assert os.sched_getaffinity(main) == allowed  # the parent still goes anywhere
-    assert "plays its matches on CPU" in worker.log()
 
 
 @needs_affinity
@@ -87,5 +103,6 @@ def test_a_worker_on_the_filesystem_broker_pins_its_pool_too(
     worker = start_worker(
         "fs", concurrency=len(allowed), unset=("REDIS_URL",), ARENA_DATA_DIR=data_dir
     )
-    _, *pool = worker.pids()
+    pool = _pinned_pool(worker, len(allowed))
+    assert len(pool) == len(allowed)
     assert sorted(next(iter(os.sched_getaffinity(pid))) for pid in pool) == sorted(allowed)
