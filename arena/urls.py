@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("arena.web.urls")),
 ]
 
+handler400 = "arena.api.errors.bad_request"
 handler500 = "arena.api.errors.server_error"

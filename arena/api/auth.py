@@ -11,6 +11,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from arena.api.fields import StrictCharField
 from arena.api.schema import errors
@@ -44,6 +45,8 @@ class TokenCreateApi(ObtainAuthToken):
     # No session here: a logged-in browser would otherwise need a CSRF token to ask.
     authentication_classes = ()
     throttle_classes = ()
+    # DRF's view lists its own parsers; take the arena's (a too-deep body is a 400 here too).
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     serializer_class = TokenRequestSerializer
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -18,7 +18,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -30,6 +30,7 @@ from arena.api.fields import GameField, StrictCharField
 from arena.api.filtering import FilterBackend
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination
+from arena.api.parsers import JSONParser
 from arena.api.schema import errors
 from arena.api.serializers import RatingRecordSerializer
 from arena.api.throttles import UploadRateThrottle

@@ -20,7 +20,7 @@ from rest_framework.views import set_rollback
 
 from arena.services.errors import DomainError
 
-__all__ = ["error_body", "exception_handler", "server_error"]
+__all__ = ["bad_request", "error_body", "exception_handler", "server_error"]
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -102,3 +102,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("A server error occurred.", "server_error"), status=500)
     return defaults.server_error(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's 400 handler: what Django refuses before a view runs (too many form fields, a
+    forged host), in the API's JSON shape under /api/, the plain page elsewhere."""
+    if request.path.startswith("/api/"):
+        body = error_body("The request is malformed or too large to parse.", "bad_request")
+        return JsonResponse(body, status=400)
+    return defaults.bad_request(request, exception)

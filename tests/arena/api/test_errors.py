@@ -9,6 +9,7 @@ from rest_framework import exceptions
 
 from arena.api.errors import exception_handler
 from arena.services.errors import Conflict, DomainError, Forbidden, NotFound, TooLarge
+from tests.arena.factories import BotFactory
 from tests.arena.helpers import assert_error
 
 CASES = [
@@ -110,3 +111,61 @@ def test_a_missing_trailing_slash_is_redirected(anon_client):
 )
 def test_an_id_too_big_for_the_database_is_a_404(anon_client, path):
     assert_error(anon_client.get(path), 404, "not_found")
+
+
+def _nested(depth: int) -> str:
+    return '{"description": ' + "[" * depth + "]" * depth + "}"
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_a_body_nested_past_the_stack_is_a_parse_error(anon_client, depth):
+    """Anyone can send it (the token endpoint takes anonymous JSON): a 400, never a 500."""
+    response = anon_client.post("/api/auth/token/", _nested(depth), content_type="application/json")
+
+    body = assert_error(response, 400, "parse_error")
+    assert "nested too deeply" in body["detail"]
+
+
+def test_a_deeply_nested_edit_changes_nothing(owner_client, owner):
+    bot = BotFactory(owner=owner, description="Mine.")
+
+    response = owner_client.patch(
+        f"/api/bots/{bot.pk}/", _nested(5_000), content_type="application/json"
+    )
+
+    assert_error(response, 400, "parse_error")
+    bot.refresh_from_db()
+    assert bot.description == "Mine."
+
+
+def test_too_many_form_fields_answer_in_the_shape(anon_client, settings):
+    """Django refuses these before the view runs; under /api/ the refusal is JSON too."""
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
+    form = "&".join(f"f{i}=x" for i in range(11))
+
+    response = anon_client.post(
+        "/api/auth/token/", form, content_type="application/x-www-form-urlencoded"
+    )
+
+    assert_error(response, 400, "bad_request")
+
+
+def test_too_many_form_fields_on_a_page_get_the_plain_page(client, settings):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
+    form = "&".join(f"f{i}=x" for i in range(11))
+
+    response = client.post(
+        "/accounts/login/", form, content_type="application/x-www-form-urlencoded"
+    )
+
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/bots/", "/api/challenges/", "/api/tournaments/", "/api/schedules/"]
+)
+def test_every_json_endpoint_refuses_a_too_deep_body(staff_client, path):
+    response = staff_client.post(path, _nested(5_000), content_type="application/json")
+
+    assert_error(response, 400, "parse_error")
