@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 
 from arena.models import Bot, Match, MatchSeat, Tournament
 from arena.models.games import GAME_CHOICES
+from engine.registry import GAMES
 
 __all__ = ["BotFilter", "MatchFilter", "TournamentFilter", "apply_filters"]
 
@@ -31,6 +32,25 @@ class IdFilter(django_filters.NumberFilter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_ID)
+        super().__init__(*args, **kwargs)
+
+
+class _GameField(django_filters.fields.ChoiceField):
+    def validate(self, value: Any) -> None:
+        if value not in self.empty_values and not self.valid_value(value):
+            raise ValidationError(
+                f"Unknown game {value!r}; hosted games: {', '.join(GAMES)}.", code="unknown_game"
+            )
+        super().validate(value)
+
+
+class GameFilter(django_filters.ChoiceFilter):
+    """A hosted game's id; any other is ``unknown_game``, the code every ``game`` field uses."""
+
+    field_class = _GameField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("choices", GAME_CHOICES)
         super().__init__(*args, **kwargs)
 
 
@@ -51,7 +71,7 @@ def apply_filters(
 
 
 class BotFilter(django_filters.FilterSet):
-    game = django_filters.ChoiceFilter(choices=GAME_CHOICES)
+    game = GameFilter()
     owner = django_filters.CharFilter(
         field_name="owner__username", help_text="The owner's username."
     )
@@ -70,7 +90,7 @@ class MatchFilter(django_filters.FilterSet):
     version = IdFilter(method="filter_version", help_text="A bot version's id: its matches.")
     tournament = IdFilter(field_name="tournament_id")
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
-    game = django_filters.ChoiceFilter(choices=GAME_CHOICES)
+    game = GameFilter()
     kind = django_filters.ChoiceFilter(choices=Match.Kind.choices)
 
     class Meta:
@@ -88,7 +108,7 @@ class MatchFilter(django_filters.FilterSet):
 
 class TournamentFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=Tournament.Status.choices)
-    game = django_filters.ChoiceFilter(choices=GAME_CHOICES)
+    game = GameFilter()
 
     class Meta:
         model = Tournament

@@ -132,7 +132,8 @@ def test_it_filters_bots(anon_client, owner, query, names):
 
 
 def test_it_refuses_an_unknown_game_filter(anon_client):
-    assert "game" in assert_error(anon_client.get("/api/bots/?game=chess"), 400)["fields"]
+    refused = assert_error(anon_client.get("/api/bots/?game=chess"), 400, "unknown_game")
+    assert "game" in refused["fields"]
 
 
 def test_it_shows_a_bot_with_each_version_s_rating(anon_client):
