@@ -368,12 +368,17 @@ class BotVersionListUploadApi(ListAPIView):
         "validation; `status` is `pending` until a worker has run it. Rejections carry the "
         "problem in `code`: `bad_type`, `bad_zip`, `unsafe_path`, `symlink`, `too_many_files`, "
         "`zip_bomb`, `no_bot_py`, `not_utf8`, `syntax_error` (message names the line), "
-        "`no_entry_point` (400); `too_large` (413); `duplicate_version` (409: the same bytes "
-        "as the latest version).",
+        "`no_entry_point`, `one_file` (two `file` parts) (400); `too_large` (413); "
+        "`duplicate_version` (409: the same bytes as the latest version).",
         request={"multipart/form-data": VersionUploadSerializer},
         responses={201: VersionDetailOutputSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
     )
     def post(self, request: Request, bot_id: int) -> Response:
+        if len(request.FILES.getlist("file")) > 1:  # the serializer would keep the last one
+            raise serializers.ValidationError(
+                {"file": ["One file per upload: put several files in a .zip with bot.py."]},
+                code="one_file",
+            )
         data = _valid(self.VersionUploadSerializer, request)
         version = bot_version_upload(
             bot=bot_get(bot_id=bot_id), user=request.user, upload=data["file"]

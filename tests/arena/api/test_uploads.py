@@ -300,6 +300,20 @@ def test_it_needs_a_file(owner_client, bot):
     assert body["fields"] == {"file": ["No file was submitted."]}
 
 
+def test_it_takes_one_file_per_upload(owner_client, bot, media_root, enqueued):
+    files = [SimpleUploadedFile(name, GOOD) for name in ("a.py", "b.py")]
+
+    response = owner_client.post(
+        f"/api/bots/{bot.pk}/versions/", {"file": files}, format="multipart"
+    )
+
+    body = assert_error(response, 400, "one_file")
+    assert "put several files in a .zip" in body["detail"]
+    assert not BotVersion.objects.exists()
+    assert stored_files(media_root) == []
+    assert enqueued == []
+
+
 def test_it_wants_multipart(owner_client, bot):
     response = owner_client.post(f"/api/bots/{bot.pk}/versions/", {"file": "x"}, format="json")
 
