@@ -43,12 +43,15 @@ def _compiled(path: str) -> CodeType:
 
 
 class _CappedBuffer(io.StringIO):
-    """Keeps the first ``_OUTPUT_CAP`` characters a bot prints and drops the rest."""
+    """Keeps the first ``_OUTPUT_CAP`` characters a bot prints and counts the rest."""
+
+    dropped = 0
 
     def write(self, text: str) -> int:
         room = _OUTPUT_CAP - self.tell()
         if room > 0:
             super().write(text[:room])
+        self.dropped += max(0, len(text) - max(room, 0))
         return len(text)
 
 
@@ -77,7 +80,7 @@ class InProcessPlayer:
         self._modules_before: frozenset[str] = frozenset()
         self.hooks: frozenset[str] = frozenset()
         self.last_move_late = False
-        self._taken = 0  # characters of the output already handed out by take_output()
+        self._taken = 0  # characters handed out by take_output(); -1 once past the cap
 
     def start(self, info: Mapping[str, Any], hooks: Sequence[str] = MATCH_HOOKS) -> None:
         module = ModuleType(f"_arena_bot_{next(_module_ids)}")
@@ -146,14 +149,28 @@ class InProcessPlayer:
                 del sys.modules[name]
 
     def output(self) -> str:
-        return self._buffer.getvalue() if self._buffer is not None else ""
+        buffer = self._buffer
+        if buffer is None:
+            return ""
+        if buffer.dropped:
+            more = f"{buffer.dropped} more characters were dropped"
+            return f"{buffer.getvalue()}\n[output truncated: {more}]\n"
+        return buffer.getvalue()
 
     def take_output(self) -> str:
-        """What the bot printed since the last call (within the cap), for per-step logs."""
-        if self._buffer is None:
+        """What the bot printed since the last call (within the cap), for per-step logs.
+
+        The call that first finds the cap reached ends with a marker; later ones are empty.
+        """
+        buffer = self._buffer
+        if buffer is None or self._taken < 0:
             return ""
-        text = self._buffer.getvalue()
+        text = buffer.getvalue()
         new, self._taken = text[self._taken :], len(text)
+        if buffer.dropped:
+            self._taken = -1  # marked: nothing more will be kept
+            cap = f"the bot's output reached its {_OUTPUT_CAP}-character cap for the match"
+            return f"{new}\n[output truncated: {cap}; the rest is dropped]\n"
         return new
 
     def _charge(self, used_s: float) -> None:

@@ -30,6 +30,7 @@ class OutputCapture:
         self.dropped_bytes = 0
         self.eof = False
         self._taken = 0  # bytes of the head already handed out by take()
+        self._marked = False  # take() has said that the rest is dropped
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def drain(self, max_reads: int = 64) -> None:
@@ -61,10 +62,21 @@ class OutputCapture:
         return text
 
     def take(self) -> str:
-        """The head's bytes not handed out yet (a character split by a read waits for its end)."""
+        """The head's bytes not handed out yet (a character split by a read waits for its end).
+
+        The first call after the cap is reached ends with a marker, so a step log that stops
+        says why; later calls are empty.
+        """
         new = bytes(self._head[self._taken :])
         self._taken = len(self._head)
-        return printable(self._decoder.decode(new))
+        if not self.dropped_bytes or self._marked:
+            return printable(self._decoder.decode(new))
+        self._marked = True
+        text = printable(self._decoder.decode(new, final=True))
+        return text + (
+            f"\n[output truncated: the bot's output reached its {self.cap_bytes}-byte cap for "
+            "the match; the rest is dropped]\n"
+        )
 
     def tail(self) -> str:
         return printable(self._tail.decode("utf-8", "replace"))

@@ -121,9 +121,19 @@ def test_hooks_are_called_once_per_hand_and_game_with_the_bots_own_seed():
 
 def test_bot_output_is_captured_for_its_owner_and_capped():
     bot = InProcessPlayer("chatty", BOTS / "prints_a_lot.py")
-    play_match("lie21", [bot, InProcessPlayer("r", builtin_bot("lie21", "random"))], seed=4)
-    out = bot.output()
-    assert "thinking..." in out and len(out) <= 64 * 1024
+    result = play_match(
+        "lie21",
+        [bot, InProcessPlayer("r", builtin_bot("lie21", "random"))],
+        seed=4,
+        collect_logs=True,
+    )
+    kept, marker = bot.output().split("\n[output truncated: ")
+    assert kept.startswith("thinking...") and len(kept) == 64 * 1024
+    assert marker.endswith("more characters were dropped]\n")
+    texts = [entry["text"] for entry in result.logs[0]]
+    assert sum("[output truncated: " in text for text in texts) == 1  # the step it happened
+    assert texts[-1].endswith("the rest is dropped]\n")  # nothing filed after it
+    assert "".join(texts).startswith(kept)
 
 
 def test_options_change_the_match_rules():

@@ -89,6 +89,22 @@ def test_output_is_capped_per_match(sandbox):
     assert len(output) < 4096 + 100
 
 
+def test_the_step_where_output_reaches_the_cap_says_so_once(sandbox):
+    limits = dataclasses.replace(FAST, output_bytes=25 * 1024)
+    player = sandbox("chatty.py", limits=limits)
+    player.start({})
+    steps = []
+    for _ in range(5):
+        player.act({})
+        steps.append(player.take_output())
+    player.close()
+
+    assert [len(step) for step in steps[:2]] == [10 * 1024 + 1] * 2  # each move's print
+    assert steps[2].startswith("y" * (5 * 1024 - 2))
+    assert steps[2].endswith("reached its 25600-byte cap for the match; the rest is dropped]\n")
+    assert steps[3:] == ["", ""]
+
+
 def test_output_keeps_prints_and_hooks(sandbox):
     player = sandbox("echo_bot.py")
     player.start({"seed": 7}, hooks=GAME_HOOKS)
