@@ -29,8 +29,8 @@ def defines(tree: ast.Module, name: str) -> bool:
     """Whether the module may bind ``name`` at top level (def, assignment or import).
 
     A quick check that gives an upload its clear message before it is queued. It errs on the
-    side of the bot: a definition under ``if``/``try``/``with`` or an ``import *`` counts, and
-    the import in the sandbox at validation has the final word.
+    side of the bot: a definition under ``if``/``try``/``with``/``match`` or an ``import *``
+    counts, and the import in the sandbox at validation has the final word.
 
     >>> defines(compile("if True:\\n    def act(o): return {}\\n", "b", "exec", _ONLY_AST), "act")
     True
@@ -64,6 +64,8 @@ def _binds(body: list[ast.stmt], name: str) -> bool:
             blocks += [handler.body for handler in getattr(node, "handlers", [])]
             if any(_binds(block, name) for block in blocks):
                 return True
+        elif isinstance(node, ast.Match) and any(_binds(c.body, name) for c in node.cases):
+            return True
     return False
 
 

@@ -91,6 +91,8 @@ def test_bad_bots_are_refused_with_a_clear_reason(filename, data, code, message)
         b"except ImportError:\n    def act(o): return {}\n",
         b"if True:\n    def act(o):\n        return {}\n",
         b"with open(__file__):\n    act = print\n",
+        b"import sys\nmatch sys.version_info[:1]:\n    case (3,):\n        def act(o):\n"
+        b"            return {}\n",
     ],
 )
 def test_an_act_imported_assigned_or_defined_conditionally_counts(source):
