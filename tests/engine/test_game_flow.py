@@ -108,8 +108,10 @@ def test_seven_hands_no_draws_in_hands_6_and_7_and_loser_of_hand_5_takes_the_tru
         ({"cards": ["2S", "2S", "3S"], "face_up": 0}, "repeated"),
         ({"cards": ["2S", "3S", "4S"], "face_up": 3}, "face_up index 3 is out of range"),
         ({"cards": ["2S", "3S", "4S"], "face_up": -1}, "out of range"),
-        ({"cards": ["2S", "3S", "4S"], "face_up": True}, "'face_up'"),
-        ({"cards": ["2S", "3S", "4S"]}, "'face_up'"),
+        ({"cards": ["2S", "3S", "4S"], "face_up": True}, "whole number 0, 1 or 2, not True"),
+        ({"cards": ["2S", "3S", "4S"], "face_up": 1.0}, "whole number 0, 1 or 2, not 1.0"),
+        ({"cards": ["2S", "3S", "4S"], "face_up": "1"}, "whole number 0, 1 or 2, not '1'"),
+        ({"cards": ["2S", "3S", "4S"]}, "needs 'face_up'"),
         ({"cards": ["2S", "3S", "ZZ"], "face_up": 0}, "'ZZ' is not a card code"),
         ({"cards": "2S 3S 4S", "face_up": 0}, "'cards'"),
         ({"face_up": 0}, "'cards'"),
@@ -127,8 +129,8 @@ def test_illegal_lies_are_refused_with_a_reason(make_game, action, message):
 @pytest.mark.parametrize(
     ("action", "message"),
     [
-        ({"cards": ["2H", "3H", "4H"]}, "'challenge'"),
-        ({"cards": ["2H", "3H", "4H"], "challenge": 1}, "'challenge'"),
+        ({"cards": ["2H", "3H", "4H"]}, "needs 'challenge'"),
+        ({"cards": ["2H", "3H", "4H"], "challenge": 1}, "true or false, not 1"),
         ({"cards": ["2H", "3H", "2S"], "challenge": True}, "2S is not in your hand"),
     ],
 )

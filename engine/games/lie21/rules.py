@@ -306,13 +306,19 @@ class Lie21State:
         if pending is None:
             face_up = action.get("face_up")
             if type(face_up) is not int:  # bool is an int subclass, and not an index
-                raise IllegalMove("The Liar's action needs 'face_up': the index 0, 1 or 2")
+                if "face_up" not in action:
+                    raise IllegalMove("The Liar's action needs 'face_up': the index 0, 1 or 2")
+                raise IllegalMove(
+                    f"face_up must be the whole number 0, 1 or 2, not {_shown(face_up)}"
+                )
             if not 0 <= face_up < MOVE_SIZE:
                 raise IllegalMove(f"face_up index {_shown(face_up)} is out of range (0, 1 or 2)")
             return _new(Lie, (cards, face_up))
         challenge = action.get("challenge")
         if type(challenge) is not bool:
-            raise IllegalMove("The Judge's action needs 'challenge': true or false")
+            if "challenge" not in action:
+                raise IllegalMove("The Judge's action needs 'challenge': true or false")
+            raise IllegalMove(f"challenge must be true or false, not {_shown(challenge)}")
         return _new(Answer, (cards, challenge))
 
     def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
