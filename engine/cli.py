@@ -259,7 +259,7 @@ def _print_tournament(tournament: Any) -> None:
     from rich.table import Table
 
     data = tournament.to_json()
-    title = f"{get_game(tournament.game).title}: {tournament.matches} matches"
+    title = f"{get_game(tournament.game).title}: {_count(tournament.matches, 'match', 'matches')}"
     table = Table(title=title)
     for column in ("#", "bot", "played", "points", "1st", "mean place", "faults", "rating"):
         table.add_column(column, justify="left" if column == "bot" else "right")
@@ -369,7 +369,8 @@ def _print_table(summary: Summary) -> None:
     rows += [(key.replace("_", " "), values) for key, values in summary.totals.items()]
     rows.append(("faults", [_kinds(summary.errors_by_kind(k)) for k in range(n)]))
     shared = "drawn" if n == 2 else "with a shared first place"
-    title = f"{get_game(summary.game).title}: {summary.matches} matches, {summary.draws} {shared}"
+    played = _count(summary.matches, "match", "matches")
+    title = f"{get_game(summary.game).title}: {played}, {summary.draws} {shared}"
     try:
         from rich.console import Console
         from rich.table import Table
@@ -390,3 +391,8 @@ def _print_table(summary: Summary) -> None:
 
 def _kinds(kinds: dict[str, int]) -> str:
     return ", ".join(f"{kind} x{count}" for kind, count in sorted(kinds.items())) or "-"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``1 match``, ``2 matches``."""
+    return f"{n} {one if n == 1 else many}"
