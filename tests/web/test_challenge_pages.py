@@ -250,6 +250,9 @@ def test_the_owner_downloads_the_bots_replays_as_one_zip(cast):
 
     only_v2 = _client(cast["me"]).get(f"/bots/{mine.pk}/replays.zip?version=2")
     assert zipfile.ZipFile(io.BytesIO(b"".join(only_v2.streaming_content))).namelist() == []
+    for bad in ("two", "-1", "1.0", "12345678901"):
+        refused = _client(cast["me"]).get(f"/bots/{mine.pk}/replays.zip?version={bad}")
+        assert refused.status_code == 400 and b"version number" in refused.content
 
 
 def test_nobody_but_the_owner_downloads_the_replays_in_bulk(cast):

@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -287,7 +287,10 @@ def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponse:
     keeps one version's), streamed (``arena.web.downloads``)."""
     bot = bot_get(bot_id=bot_id)
     raw = request.GET.get("version", "")
-    version = int(raw) if raw.isdigit() and len(raw) < 10 else None
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 10):
+        # Not "every version": a mistyped link would hand back far more than was asked for.
+        return HttpResponseBadRequest("version must be a version number: 1, 2, 3...")
+    version = int(raw) if raw else None
     replays = replays_of_bot(bot=bot, user=request.user, version=version)  # else Forbidden
     suffix = f"-v{version}" if version is not None else ""
     return replays_zip_response(replays, f"{bot.name}{suffix}-replays.zip")
