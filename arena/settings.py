@@ -154,6 +154,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "arena.web.security.ContentSecurityPolicyMiddleware",
+    "arena.api.caching.PrivateApiAnswersMiddleware",
 ]
 
 ROOT_URLCONF = "arena.urls"

@@ -87,6 +87,16 @@ def test_the_owner_downloads_the_original_file(owner_client, version):
     assert response["Content-Disposition"] == 'attachment; filename="alpha_v1.py"'
 
 
+def test_what_the_owner_alone_reads_is_marked_private(owner_client, anon_client, version):
+    """No shared cache between the arena and its users may keep a bot's source or logs."""
+    for path in (detail_url(version, "source/"), detail_url(version, "")):
+        response = owner_client.get(path)
+        assert response.status_code == 200
+        assert set(response["Cache-Control"].split(", ")) == {"private", "no-cache"}
+        assert {"Authorization", "Cookie"} <= set(response["Vary"].split(", "))
+    assert not anon_client.get(detail_url(version, "")).has_header("Cache-Control")
+
+
 def test_a_zip_downloads_as_a_zip_whatever_the_client_accepts(owner_client, owner):
     version = BotVersionFactory(
         bot=BotFactory(owner=owner), kind="zip", filename="pack.zip", source=b"PK zip bytes"
