@@ -289,6 +289,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "arena.models.Match.Status",
         "MatchKindEnum": "arena.models.Match.Kind",
         "TournamentStatusEnum": "arena.models.Tournament.Status",
+        "TournamentEntryEnum": "arena.models.Tournament.Entry",
     },
 }
 

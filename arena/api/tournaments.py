@@ -32,7 +32,7 @@ from arena.api.parsers import JSONParser
 from arena.api.permissions import IsStaff, IsStaffOrReadOnly
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
-from arena.models import Tournament, TournamentSchedule
+from arena.models import Tournament, TournamentSchedule, TournamentSignup
 from arena.selectors.filters import MAX_ID, TournamentFilter
 from arena.selectors.matches import replays_of_tournament
 from arena.selectors.tournaments import (
@@ -494,10 +494,16 @@ class _SignupSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
-class TournamentSignupListCreateApi(APIView):
-    """A sign-up tournament's entrants; bot owners sign their bots up before the deadline."""
+class TournamentSignupListCreateApi(ListAPIView):
+    """A sign-up tournament's entrants; bot owners sign their bots up before the deadline.
+
+    Paged like every list: a popular tournament can hold every bot of its game.
+    """
 
     permission_classes = [IsAuthenticatedOrReadOnly]
+    pagination_class = Pagination
+    filter_backends = []  # no search or ordering parameters here
+    serializer_class = _SignupSerializer
 
     class SignupInputSerializer(serializers.Serializer):
         bot = StrictIntegerField(min_value=1, max_value=MAX_ID, help_text="One of your bots.")
@@ -505,12 +511,16 @@ class TournamentSignupListCreateApi(APIView):
     @extend_schema(
         tags=TAGS,
         summary="The bots signed up",
-        responses={200: _SignupSerializer(many=True), **errors(404)},
+        responses={200: _SignupSerializer(many=True), **errors(400, 404)},
     )
-    def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_get(tournament_id=tournament_id)
-        signups = tournament_signups(tournament=tournament)
-        return Response(_SignupSerializer(signups, many=True).data)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return TournamentSignup.objects.none()
+        tournament = tournament_get(tournament_id=self.kwargs["tournament_id"])
+        return tournament_signups(tournament=tournament)
 
     @extend_schema(
         tags=TAGS,

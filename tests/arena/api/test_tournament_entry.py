@@ -81,9 +81,26 @@ class TestSignUp:
         assert sign_up(owner_client, tournament, bot).status_code == 200
         assert TournamentSignup.objects.filter(tournament=tournament).count() == 1
         listed = anon_client.get(f"/api/tournaments/{tournament.pk}/signups/").json()
-        assert [row["bot"]["id"] for row in listed] == [bot.pk]
+        assert [row["bot"]["id"] for row in listed["results"]] == [bot.pk]
         detail = anon_client.get(f"/api/tournaments/{tournament.pk}/").json()
         assert detail["signups"] == 1
+
+    def test_the_signups_are_paged_first_come_first(self, owner, owner_client, anon_client):
+        tournament = signup_tournament()
+        bots = [valid_bot(owner, f"bot{i}") for i in range(3)]
+        for bot in bots:
+            assert sign_up(owner_client, tournament, bot).status_code == 201
+        url = f"/api/tournaments/{tournament.pk}/signups/"
+        first = anon_client.get(url, {"page_size": 2}).json()
+        second = anon_client.get(url, {"page_size": 2, "page": 2}).json()
+        assert first["count"] == 3 and first["next"] and second["next"] is None
+        listed = [row["bot"]["id"] for row in first["results"] + second["results"]]
+        assert listed == [bot.pk for bot in bots]
+        assert_error(anon_client.get(url, {"page_size": 1000}), 400)
+        assert_error(anon_client.get(url, {"page": 3, "page_size": 2}), 404)
+
+    def test_the_signups_of_no_tournament_are_a_404(self, anon_client):
+        assert_error(anon_client.get("/api/tournaments/999999/signups/"), 404)
 
     def test_nobody_signs_up_someone_elses_bot(self, other_user, owner_client):
         tournament = signup_tournament()
