@@ -31,11 +31,20 @@ def _from_form(field: serializers.Field) -> bool:
 
 
 class StrictCharField(serializers.CharField):
+    """A JSON string whose length, as sent, is within ``max_length``.
+
+    DRF trims surrounding whitespace before it checks the length, so 2,001 characters
+    starting with a space (or ``\x1f``) passed a ``maxLength: 2000`` the schema states for
+    the string as sent. The limit holds for what the client sends, as documented.
+    """
+
     default_error_messages = {"invalid": "Not a valid string."}
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
 
 

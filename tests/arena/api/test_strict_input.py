@@ -75,6 +75,21 @@ def test_a_bots_description_must_be_a_string(owner_client, owner, description):
     assert_error(created, 400, "invalid")
 
 
+@pytest.mark.parametrize("padding", [" ", "\x1f", "\n"])
+def test_a_description_over_the_limit_as_sent_is_a_400(owner_client, owner, padding):
+    # DRF trims before it measures; the schema's maxLength is for the string as sent.
+    bot = BotFactory(owner=owner, description="kept")
+    description = padding + "d" * 2000
+
+    patched = owner_client.patch(
+        f"/api/bots/{bot.pk}/", {"description": description}, format="json"
+    )
+
+    assert "description" in assert_error(patched, 400, "max_length")["fields"]
+    bot.refresh_from_db()
+    assert bot.description == "kept"
+
+
 @pytest.mark.parametrize("name", [0, 12, False, ["Cup"]])
 def test_a_tournaments_name_must_be_a_string(staff_client, name):
     body = {"name": name, "game": "lie21"}
