@@ -480,6 +480,15 @@ class LiarsState:
                     raise IllegalMove(
                         f"die {d} is under the cup: look before taking it out to throw it"
                     )
+            if self.throws > 0:
+                # The seed: uncovered dice may be hidden only before the turn's first throw;
+                # after it, a die lying on the mat stays uncovered when thrown again.
+                for d in hide:
+                    if not hidden[d]:
+                        raise IllegalMove(
+                            f"die {d} lies uncovered: after the turn's first throw it cannot "
+                            "go under the cup"
+                        )
         n = self.n
         known = self.known
         values = self.dice
@@ -632,6 +641,7 @@ class LiarsState:
                     },
                 }
             )
+            self.bettor = seat  # the round's last announcer is the liar
             return events + self._end_round(seat, "lie", seat)
         self.received = (hand, rank, throws)
         self.bettor = seat

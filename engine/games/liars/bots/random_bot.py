@@ -71,8 +71,9 @@ def act(observation: dict) -> dict:
             return {"throw": [0, 1, 2, 3, 4]}
         dice = _subset(throwable)
         action = {"throw": dice}
-        if may["hide"]:
-            action["hide"] = [d for d in dice if draw() < 0.5]
+        may_hide = may["hide"]
+        if may_hide:
+            action["hide"] = [d for d in dice if d in may_hide and draw() < 0.5]
         return action
     lowest = observation["minimum"]
     if observation["contest"] is not None or draw() < 0.5:

@@ -41,7 +41,7 @@ def random_action(observation: dict, rng: random.Random) -> dict:
         dice = [d for d in may["throw"] if rng.random() < 0.5] or [rng.choice(may["throw"])]
         action: dict = {"throw": dice}
         if may["hide"]:
-            action["hide"] = [d for d in dice if rng.random() < 0.5]
+            action["hide"] = [d for d in dice if d in may["hide"] and rng.random() < 0.5]
         cover = [d for d in may["cover"] if d not in dice and rng.random() < 0.3]
         if cover:
             action["cover"] = cover

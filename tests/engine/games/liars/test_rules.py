@@ -115,6 +115,39 @@ def test_uncovered_dice_may_go_under_the_cup_before_the_first_throw_only():
         game.apply(1, {"throw": [3], "cover": [2]})
 
 
+def test_an_uncovered_die_cannot_go_under_the_cup_after_the_turns_first_throw():
+    game = new_game(seats=3)
+    start_round(game, [3, 3, 5, 2, 1], "pair of 3")
+    more_dice(game, [6, 4])
+    game.apply(1, {"throw": [4]})
+    assert game.observation(1)["may"]["hide"] == [], "nothing lies under the cup"
+    with pytest.raises(IllegalMove, match="die 0 lies uncovered"):
+        game.apply(1, {"throw": [0], "hide": [0]})
+    assert game.hidden == [False] * 5 and game.observation(2)["dice"][0]["value"] == 3
+    game.apply(1, {"throw": [0]})  # thrown again, it stays on the mat
+    assert game.hidden[0] is False
+
+
+def test_in_the_turns_first_throw_an_uncovered_die_may_land_under_the_cup():
+    game = new_game(seats=3)
+    start_round(game, [3, 3, 5, 2, 1], "pair of 3")
+    assert game.observation(1)["may"]["hide"] == [0, 1, 2, 3, 4]
+    more_dice(game, [6])
+    game.apply(1, {"throw": [0], "hide": [0]})
+    assert game.hidden[0] is True and game.observation(2)["dice"][0]["value"] is None
+
+
+def test_after_the_first_throw_only_a_die_taken_from_under_the_cup_may_go_back_under_it():
+    game = new_game(seats=3)
+    start_round(game, [3, 3, 5, 2, 1], "pair of 3", hide=[4])
+    game.apply(1, {"look": True})
+    more_dice(game, [6, 2])
+    game.apply(1, {"throw": [2]})
+    assert game.observation(1)["may"]["hide"] == [4]
+    game.apply(1, {"throw": [4], "hide": [4]})
+    assert game.hidden == [False, False, False, False, True]
+
+
 def test_dice_thrown_under_the_cup_are_known_to_the_thrower_only():
     game = new_game(seats=3)
     events = start_round(game, [3, 3, 5, 2, 1], "pair of 3", hide=[1, 4])
@@ -253,6 +286,9 @@ def test_no_lying_in_the_first_round_costs_the_liar_a_life_at_once():
     game = new_game(seats=3, no_lying_first_round=True)
     events = start_round(game, [3, 3, 4, 2, 1], "three of 3")
     assert "lie" in types(events) and game.lives == [2, 3, 3] and game.round == 2
+    (round_end,) = [e for e in events if e["type"] == "round_end"]
+    assert round_end["public"]["bettor"] == 0, "the bettor is the seat that lied"
+    assert game.observation(1)["rounds"][0]["bettor"] == 0
     start_round(game, [3, 3, 4, 2, 1], "three of 3")  # round 2: lying is allowed again
     assert game.to_act() == 1 and game.lives == [2, 3, 3]
 
@@ -386,3 +422,11 @@ def test_a_forfeit_before_the_first_move_only_moves_the_start():
 def test_a_two_seat_game_cannot_go_on_without_either_seat():
     game = new_game(seats=2)
     assert game.eliminate(1) is False
+
+
+def test_a_lie_by_a_receiver_names_the_receiver_as_bettor():
+    game = new_game(seats=3, no_lying_first_round=True)
+    start_round(game, [3, 3, 4, 2, 1], "pair of 3")  # true: the round goes on
+    events = game.apply(1, {"announce": "three of 3"})  # seat 1 passes on a lie
+    (round_end,) = [e for e in events if e["type"] == "round_end"]
+    assert round_end["public"]["bettor"] == 1 and round_end["public"]["loser"] == 1
