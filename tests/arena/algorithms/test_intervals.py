@@ -1,0 +1,71 @@
+"""The score-share interval: one method for challenges, comparisons and crosstables."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.algorithms.intervals import score_share, wilson
+
+unit = st.tuples(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.integers(1, 4))
+
+
+def test_nothing_played_has_no_score_and_no_interval():
+    share = score_share([])
+    assert (share.score, share.low, share.high, share.units) == (None, None, None, 0)
+    assert share.verdict == "unsure"
+
+
+def test_each_match_counts_once_so_a_partial_duplicate_set_weighs_what_was_played():
+    # Nine full sets of two (six won, three level) and one set cut short after one lost match.
+    units = [(1.0, 2)] * 6 + [(0.5, 2)] * 3 + [(0.0, 1)]
+    share = score_share(units)
+    assert share.matches == 19 and share.units == 10
+    assert share.score == pytest.approx((12 + 3) / 19)  # 78.9%, not (6 + 1.5) / 10 = 75%
+
+
+def test_four_wins_of_four_are_not_certainty():
+    share = score_share([(1.0, 1)] * 4)
+    assert share.score == 1.0 and share.high == 1.0 and share.low < 0.75
+
+
+def test_one_match_is_never_significant():
+    assert not score_share([(1.0, 1)]).significant
+    assert not score_share([(0.0, 2)]).significant
+
+
+def test_a_long_clear_run_is_significant_on_its_side():
+    assert score_share([(1.0, 1)] * 30 + [(0.0, 1)] * 5).verdict == "better"
+    assert score_share([(0.0, 1)] * 30 + [(1.0, 1)] * 5).verdict == "worse"
+
+
+def test_independent_matches_give_about_the_binomial_interval():
+    rng = random.Random(7)
+    units = [(float(rng.random() < 0.6), 1) for _ in range(400)]
+    share = score_share(units)
+    low, high = wilson(share.score, 400)
+    assert share.low == pytest.approx(low, abs=0.01) and share.high == pytest.approx(high, abs=0.01)
+
+
+def test_duplicate_sets_whose_luck_cancels_give_a_narrower_interval_than_single_matches():
+    paired = score_share([(0.5, 2)] * 20 + [(1.0, 2)] * 10)
+    single = score_share([(1.0, 1)] * 40 + [(0.0, 1)] * 20)
+    assert paired.score == pytest.approx(single.score)
+    assert paired.high - paired.low < single.high - single.low
+
+
+@given(st.lists(unit, min_size=1, max_size=40))
+def test_the_interval_lies_in_0_1_and_contains_the_score(units):
+    share = score_share(units)
+    assert 0.0 <= share.low <= share.score <= share.high <= 1.0
+
+
+@given(st.lists(unit, min_size=1, max_size=40))
+def test_the_interval_is_the_mirror_image_for_the_other_side(units):
+    share = score_share(units)
+    other = score_share([(1.0 - s, w) for s, w in units])
+    assert other.low == pytest.approx(1.0 - share.high)
+    assert other.high == pytest.approx(1.0 - share.low)
