@@ -261,10 +261,14 @@ def _print_tournament(tournament: Any) -> None:
     data = tournament.to_json()
     title = f"{get_game(tournament.game).title}: {_count(tournament.matches, 'match', 'matches')}"
     table = Table(title=title)
-    for column in ("#", "bot", "played", "points", "1st", "mean place", "faults", "rating"):
+    for column in ("#", "bot", "played", "points", "1st", "mean place", "faults", "rating (95%)"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for rank, row in enumerate(data["standing"], start=1):
-        rating = f"{row['mu']:.1f} ± {3 * row['sigma']:.1f}" if "mu" in row else "-"
+        rating = (
+            f"{row['rating']:.1f} ({row['rating_low']:.1f}-{row['rating_high']:.1f})"
+            if "rating" in row
+            else "-"
+        )
         table.add_row(
             str(rank),
             row["name"],

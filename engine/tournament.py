@@ -3,8 +3,10 @@
 Every table of the game's size is played (two seats: every pair; more: every group of bots,
 once per seat rotation, so everyone meets everyone and sits in every seat), each ``matches``
 times with fresh seeds. The result is a standing by points (one per seat placed ahead of,
-half per seat level, as in the arena), a crosstable of each pair's score, and TrueSkill
-ratings when the ``trueskill`` package is installed.
+half per seat level, as in the arena), a crosstable of each pair's score, and each bot's
+rating with its 95% interval as the arena computes its displayed rating (a whole-history
+fit, TrueSkill Through Time: :func:`_rate`) when the ``trueskillthroughtime`` package is
+installed.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ class LocalTournament:
     faults: list[int] = field(default_factory=list)
     # cross[i][j]: i's score against j (1 per match ahead, 1/2 level) and meetings
     cross: list[list[list[float]]] = field(default_factory=list)
-    ratings: list[tuple[float, float]] | None = None
+    ratings: list[tuple[float, float]] | None = None  # (rating, its sigma) per bot
 
     def __post_init__(self) -> None:
         n = len(self.names)
@@ -94,6 +96,16 @@ class LocalTournament:
             ),
         )
 
+    def _rating(self, bot: int) -> dict[str, float]:
+        assert self.ratings is not None
+        rating, sigma = self.ratings[bot]
+        return {
+            "rating": round(rating, 3),
+            "rating_sigma": round(sigma, 3),
+            "rating_low": round(rating - Z95 * sigma, 3),
+            "rating_high": round(rating + Z95 * sigma, 3),
+        }
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -106,11 +118,7 @@ class LocalTournament:
                     "first_places": self.first_places[b],
                     "mean_placing": round(self.placing_sum[b] / max(self.played[b], 1), 4),
                     "faults": self.faults[b],
-                    **(
-                        {"mu": round(self.ratings[b][0], 3), "sigma": round(self.ratings[b][1], 3)}
-                        if self.ratings
-                        else {}
-                    ),
+                    **(self._rating(b) if self.ratings else {}),
                 }
                 for b in self.standing()
             ],
@@ -125,19 +133,50 @@ class LocalTournament:
         }
 
 
+#: The arena's displayed-rating model (``arena.algorithms.whole_history``): TrueSkill's scale.
+MU, SIGMA, BETA = 25.0, 25.0 / 3, 25.0 / 6
+Z95 = 1.959963984540054
+
+
 def _rate(tournament: LocalTournament, results: list[tuple[list[int], MatchResult]]) -> None:
+    """Every bot's rating as the arena's ladder would show it after these matches: the
+    whole-history fit of TrueSkill Through Time (one batch, no drift; prior N(25, 25/3),
+    performance noise 25/6, the tie margin from the share of neighbouring places tied),
+    by the ``trueskillthroughtime`` package, to which the arena's own fit is held in its
+    tests."""
     try:
-        import trueskill
+        import trueskillthroughtime as ttt
     except ImportError:
         return
-    draw = getattr(get_game(tournament.game), "draw_probability", 0.10)
-    env = trueskill.TrueSkill(draw_probability=draw)
-    ratings = [env.create_rating() for _ in tournament.names]
+    if not results:
+        return
+    composition, outcome = [], []
+    neighbours = ties = 0
     for table, result in results:
-        groups = [(ratings[bot],) for bot in table]
-        for bot, (new,) in zip(table, env.rate(groups, ranks=list(result.placings)), strict=True):
-            ratings[bot] = new
-    tournament.ratings = [(r.mu, r.sigma) for r in ratings]
+        # Seats in finishing order: the package hands a table of three or more its places'
+        # messages in that order only.
+        seats = sorted(range(len(table)), key=lambda seat: result.placings[seat])
+        composition.append([[str(table[seat])] for seat in seats])
+        outcome.append([float(len(table) - result.placings[seat]) for seat in seats])
+        places = sorted(result.placings)
+        neighbours += len(places) - 1
+        ties += sum(1 for a, b in itertools.pairwise(places) if a == b)
+    draw = min(max(ties / max(neighbours, 1), 0.001), 0.5)
+    priors = {
+        str(bot): ttt.Player(ttt.Gaussian(MU, SIGMA), BETA, 0.0)
+        for bot in range(len(tournament.names))
+    }
+    history = ttt.History(
+        composition, outcome, times=[0] * len(composition), priors=priors, p_draw=draw, gamma=0.0
+    )
+    history.convergence(epsilon=1e-4, iterations=4, verbose=False)
+    curves = history.learning_curves()
+    tournament.ratings = [
+        (curves[str(bot)][-1][1].mu, curves[str(bot)][-1][1].sigma)
+        if str(bot) in curves
+        else (MU, SIGMA)
+        for bot in range(len(tournament.names))
+    ]
 
 
 def tournament_run(

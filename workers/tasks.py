@@ -22,7 +22,7 @@ from typing import Any
 from celery import Task
 from django.db import InterfaceError, OperationalError
 
-from arena.services import challenges, ladder, schedules
+from arena.services import challenges, ladder, rating_fit, schedules
 from arena.services.errors import Conflict
 from arena.services.matches import MatchBusy, PlatformError, match_play, match_sweep_stuck
 from arena.services.ratings import match_rate
@@ -184,6 +184,23 @@ def compare_versions(version_id: int) -> None:
     with _logged("compare_versions", version=version_id) as line:
         challenge = challenges.comparison_start(version_id=version_id)
         line["outcome"] = f"challenge {challenge.pk}" if challenge else "skipped"
+
+
+@app.task(name="workers.tasks.refit_ratings", soft_time_limit=60, time_limit=90, **RETRY)
+def refit_ratings(game: str) -> None:
+    """The game's displayed ratings, refitted over every rated match (debounced by
+    ``rating_fit.ratings_refit_soon``)."""
+    rating_fit.ratings_refit_pending_clear(game)
+    with _logged("refit_ratings", game=game) as line:
+        report = rating_fit.ratings_refit(game=game)
+        line.update(matches=report.matches, versions=report.versions, ms=round(report.total_ms))
+
+
+@app.task(name="workers.tasks.refit_due_ratings", soft_time_limit=120, time_limit=180)
+def refit_due_ratings() -> None:
+    """Periodic: refit any game whose displayed ratings are behind its rated matches."""
+    with _logged("refit_due_ratings") as line:
+        line["games"] = ",".join(report.game for report in rating_fit.ratings_refit_due())
 
 
 @app.task(name="workers.tasks.ladder_tick", soft_time_limit=60, time_limit=90)

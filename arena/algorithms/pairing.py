@@ -16,6 +16,10 @@ cannot tell apart teaches it most. So the ladder:
 3. seats it, filling a bigger table with the free versions nearest to the pair in the order
    (those between the two first, then outwards, a side at random).
 
+When the versions still free are all further apart than :data:`REACH` (a small ladder with
+most of it playing), any two of them are candidates, so nobody waits for lack of a
+neighbour.
+
 Measured in ``benchmarks/ranking_convergence.py`` against the bound of
 ``benchmarks/ranking_bound.py`` (the fewest matches even a design knowing the true order
 needs): drawing by doubt learns the order in fewer matches than the best fixed design,
@@ -91,8 +95,8 @@ def pick_table(
     if len(order) - len(taken) < seats:
         return None
     pairs, weights = doubtful_pairs(order, reach=reach, taken=taken)
-    if not pairs:
-        return None
+    if not pairs:  # the free versions are far apart in the order: any two of them
+        pairs, weights = doubtful_pairs(order, reach=len(order), taken=taken)
     total = sum(weights)
     if total > 0:
         a, b = rng.choices(pairs, weights=weights)[0]

@@ -139,7 +139,8 @@ class BotDetailOutputSerializer(BotOutputSerializer):
     ratings = VersionRatingSerializer(
         many=True,
         help_text="Each rated version's rating and record, newest version first. A new "
-        "version starts from the previous version's mu with sigma reset.",
+        "version's rating starts from the previous version's, its interval reset to the "
+        "widest.",
     )
     comparison = serializers.SerializerMethodField(
         help_text="The active version against the previous one (unrated matches), or null."
@@ -238,10 +239,17 @@ class VersionRecordSerializer(RatingRecordSerializer):
 
 
 class RatingPointSerializer(serializers.Serializer):
+    """A version's ratings right after one rated match."""
+
     match = serializers.IntegerField(source="match_id", help_text="The rated match.")
-    mu = serializers.FloatField()
+    rating = serializers.FloatField(
+        allow_null=True,
+        help_text="The displayed rating as the first refit after the match gave it (null for "
+        "a few seconds, until that refit).",
+    )
+    rating_sigma = serializers.FloatField(allow_null=True)
+    mu = serializers.FloatField(help_text="The live TrueSkill rating the match left.")
     sigma = serializers.FloatField()
-    score = serializers.FloatField(help_text="mu - 3 sigma after the match.")
     created = serializers.DateTimeField()
 
 

@@ -18,6 +18,7 @@ from arena.api.pagination import Pagination
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer, RatingRecordSerializer
 from arena.models import Rating
+from arena.models.ratings import PROVISIONAL_SIGMA, Z95
 from arena.selectors.ladder import ladder_count, ladder_rows
 from engine.registry import GAMES
 
@@ -45,7 +46,7 @@ class LadderRowSerializer(RatingRecordSerializer):
         The declared fields define the shape and the schema; a test holds this equal to
         DRF's generic path over the same entry's model.
         """
-        mu, sigma, matches = row["mu"], row["sigma"], row["matches"]
+        rating, spread, matches = row["rating"], row["rating_sigma"], row["matches"]
         return {
             "rank": row["rank"],
             "bot": {
@@ -55,11 +56,13 @@ class LadderRowSerializer(RatingRecordSerializer):
             },
             "version": row["version__number"],
             "paused": row["version__paused_at"] is not None,
-            "mu": mu,
-            "sigma": sigma,
-            "score": row["score"],
-            "low": mu - 3 * sigma,
-            "high": mu + 3 * sigma,
+            "rating": rating,
+            "rating_sigma": spread,
+            "rating_low": rating - Z95 * spread,
+            "rating_high": rating + Z95 * spread,
+            "provisional": spread > PROVISIONAL_SIGMA,
+            "mu": row["mu"],
+            "sigma": row["sigma"],
             "matches": matches,
             "wins": row["wins"],
             "draws": row["draws"],
@@ -91,7 +94,8 @@ class _Ladder:
 
 class LadderApi(ListAPIView):
     """Active bots of the game, one entry each (its active version's rating), ranked by
-    conservative TrueSkill score (mu - 3 sigma)."""
+    the displayed rating: a whole-history fit (TrueSkill Through Time) of every rated match,
+    refitted as results arrive."""
 
     serializer_class = LadderRowSerializer
     filter_backends = []  # not the settings' search and ordering: no such parameters here

@@ -55,8 +55,10 @@ class BlankAsNullCharField(serializers.CharField):
 
 
 class SeatRatingSerializer(serializers.Serializer):
-    """What the match did to the seat's version rating; every field null until it is rated
-    (and for matches that are not ranked)."""
+    """What the match did to the seat's version's live TrueSkill rating (each match updates
+    it as it is recorded; the displayed rating is refitted over all matches instead, see
+    the version's ``rating``); every field null until it is rated (and for matches that are
+    not ranked)."""
 
     mu_before = serializers.FloatField(allow_null=True)
     sigma_before = serializers.FloatField(allow_null=True)
@@ -65,7 +67,7 @@ class SeatRatingSerializer(serializers.Serializer):
     mu_delta = serializers.FloatField(allow_null=True, help_text="mu_after - mu_before.")
     score_delta = serializers.FloatField(
         allow_null=True,
-        help_text="Change of the conservative score mu - 3 sigma (what the ladder sorts by).",
+        help_text="Change of the live rating's conservative score mu - 3 sigma.",
     )
 
 

@@ -18,22 +18,37 @@ class BotRefSerializer(serializers.Serializer):
 
 
 class RatingRecordSerializer(serializers.Serializer):
-    """A version's TrueSkill rating and its record in rated matches (a ``Rating`` row).
+    """A version's rating and its record in rated matches (a ``Rating`` row).
 
+    The displayed rating (``rating``, its 95% interval ``rating_low``..``rating_high``) is a
+    whole-history fit (TrueSkill Through Time) of every rated match of the version, refitted
+    as results arrive; the ladder ranks by it. ``mu`` and ``sigma`` are the live TrueSkill
+    rating each match updates as it is recorded (what a match's rating change shows).
     Subclasses name the fields they add in ``LEADING`` to have them first.
     """
 
     LEADING: tuple[str, ...] = ()
 
-    mu = serializers.FloatField(help_text="Estimated skill (TrueSkill mean); starts at 25.")
-    sigma = serializers.FloatField(
-        help_text="Uncertainty of mu; starts at 25/3 and shrinks as the version plays."
+    rating = serializers.FloatField(
+        help_text="The displayed rating: the whole-history fit's estimate of the version's "
+        "skill over all its rated matches (TrueSkill's scale; a first version starts at 25). "
+        "The ladder ranks by it."
     )
-    score = serializers.FloatField(
-        help_text="mu - 3 sigma: the conservative skill the ladder sorts by."
+    rating_sigma = serializers.FloatField(
+        help_text="The rating's standard deviation: 25/3 before any match, shrinking as the "
+        "version plays."
     )
-    low = serializers.FloatField(help_text="mu - 3 sigma (the same as score).")
-    high = serializers.FloatField(help_text="mu + 3 sigma: the skill is very likely below.")
+    rating_low = serializers.FloatField(help_text="The rating's 95% interval, low end.")
+    rating_high = serializers.FloatField(help_text="The rating's 95% interval, high end.")
+    provisional = serializers.BooleanField(
+        help_text="The interval is still wide (rating_sigma above 2.5): the version's place "
+        "on the ladder is not firm yet."
+    )
+    mu = serializers.FloatField(
+        help_text="The live TrueSkill rating, updated by each match as it is recorded (what "
+        "a match's rating change shows); not the displayed rating."
+    )
+    sigma = serializers.FloatField(help_text="The live TrueSkill rating's uncertainty.")
     matches = serializers.IntegerField(help_text="Rated matches played.")
     wins = serializers.IntegerField(help_text="Matches placed first alone.")
     draws = serializers.IntegerField(help_text="Matches placed first, shared.")

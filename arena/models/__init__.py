@@ -2,7 +2,7 @@
 
 from arena.models.bots import Bot, BotVersion
 from arena.models.matches import Challenge, Match, MatchLog, MatchSeat, Replay
-from arena.models.ratings import Rating, RatingHistory
+from arena.models.ratings import Rating, RatingFit, RatingHistory
 from arena.models.tournaments import (
     Tournament,
     TournamentEntry,
@@ -18,6 +18,7 @@ __all__ = [
     "MatchLog",
     "MatchSeat",
     "Rating",
+    "RatingFit",
     "RatingHistory",
     "Replay",
     "Tournament",

@@ -1,9 +1,18 @@
-"""TrueSkill ratings per bot version, with one history row per rated match.
+"""Ratings per bot version, with one history row per rated match.
 
-A version has its own rating and record: a new upload starts from its bot's previous
-version's mu with sigma reset (``arena.services.ratings.rating_for_version``), so a rewrite
-is measured afresh instead of inheriting the old version's certainty. The bot's ladder entry
-is its active version's rating (``current``).
+A version has its own rating and record. Two estimates of its skill live on its row:
+
+* the **displayed rating** (``rating``, ``rating_sigma``): the whole-history fit over every
+  rated match (``arena.services.rating_fit``), refitted off the request path as results
+  arrive; the ladder, pages, API and CSV show it with its 95% interval and rank by it;
+* the **live TrueSkill rating** (``mu``, ``sigma``): updated at once by each match as it is
+  recorded (``arena.services.ratings``), for pairing the next matches and for each match's
+  rating change.
+
+A new upload starts from its bot's previous version (``prior_mu``, the previous version's
+displayed rating, with the uncertainty reset), so a rewrite is measured afresh instead of
+inheriting the old version's certainty. The bot's ladder entry is its active version's
+rating (``current``).
 """
 
 from __future__ import annotations
@@ -14,6 +23,11 @@ from arena.models.games import validate_game
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
+#: Two-sided 95% normal quantile: the displayed interval is rating ± Z95 rating_sigma.
+Z95 = 1.959963984540054
+#: A displayed rating is provisional while its sigma is above this (an interval wider than
+#: about ± 5): its place on the ladder is not firm yet.
+PROVISIONAL_SIGMA = 2.5
 
 
 class Rating(models.Model):
@@ -25,8 +39,17 @@ class Rating(models.Model):
     current = models.BooleanField(default=False)
     mu = models.FloatField(default=DEFAULT_MU)
     sigma = models.FloatField(default=DEFAULT_SIGMA)
-    # mu - 3 sigma, stored so the ladder can be sorted and paginated by an index.
+    # mu - 3 sigma of the live TrueSkill rating (what matchmaking's "anyone" walk orders by).
     score = models.FloatField(default=DEFAULT_MU - 3 * DEFAULT_SIGMA)
+    #: Where the whole-history fit starts this version: its bot's previous version's
+    #: displayed rating when this one was created (25 for a bot's first version).
+    prior_mu = models.FloatField(default=DEFAULT_MU)
+    #: The displayed rating: the whole-history fit's posterior mean (what the ladder ranks by).
+    rating = models.FloatField(default=DEFAULT_MU)
+    #: Its posterior standard deviation: the 95% interval is rating ± 1.96 rating_sigma.
+    rating_sigma = models.FloatField(default=DEFAULT_SIGMA)
+    #: When the fit last wrote this row (None: never fitted yet, the prior is shown).
+    fitted = models.DateTimeField(null=True, blank=True)
     matches = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)  # first place alone
     draws = models.PositiveIntegerField(default=0)  # first place shared
@@ -38,7 +61,7 @@ class Rating(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["game", "current", "-score", "id"], name="rating_ladder"),
+            models.Index(fields=["game", "current", "-rating", "id"], name="rating_ladder"),
             models.Index(fields=["bot", "-version"], name="rating_bot_versions"),
             # Matchmaking's walks (arena.services.ladder): nearest in mu, most uncertain,
             # fewest matches; each reads a few rows of an index, however long the ladder.
@@ -46,10 +69,25 @@ class Rating(models.Model):
             models.Index(fields=["game", "current", "-sigma", "id"], name="rating_by_sigma"),
             models.Index(fields=["game", "current", "matches", "id"], name="rating_by_matches"),
         ]
-        ordering = ["-score", "id"]
+        ordering = ["-rating", "id"]
 
     def __str__(self) -> str:
-        return f"version {self.version_id} {self.game}: {self.mu:.2f} ± {self.sigma:.2f}"
+        low, high = self.rating_low, self.rating_high
+        return f"version {self.version_id} {self.game}: {self.rating:.2f} ({low:.2f}-{high:.2f})"
+
+    @property
+    def rating_low(self) -> float:
+        """The low end of the displayed rating's 95% interval."""
+        return self.rating - Z95 * self.rating_sigma
+
+    @property
+    def rating_high(self) -> float:
+        return self.rating + Z95 * self.rating_sigma
+
+    @property
+    def provisional(self) -> bool:
+        """Its place is not firm yet: too few matches for a narrow interval."""
+        return self.rating_sigma > PROVISIONAL_SIGMA
 
     @property
     def win_rate(self) -> float | None:
@@ -63,18 +101,26 @@ class Rating(models.Model):
     def fault_rate(self) -> float | None:
         return self.faults / self.matches if self.matches else None
 
-    @property
-    def low(self) -> float:
-        """The lower end of mu ± 3 sigma (the conservative score the ladder sorts by)."""
-        return self.mu - 3 * self.sigma
 
-    @property
-    def high(self) -> float:
-        return self.mu + 3 * self.sigma
+class RatingFit(models.Model):
+    """The last whole-history fit of one game's ratings: when, over what, how long it took."""
+
+    game = models.CharField(max_length=32, unique=True, validators=[validate_game])
+    fitted = models.DateTimeField()
+    matches = models.PositiveIntegerField(default=0)  # rated matches the fit read
+    versions = models.PositiveIntegerField(default=0)  # versions it rated
+    iterations = models.PositiveSmallIntegerField(default=0)
+    converged = models.BooleanField(default=True)
+    duration_ms = models.FloatField(default=0.0)  # reading, fitting and writing
+
+    def __str__(self) -> str:
+        return f"{self.game} fit over {self.matches} matches at {self.fitted:%Y-%m-%d %H:%M:%S}"
 
 
 class RatingHistory(models.Model):
-    """A version's rating right after one rated match; feeds the rating charts."""
+    """A version's ratings right after one rated match: the live TrueSkill rating the match
+    left (``mu``, ``sigma``, ``score``), and the displayed rating the next refit gave it
+    (``rating``, ``rating_sigma``); the charts draw the displayed one."""
 
     version = models.ForeignKey(
         "BotVersion", on_delete=models.CASCADE, related_name="rating_history"
@@ -85,6 +131,10 @@ class RatingHistory(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     score = models.FloatField()
+    #: The displayed rating after this match: written by the first refit that includes it
+    #: (null until then). What the rating charts and sparklines draw.
+    rating = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -95,6 +145,13 @@ class RatingHistory(models.Model):
         indexes = [
             models.Index(fields=["bot", "created"], name="rating_history_bot"),
             models.Index(fields=["version", "created"], name="rating_history_version"),
+            # The refit's "rows not given a displayed rating yet": a few rows, however long
+            # the history.
+            models.Index(
+                fields=["game"],
+                name="rating_history_unfitted",
+                condition=models.Q(rating__isnull=True),
+            ),
         ]
         ordering = ["created", "id"]
         verbose_name_plural = "rating history"

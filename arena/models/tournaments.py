@@ -45,7 +45,7 @@ class Tournament(models.Model):
         ALL = "all", "Every bot of the game"
         #: The bots their owners signed up before ``signup_deadline``; it starts then.
         SIGNUP = "signup", "Sign-up by owners"
-        #: The top ``entry_limit`` of the game's ladder (conservative rating), at the start.
+        #: The top ``entry_limit`` of the game's ladder (displayed rating), at the start.
         TOP = "top", "Top of the ladder"
 
     name = models.CharField(max_length=100)

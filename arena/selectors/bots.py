@@ -88,7 +88,8 @@ def version_rating_history(
     """The version's rating after each of its last ``limit`` rated matches, oldest first
     (one query on the ``rating_history_version`` index)."""
     newest = RatingHistory.objects.filter(version=version).order_by("-created", "-id")
-    return list(reversed(newest.only("match", "mu", "sigma", "score", "created")[:limit]))
+    fields = ("match", "rating", "rating_sigma", "mu", "sigma", "created")
+    return list(reversed(newest.only(*fields)[:limit]))
 
 
 def bot_version_get(*, bot: Bot, number: int) -> BotVersion:

@@ -1,4 +1,5 @@
-"""The ladder: active bots of one game ranked by their conservative TrueSkill score."""
+"""The ladder: active bots of one game ranked by their displayed rating (the whole-history
+fit that ``arena.services.rating_fit`` stores on each rating row)."""
 
 from __future__ import annotations
 
@@ -20,15 +21,15 @@ def ladder_for_game(*, game: str) -> QuerySet[Rating]:
     """The ratings of the game's active bots' active versions, best first, each annotated
     with its ``rank``.
 
-    Sorted by ``score`` (mu - 3 sigma, the conservative score) so a new version with few
-    matches does not top the ladder on a lucky start. ``rank`` is counted by the database
-    over the whole ladder, so it stays right on any page; the ``rating_ladder`` index
-    serves the order. The bot, its owner and the version come in the same query, so a page
-    of N rows costs one query (plus the count).
+    Sorted by ``rating``, the whole-history fit's estimate (a new version with few matches
+    is held near its prior, its bot's previous rating, by the fit itself). ``rank`` is
+    counted by the database over the whole ladder, so it stays right on any page; the
+    ``rating_ladder`` index serves the order. The bot, its owner and the version come in
+    the same query, so a page of N rows costs one query (plus the count).
     """
     if game not in GAMES:
         raise NotFound(f"There is no game {game!r}.", code="unknown_game")
-    order = [F("score").desc(), F("id").asc()]
+    order = [F("rating").desc(), F("id").asc()]
     return (
         Rating.objects.filter(game=game, current=True, bot__is_active=True)
         .select_related("bot__owner", "version")
@@ -41,9 +42,10 @@ def ladder_for_game(*, game: str) -> QuerySet[Rating]:
 #: A ladder entry as plain values (:func:`ladder_rows`): the rating, its bot and version.
 LADDER_ROW_FIELDS = (
     "id",
+    "rating",
+    "rating_sigma",
     "mu",
     "sigma",
-    "score",
     "matches",
     "wins",
     "draws",
@@ -98,7 +100,7 @@ def ladder_rows(*, game: str, offset: int, limit: int) -> list[dict[str, Any]]:
     back; then those rows are read with their bot, owner and version. Joining and sorting
     every entry's wide row to keep fifty, and building models of them, cost more.
     """
-    order = [F("score").desc(), F("id").asc()]
+    order = [F("rating").desc(), F("id").asc()]
     ranks = dict(
         _ranked(game)
         .annotate(rank=Window(RowNumber(), order_by=order))

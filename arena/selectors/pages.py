@@ -77,18 +77,18 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: The ladder's sort keys (the ``sort`` query parameter): anything else falls back to score.
-#: A leading "-" sorts descending; ``win_rate`` (first place alone) and ``placing`` (the mean
-#: placing, 0 = first) are annotated, the rest are Rating columns.
+#: The ladder's sort keys (the ``sort`` query parameter): anything else falls back to the
+#: rating. A leading "-" sorts descending; ``win_rate`` (first place alone) and ``placing``
+#: (the mean placing, 0 = first) are annotated, the rest are Rating columns (``interval``:
+#: the width of the rating's 95% interval, its sigma).
 LADDER_SORTS = {
-    "score": "score",
-    "mu": "mu",
-    "sigma": "sigma",
+    "rating": "rating",
+    "interval": "rating_sigma",
     "matches": "matches",
     "win_rate": "win_ratio",
     "placing": "mean_place",
 }
-DEFAULT_LADDER_SORT = "-score"
+DEFAULT_LADDER_SORT = "-rating"
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -151,12 +151,12 @@ def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str
 
     Only :data:`LADDER_SORTS` keys (optionally with a leading "-") are honoured: the value
     comes from the query string and must never reach ``order_by`` unchecked. The ``rank``
-    column stays the rank by conservative score whatever the display order.
+    column stays the rank by rating whatever the display order.
     """
     key = (sort or "").strip()
     field = LADDER_SORTS.get(key.removeprefix("-"))
     if field is None:
-        key, field = DEFAULT_LADDER_SORT, LADDER_SORTS["score"]
+        key, field = DEFAULT_LADDER_SORT, LADDER_SORTS["rating"]
     ratio, place = (
         Case(
             When(matches=0, then=Value(None, output_field=FloatField())),
@@ -169,11 +169,12 @@ def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str
     descending = key.startswith("-")
     expression = F(field).desc(nulls_last=True) if descending else F(field).asc(nulls_last=True)
     ladder = ladder_for_game(game=game).annotate(win_ratio=ratio, mean_place=place)
-    return ladder.order_by(expression, F("score").desc(), "id"), key
+    return ladder.order_by(expression, F("rating").desc(), "id"), key
 
 
 def rating_sparklines(*, version_ids: Sequence[int], points: int = 20) -> dict[int, list[float]]:
-    """The last ``points`` conservative scores of each version, oldest first, in one query.
+    """The displayed rating after each of the last ``points`` rated matches of each version
+    (those a refit has reached), oldest first, in one query.
 
     A window numbers each version's history newest first and the database keeps only the
     first ``points`` rows per version, so a page of 50 rows costs one query that returns at
@@ -182,7 +183,7 @@ def rating_sparklines(*, version_ids: Sequence[int], points: int = 20) -> dict[i
     if not version_ids:
         return {}
     rows = (
-        RatingHistory.objects.filter(version_id__in=list(version_ids))
+        RatingHistory.objects.filter(version_id__in=list(version_ids), rating__isnull=False)
         .annotate(
             newest=Window(
                 RowNumber(),
@@ -192,11 +193,11 @@ def rating_sparklines(*, version_ids: Sequence[int], points: int = 20) -> dict[i
         )
         .filter(newest__lte=points)
         .order_by("version_id", "created", "id")
-        .values_list("version_id", "score")
+        .values_list("version_id", "rating")
     )
     series: dict[int, list[float]] = defaultdict(list)
-    for version_id, score in rows:
-        series[version_id].append(score)
+    for version_id, rating in rows:
+        series[version_id].append(rating)
     return dict(series)
 
 
@@ -325,12 +326,12 @@ def version_rank(*, rating: Rating) -> int | None:
     """The rank of a version's rating on its game's ladder (1 = top), or None when the
     version is not on the ladder (not the bot's active one, or the bot is inactive).
 
-    Counted as the ladder sorts (score descending, then id), in one indexed query.
+    Counted as the ladder sorts (rating descending, then id), in one indexed query.
     """
     if not rating.current or not rating.bot.is_active:
         return None
     ahead = Rating.objects.filter(game=rating.game, current=True, bot__is_active=True).filter(
-        Q(score__gt=rating.score) | Q(score=rating.score, id__lt=rating.pk)
+        Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.pk)
     )
     return ahead.count() + 1
 
@@ -338,19 +339,18 @@ def version_rank(*, rating: Rating) -> int | None:
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
     created: datetime
-    score: float
-    mu: float
-    sigma: float
+    rating: float  # the displayed rating after the match
+    rating_sigma: float
     version: int  # the version's number
 
 
 def bot_rating_history(*, bot: Bot, limit: int = 300) -> list[RatingPoint]:
-    """The rating of each of the bot's versions after each of its last ``limit`` rated
-    matches, oldest first (a chart draws one line per version)."""
+    """The displayed rating of each of the bot's versions after each of its last ``limit``
+    rated matches that a refit has reached, oldest first (a chart draws one line)."""
     rows = (
-        RatingHistory.objects.filter(bot=bot)
+        RatingHistory.objects.filter(bot=bot, rating__isnull=False)
         .order_by("-created", "-id")
-        .values_list("created", "score", "mu", "sigma", "version__number")[:limit]
+        .values_list("created", "rating", "rating_sigma", "version__number")[:limit]
     )
     return [RatingPoint(*row) for row in reversed(list(rows))]
 

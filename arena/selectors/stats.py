@@ -120,7 +120,8 @@ class Chance:
 
 def version_chances(*, version: BotVersion, top: int = 5, rivals: int = 10) -> dict[str, Any]:
     """The version's chance of placing ahead of each rival it has met (most met first) and
-    of each of the ladder's top bots, from the current ratings (TrueSkill's model)."""
+    of each of the ladder's top bots, from the displayed ratings (their model: each seat
+    performs its skill plus Gaussian noise of deviation beta)."""
     mine = Rating.objects.filter(version=version).first()
     if mine is None:
         return {"met": [], "top": []}
@@ -147,7 +148,10 @@ def version_chances(*, version: BotVersion, top: int = 5, rivals: int = 10) -> d
             owner=rating.bot.owner.username,
             version=rating.version.number,
             probability=round(
-                win_probability(game, (mine.mu, mine.sigma), (rating.mu, rating.sigma)), 4
+                win_probability(
+                    game, (mine.rating, mine.rating_sigma), (rating.rating, rating.rating_sigma)
+                ),
+                4,
             ),
             met=shared.get(rating.bot_id, 0),
         )

@@ -4,13 +4,13 @@ Tables have the game's ladder size (``Game.ladder_seats`` if it declares one, el
 seats or its maximum, whichever is smaller; never fewer than its minimum). A version that
 becomes valid plays up to :data:`PLACEMENT_MATCHES` tables at once with the active bots
 rated nearest to it (no opponent twice while others are left). ``ladder_tick`` (every
-minute, from celery beat) gives more matches where the ladder learns most
-(``arena.services.matchmaking``): it picks a *focal* bot by Halite's 25/65/10 mix (the
-most uncertain, anyone, the least played), seats it with opponents near it in mu, choosing
-among candidate tables the one of best TrueSkill match quality, and avoiding the opponents it met
-most recently. Per focal bot the work is a few indexed queries, flat as the ladder grows.
-The tick tops the queue up to :data:`QUEUE_CAP` open ladder matches and never beyond, so a
-slow or stopped worker pool does not let the queue grow without bound.
+minute, from celery beat) gives more matches where the displayed ranking knows least
+(``arena.algorithms.pairing``): it reads the ladder in its displayed order (one query of a
+few narrow columns, about a millisecond for a thousand bots), draws pairs close in that
+order by the chance the ratings have them the wrong way round, and seats each with the free
+bots nearest to it in the order. The tick tops the queue up to :data:`QUEUE_CAP` open ladder
+matches and never beyond, so a slow or stopped worker pool does not let the queue grow
+without bound.
 
 **Pausing.** A version whose own faults (crash, timeout, illegal move, memory, forbidden
 call, bad output, protocol) ended at least :func:`pause_fault_rate` of its last
@@ -25,27 +25,26 @@ from __future__ import annotations
 
 import logging
 import random
-from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from arena.algorithms import pairing
 from arena.models import Bot, BotVersion, Match, MatchSeat, Rating
-from arena.services import matchmaking
 from arena.services.matches import (
     OPEN_STATUSES,
     match_create,
     seconds_setting,
 )
-from arena.services.ratings import environment, rating_for_version
+from arena.services.ratings import rating_for_version
 from engine.registry import GAMES, get_game
 
 __all__ = [
     "PLACEMENT_MATCHES",
     "QUEUE_CAP",
-    "SIGMA_SETTLED",
     "ladder_placement",
     "ladder_seats",
     "ladder_tick",
@@ -60,10 +59,6 @@ PLACEMENT_MATCHES = 4
 QUEUE_CAP = 12
 #: Most matches one tick creates per game.
 TICK_BATCH = 4
-#: Bots with sigma at or below this are settled (see ``matchmaking``).
-SIGMA_SETTLED = matchmaking.SIGMA_SETTLED
-#: Recent opponents of the focal bot that a new table avoids when it can.
-RECENT_OPPONENTS = 6
 
 
 def ladder_seats(game: str, available: int) -> int:
@@ -136,40 +131,37 @@ def version_pause_if_faulty(*, version_id: int) -> bool:
 
 
 def _nearest(
-    game: str, mu: float, count: int, exclude: set[int], rng: random.Random | None = None
+    game: str, rating: float, count: int, exclude: set[int], rng: random.Random | None = None
 ) -> list[Rating]:
-    """Up to ``count`` playable ratings nearest to ``mu`` (one indexed walk each way, then
-    :func:`matchmaking.nearest` on what it found)."""
+    """Up to ``count`` playable entries whose displayed rating is nearest to ``rating`` (one
+    walk each way along the ladder's index, then :func:`pairing.nearest` on what it found)."""
     base = _playable(game).exclude(bot_id__in=exclude).select_related("version__bot")
-    above = list(base.filter(mu__gte=mu).order_by("mu", "id")[: 2 * count])
-    below = list(base.filter(mu__lt=mu).order_by("-mu", "-id")[: 2 * count])
-    return matchmaking.nearest(above + below, mu, count, rng or random.Random(0))
+    above = list(base.filter(rating__gte=rating).order_by("rating", "-id")[: 2 * count])
+    below = list(base.filter(rating__lt=rating).order_by("-rating", "id")[: 2 * count])
+    return pairing.nearest(above + below, rating, count, rng or random.Random(0))
 
 
-def _recent_opponents(bot_id: int) -> Counter[int]:
-    """How often the focal bot met each bot in its last few ladder matches (two indexed
-    queries)."""
-    recent = list(
-        MatchSeat.objects.filter(bot_id=bot_id, match__kind=Match.Kind.LADDER)
-        .order_by("-match_id")
-        .values_list("match_id", flat=True)[:RECENT_OPPONENTS]
+@dataclass(frozen=True)
+class _Entry:
+    """A ladder entry as pairing reads it."""
+
+    bot_id: int
+    version_id: int
+    rating: float
+    rating_sigma: float
+
+
+def _ladder_order(game: str) -> list[_Entry]:
+    """The playable entries in the displayed order, best first (one query, narrow columns)."""
+    rows = (
+        _playable(game)
+        .order_by("-rating", "id")
+        .values_list("bot_id", "version_id", "rating", "rating_sigma")
     )
-    return Counter(
-        MatchSeat.objects.filter(match_id__in=recent)
-        .exclude(bot_id=bot_id)
-        .values_list("bot_id", flat=True)
-    )
+    return [_Entry(*row) for row in rows]
 
 
-def _best_table(
-    game: str, focal: Rating, candidates: Sequence[Rating], seats: int, met: Counter[int]
-) -> list[Rating] | None:
-    return matchmaking.best_table(
-        environment(game), focal, candidates, seats, met, key=lambda rating: rating.bot_id
-    )
-
-
-def _create_table(table: Sequence[Rating], rng: random.Random) -> list[Match]:
+def _create_table(table: Sequence[Rating | BotVersion], rng: random.Random) -> list[Match]:
     """The table's match: one fresh deal, with the seats in random order.
 
     Never a duplicate set, even where the game's deals are best played in duplicate
@@ -179,7 +171,7 @@ def _create_table(table: Sequence[Rating], rng: random.Random) -> list[Match]:
     field in fewer matches with a fresh table each time (Liars: 688 matches to a settled
     order against 1,120 with duplicate sets; Tieng Len: 96 against 144).
     """
-    versions = [rating.version for rating in table]
+    versions = [entry if isinstance(entry, BotVersion) else entry.version for entry in table]
     rng.shuffle(versions)  # no bot always takes seat 0
     return [match_create(versions=versions, kind=Match.Kind.LADDER)]
 
@@ -210,7 +202,7 @@ def ladder_placement(*, bot_id: int) -> list[Match]:
         if available < get_game(bot.game).min_players:
             return []
         need = (seats - 1) * PLACEMENT_MATCHES
-        pool = _nearest(bot.game, rating.mu, max(need, seats - 1), exclude={bot.pk})
+        pool = _nearest(bot.game, rating.rating, max(need, seats - 1), exclude={bot.pk})
         matches = []
         # One table per group of opponents: no opponent twice while others are left.
         tables = min(PLACEMENT_MATCHES, max(1, len(pool) // (seats - 1)))
@@ -234,35 +226,9 @@ def _open_ladder_bots(game: str) -> tuple[int, set[int]]:
     return len(open_matches), busy
 
 
-def _focal_candidates(game: str, busy: set[int], count: int, rng: random.Random) -> list[Rating]:
-    """Whom to seat first (``matchmaking``'s focal rules, each served by an indexed
-    query), never a bot already playing; a settled ladder (every sigma at most
-    ``SIGMA_SETTLED``) gets no focal bot from the first rule, so it plays less."""
-    base = _playable(game).exclude(bot_id__in=busy).select_related("version__bot")
-    orders = {
-        "uncertain": base.filter(sigma__gt=matchmaking.SIGMA_SETTLED).order_by("-sigma", "id"),
-        "new": base.order_by("matches", "id"),
-        "anyone": base.order_by("-score", "id"),
-    }
-    size = base.count() if count else 0
-    chosen: list[Rating] = []
-    for _ in range(count):
-        rule = matchmaking.focal_rule(rng)
-        taken = {r.pk for r in chosen}
-        # "anyone" starts at a random place on the ladder (an index walk, not ORDER BY
-        # random(), which would read the whole ladder for each pick).
-        start = rng.randrange(size) if rule == "anyone" and size else 0
-        window = orders[rule][start : start + matchmaking.FOCAL_POOL + len(chosen)]
-        top = [r for r in window if r.pk not in taken]
-        if rule == "anyone" and top:
-            chosen.append(top[0])
-        elif top:
-            chosen.append(rng.choice(top[: matchmaking.FOCAL_POOL]))
-    return chosen
-
-
 def ladder_tick(*, rng: random.Random | None = None) -> list[Match]:
-    """Queue tables where the ratings learn most, keeping open ladder matches under the cap."""
+    """Queue tables where the displayed ranking is least sure, keeping open ladder matches
+    under the cap."""
     rng = rng or random.Random()
     created: list[Match] = []
     for game in GAMES:
@@ -270,29 +236,19 @@ def ladder_tick(*, rng: random.Random | None = None) -> list[Match]:
         budget = min(TICK_BATCH, QUEUE_CAP - open_count)
         if budget <= 0:
             continue
-        available = _playable(game).exclude(bot_id__in=busy).count()
+        order = _ladder_order(game)
+        available = sum(1 for entry in order if entry.bot_id not in busy)
         seats = ladder_seats(game, available)
         if available < max(seats, get_game(game).min_players):
             continue
-        queued = 0
-        for focal in _focal_candidates(game, busy, budget * 2, rng):
-            if queued >= budget or focal.bot_id in busy:
-                continue
-            candidates = _nearest(
-                game,
-                focal.mu,
-                matchmaking.NEAREST_PER_SEAT * (seats - 1),
-                exclude=busy | {focal.bot_id},
-                rng=rng,
-            )
-            table = _best_table(game, focal, candidates, seats, _recent_opponents(focal.bot_id))
-            if table is None:
-                continue
+        tables = pairing.pick_tables(
+            order, seats, budget, rng, busy=busy, key=lambda entry: entry.bot_id
+        )
+        ids = [entry.version_id for table in tables for entry in table]
+        versions = BotVersion.objects.select_related("bot").in_bulk(ids)
+        for table in tables:
             with transaction.atomic():
-                made = _create_table(table, rng)
-            created += made
-            busy.update(r.bot_id for r in table)
-            queued += len(made)
+                created += _create_table([versions[entry.version_id] for entry in table], rng)
     if created:
         log.info("ladder tick queued matches=%d", len(created))
     return created

@@ -13,7 +13,12 @@ guard: a match can never be applied twice.
 
 A new version starts from its bot's previous version's mu with sigma reset to the
 environment's default: the ladder learns a rewrite afresh, but starts it where its author
-was.
+was. Its displayed rating (the whole-history fit, ``arena.services.rating_fit``) starts the
+same way, from the previous version's displayed rating (``prior_mu``).
+
+These live ratings are what pairing reads (``arena.services.ladder``) and what each match's
+rating change shows; every rated match also asks for a refit of the displayed ratings
+(:func:`arena.services.rating_fit.ratings_refit_soon`).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from django.utils import timezone
 from arena.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
 from arena.services import sql
 from arena.services.freshness import ladder_changed
+from arena.services.rating_fit import ratings_refit_soon
 from engine.registry import get_game
 
 __all__ = [
@@ -100,6 +106,7 @@ def rating_for_version(*, version: BotVersion) -> Rating:
         .first()
     )
     mu = previous.mu if previous is not None else env.mu
+    prior = previous.rating if previous is not None else env.mu
     rating, _ = Rating.objects.get_or_create(
         version=version,
         defaults={
@@ -108,6 +115,9 @@ def rating_for_version(*, version: BotVersion) -> Rating:
             "mu": mu,
             "sigma": env.sigma,
             "score": mu - 3 * env.sigma,
+            "prior_mu": prior,
+            "rating": prior,
+            "rating_sigma": env.sigma,
         },
     )
     return rating
@@ -260,6 +270,7 @@ def match_rate_locked(
     # After the commit, so no reader can cache the old ladder under the new version.
     game = match.game
     transaction.on_commit(lambda: ladder_changed(game))
+    ratings_refit_soon(game)
     log.info(
         "match=%s rated %s",
         match.pk,

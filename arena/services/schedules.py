@@ -75,6 +75,7 @@ _CRON_FIELDS = ("minute", "hour", "day_of_month", "month_of_year", "day_of_week"
 PERIODIC_TASKS = {
     "arena: ladder tick": ("workers.tasks.ladder_tick", 60),
     "arena: sweep stuck matches": ("workers.tasks.sweep_stuck_matches", 60),
+    "arena: refit due ratings": ("workers.tasks.refit_due_ratings", 60),
 }
 
 

@@ -266,7 +266,7 @@ def tournament_participants(*, game: str, tournament: Tournament | None = None) 
 
     Always active bots of ``game`` whose active version is valid, in id order: every one
     (``all``), those signed up (``signup``), or the ``entry_limit`` best by the ladder's
-    conservative rating (``top``).
+    displayed rating (``top``).
     """
     bots = Bot.objects.filter(
         game=game, is_active=True, active_version__status=BotVersion.Status.VALID
@@ -278,7 +278,7 @@ def tournament_participants(*, game: str, tournament: Tournament | None = None) 
             Rating.objects.filter(
                 game=game, current=True, bot__in=bots, version=F("bot__active_version")
             )
-            .order_by("-score", "id")
+            .order_by("-rating", "id")
             .values_list("bot_id", flat=True)[: tournament.entry_limit]
         )
         bots = bots.filter(pk__in=list(top))
@@ -441,10 +441,11 @@ def _start(tournament_id: int, *, bots: Sequence[Bot] | None) -> Tournament:
 
 
 def _seeds(bots: Sequence[Bot]) -> dict[int, int]:
-    """Seed numbers (1 = best): the entered version's rating mu, highest first, then bot id."""
+    """Seed numbers (1 = best): the entered version's displayed rating, highest first, then
+    bot id."""
     mus = dict(
         Rating.objects.filter(version_id__in=[bot.active_version_id for bot in bots]).values_list(
-            "version_id", "mu"
+            "version_id", "rating"
         )
     )
     order = sorted(bots, key=lambda bot: (-mus.get(bot.active_version_id, 0.0), bot.pk))

@@ -26,6 +26,7 @@ __all__ = ["DOCS", "DOC_LABELS", "RenderedDoc", "doc_render", "doc_render_path"]
 #: here: each game names its own file (``Game.docs_path()``), served at /games/<game>/rules/.
 DOCS = {
     "bot-api": "bot-api.md",
+    "ratings": "ratings.md",
     "game-interface": "game-interface.md",
     "replay-format": "replay-format.md",
     "api": "api.md",
@@ -35,6 +36,7 @@ DOCS = {
 #: How the documentation pages link to each other.
 DOC_LABELS = {
     "bot-api": "Write your first bot",
+    "ratings": "Reading your rating",
     "game-interface": "Adding a game",
     "replay-format": "Replay format",
     "api": "REST API",

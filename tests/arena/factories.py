@@ -195,6 +195,10 @@ class RatingFactory(factory.django.DjangoModelFactory):
     mu = factory.Sequence(lambda n: 25.0 + n % 17)
     sigma = 2.0
     score = factory.LazyAttribute(lambda rating: rating.mu - 3 * rating.sigma)
+    # The displayed rating: by default the fit agrees with the live rating.
+    prior_mu = 25.0
+    rating = factory.SelfAttribute("mu")
+    rating_sigma = factory.SelfAttribute("sigma")
     matches = 10
     wins = 6
     draws = 1

@@ -239,7 +239,8 @@ def test_a_local_tournament_prints_standings_a_crosstable_and_ratings(capsys):
     assert sorted(names) == ["greedy", "heuristic", "random"]
     assert all(row["played"] == 4 for row in result["standing"])
     assert sum(row["points"] for row in result["standing"]) == 6
-    assert all("mu" in row and "sigma" in row for row in result["standing"])
+    for row in result["standing"]:  # the arena's displayed rating, with its 95% interval
+        assert row["rating_low"] < row["rating"] < row["rating_high"]
     assert result["crosstable"]["heuristic"]["random"]["meetings"] == 2
     table = run("tournament", "greedy", "random", "--in-process", "--matches", "1")
     assert table.returncode == 0 and "crosstable" in table.stdout and "rating" in table.stdout

@@ -1,5 +1,5 @@
 """Ladder play: placement tables for a new version, and the capped periodic tick that seats
-the bots the ratings know least, at tables of the game's size, avoiding repeat meetings."""
+the pairs the displayed ratings are least sure of, at tables of the game's size."""
 
 from __future__ import annotations
 
@@ -22,15 +22,15 @@ def seats_of(match: Match) -> list[int]:
 
 @pytest.fixture
 def field(make_bot) -> list[Bot]:
-    """Six rated bots, mu 10, 15 ... 35, all with high sigma."""
+    """Six rated bots, rated 10, 15 ... 35, all with wide intervals."""
     field = [make_bot(f"bot{i}") for i in range(6)]
     for i, bot in enumerate(field):
-        Rating.objects.filter(bot=bot).update(mu=10 + 5 * i)
+        Rating.objects.filter(bot=bot).update(mu=10 + 5 * i, rating=10 + 5 * i)
     return field
 
 
 def test_placement_plays_the_nearest_rated_bots_once(field, make_bot):
-    newcomer = make_bot("newcomer")  # default mu 25: nearest are 25, 20, 30, then 15 or 35
+    newcomer = make_bot("newcomer")  # rated 25 at first: nearest are 25, 20, 30, then 15 or 35
     matches = ladder_placement(bot_id=newcomer.pk)
     assert len(matches) == ladder.PLACEMENT_MATCHES == 4
     opponents = {bot for match in matches for bot in seats_of(match)} - {newcomer.pk}
@@ -66,46 +66,60 @@ def test_the_tick_seats_every_bot_once_and_respects_the_cap(field, monkeypatch):
     assert ladder_tick(rng=random.Random(4)) == []  # 6 open >= cap 5
 
 
-def test_the_tick_seats_the_least_certain_bots_first(field, monkeypatch):
-    """A quarter of the focal picks go to the least certain ratings (Halite's 25/65/10 mix):
-    the same bot, on the same seeds, plays more when its rating is in doubt than when it is
-    settled."""
+def test_the_tick_seats_the_pair_the_ratings_are_least_sure_of(field, monkeypatch):
+    """Five bots far apart and settled, two level in the middle of them: the tick seats the
+    two level ones, whose order the ratings cannot tell."""
     monkeypatch.setattr(ladder, "TICK_BATCH", 1)
-    doubtful = field[5]
+    for rating, bot in zip([50, 40, 30.2, 30, 20, 10], field, strict=True):
+        Rating.objects.filter(bot=bot).update(rating=rating, rating_sigma=1.0)
+    level = {field[2].pk, field[3].pk}
+    seated = Counter()
+    for seed in range(20):
+        (match,) = ladder_tick(rng=random.Random(seed))
+        seated[frozenset(seats_of(match))] += 1
+        Match.objects.all().delete()
+    assert seated[frozenset(level)] >= 19, seated
+
+
+def test_a_new_version_in_doubt_plays_more_than_a_settled_one(field, monkeypatch):
+    """A wide interval is doubt against every neighbour: such a bot is seated often."""
+    monkeypatch.setattr(ladder, "TICK_BATCH", 1)
+    for k, bot in enumerate(field):
+        Rating.objects.filter(bot=bot).update(rating=10 + 5 * k, rating_sigma=1.0)
     ticks = 40
 
     def times_seated(in_doubt: Bot) -> int:
-        Rating.objects.update(mu=25.0, sigma=2.0)
-        Rating.objects.filter(bot=in_doubt).update(sigma=8.0)
+        Rating.objects.update(rating_sigma=1.0)
+        Rating.objects.filter(bot=in_doubt).update(rating_sigma=8.0)
         seated = 0
         for seed in range(ticks):
             for match in ladder_tick(rng=random.Random(seed)):
-                seated += doubtful.pk in seats_of(match)
+                seated += field[2].pk in seats_of(match)
             Match.objects.all().delete()
         return seated
 
-    in_doubt, settled = times_seated(doubtful), times_seated(field[0])
-    assert in_doubt >= ticks // 4, "every 'uncertain' pick is the one bot in doubt"
-    assert in_doubt > settled, (in_doubt, settled)
+    assert times_seated(field[2]) > times_seated(field[0]) + ticks // 4
 
 
-def test_the_same_pair_does_not_meet_again_and_again(field, monkeypatch):
+def test_level_bots_meet_in_turn(field, monkeypatch):
+    """Six level bots: every close pair is in doubt, so the tables spread over them."""
     monkeypatch.setattr(ladder, "TICK_BATCH", 1)
-    Rating.objects.update(mu=25.0, sigma=5.0)
+    Rating.objects.update(rating=25.0, rating_sigma=5.0)
     pairs: Counter[frozenset[int]] = Counter()
     for seed in range(30):
         (match,) = ladder_tick(rng=random.Random(seed))
         pairs[frozenset(seats_of(match))] += 1
         Match.objects.filter(pk=match.pk).update(status="done")
-    assert len(pairs) >= 8, pairs  # of the 15 possible pairs
-    assert max(pairs.values()) <= 6, pairs
+    assert len(pairs) >= 7, pairs  # of the 9 pairs at most two places apart
+    assert max(pairs.values()) <= 9, pairs
 
 
 def test_tables_have_the_games_size_with_distinct_bots(make_bot):
-    """High Card (the tests' three-seat game): tables of three, chosen by match quality."""
+    """High Card (the tests' three-seat game): tables of three, a doubtful pair and its
+    nearest neighbour."""
     highcard = [make_bot(f"hc{i}", bots.HIGHCARD, game="highcard") for i in range(7)]
     for i, bot in enumerate(highcard):
-        Rating.objects.filter(bot=bot).update(mu=15 + 2 * i)
+        Rating.objects.filter(bot=bot).update(mu=15 + 2 * i, rating=15 + 2 * i)
     assert ladder_seats("highcard", 7) == 3 and ladder_seats("highcard", 2) == 2
     created = ladder_tick(rng=random.Random(5))
     assert created

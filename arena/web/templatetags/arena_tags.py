@@ -10,10 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from arena.models import Match
+from arena.models.ratings import Z95
+from arena.services.rating_fit import ESTIMATOR
 from arena.web.seats import SeatView, game_title, ordinal, result_line, seat_views
 from engine.registry import GAMES
 
@@ -35,11 +38,12 @@ def _points(values: Sequence[float], width: float, height: float, pad: float) ->
 
 @register.simple_tag
 def sparkline(values: Sequence[float], width: int = 96, height: int = 24) -> SafeString:
-    """A small trend line of a bot's last scores (an em dash when it has fewer than two)."""
+    """A small trend line of a version's displayed rating after each of its last matches (an
+    em dash when it has fewer than two)."""
     if len(values) < 2:
         return format_html('<span class="muted" title="{}">—</span>', "not enough rated matches")
     trend = "up" if values[-1] > values[0] else "down" if values[-1] < values[0] else "flat"
-    label = f"Score trend over {len(values)} matches: {values[0]:.1f} to {values[-1]:.1f}"
+    label = f"Rating trend over {len(values)} matches: {values[0]:.1f} to {values[-1]:.1f}"
     return format_html(
         '<svg class="sparkline {}" width="{}" height="{}" viewBox="0 0 {} {}" role="img" '
         'aria-label="{}"><title>{}</title><polyline fill="none" points="{}"/></svg>',
@@ -55,30 +59,40 @@ def sparkline(values: Sequence[float], width: int = 96, height: int = 24) -> Saf
 
 
 @register.simple_tag
-def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) -> SafeString:
-    """The bot's conservative score and mu after each rated match, with a min/max axis and
-    a marker where a new version took over (ratings are per version).
+def estimator_note() -> SafeString:
+    """The one sentence every rating on the site is read by, with where to read more."""
+    return format_html(
+        '<p class="estimator muted">{} <a href="{}">How to read a rating</a>.</p>',
+        ESTIMATOR,
+        reverse("doc", args=["ratings"]),
+    )
 
-    ``history`` holds objects with ``score``, ``mu`` and ``version`` (``arena.selectors.
-    pages``'s RatingPoint), oldest first.
+
+@register.simple_tag
+def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) -> SafeString:
+    """The displayed rating after each rated match with its 95% interval as a band, a
+    min/max axis and a marker where a new version took over (ratings are per version).
+
+    ``history`` holds objects with ``rating``, ``rating_sigma`` and ``version``
+    (``arena.selectors.pages``'s RatingPoint), oldest first.
     """
     if len(history) < 2:
         return format_html('<p class="muted">{}</p>', "Not enough rated matches for a chart yet.")
     left, pad = 44, 10
-    scores = [point.score for point in history]
-    mus = [point.mu for point in history]
-    # One scale for both lines, so the gap between them (3 sigma) reads true.
-    low, high = min(scores + mus), max(scores + mus)
+    ratings = [point.rating for point in history]
+    lows = [point.rating - Z95 * point.rating_sigma for point in history]
+    highs = [point.rating + Z95 * point.rating_sigma for point in history]
+    # One scale for the line and its band, so the band's width reads true.
+    low, high = min(lows), max(highs)
     span = (high - low) or 1.0
+    step = (width - left - pad) / (len(history) - 1)
 
-    def line(values: Sequence[float]) -> str:
-        step = (width - left - pad) / (len(values) - 1)
-        return " ".join(
+    def xy(values: Sequence[float]) -> list[str]:
+        return [
             f"{left + i * step:.1f},{height - pad - (v - low) / span * (height - 2 * pad):.1f}"
             for i, v in enumerate(values)
-        )
+        ]
 
-    step = (width - left - pad) / (len(history) - 1)
     versions = format_html_join(
         "",
         '<line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" class="version-mark"/>'
@@ -97,8 +111,9 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         ],
     )
     label = (
-        f"Rating history over {len(history)} rated matches: conservative score from "
-        f"{scores[0]:.1f} to {scores[-1]:.1f}, mu from {mus[0]:.1f} to {mus[-1]:.1f}"
+        f"Rating after each of {len(history)} rated matches: from {ratings[0]:.1f} "
+        f"(95% interval {lows[0]:.1f} to {highs[0]:.1f}) to {ratings[-1]:.1f} "
+        f"({lows[-1]:.1f} to {highs[-1]:.1f})"
     )
     axis = format_html_join(
         "",
@@ -109,9 +124,9 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         '<svg class="rating-chart" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
         "<title>{label}</title>"
         '<line x1="{left}" y1="{pad}" x2="{left}" y2="{bottom}" class="frame"/>'
-        '<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" class="frame"/>{axis}{versions}'
-        '<polyline class="mu" fill="none" points="{mu}"/>'
-        '<polyline class="score" fill="none" points="{score}"/></svg>',
+        '<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" class="frame"/>{axis}'
+        '<polygon class="band" points="{band}"/>{versions}'
+        '<polyline class="rating" fill="none" points="{rating}"/></svg>',
         w=width,
         h=height,
         label=label,
@@ -121,8 +136,8 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         right=width - pad,
         axis=axis,
         versions=versions,
-        mu=line(mus),
-        score=line(scores),
+        band=" ".join(xy(highs) + xy(lows)[::-1]),
+        rating=" ".join(xy(ratings)),
     )
 
 

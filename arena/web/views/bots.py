@@ -248,10 +248,12 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
 
 
 def _as_points(version: BotVersion) -> list[RatingPoint]:
-    """The version's rating history in the shape the bot page's chart draws."""
+    """The version's rating history in the shape the bot page's chart draws (the matches a
+    refit has reached)."""
     return [
-        RatingPoint(row.created, row.score, row.mu, row.sigma, version.number)
+        RatingPoint(row.created, row.rating, row.rating_sigma, version.number)
         for row in version_rating_history(version=version)
+        if row.rating is not None
     ]
 
 

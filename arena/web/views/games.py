@@ -38,9 +38,8 @@ PAGE_CACHE_S = 300
 #: Column headers in display order: (sort key, label, descending first?); every key is one
 #: of the selector's LADDER_SORTS.
 COLUMNS = [
-    ("score", "Score", True),
-    ("mu", "μ", True),
-    ("sigma", "σ", False),  # noqa: RUF001 (the Greek letter is meant)
+    ("rating", "Rating", True),
+    ("interval", "95% interval", False),
     ("matches", "Matches", True),
     ("win_rate", "Win rate", True),
     ("placing", "Mean place", False),

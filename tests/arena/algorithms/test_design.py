@@ -64,23 +64,19 @@ def test_near_pairs_beat_random_pairs_and_the_search_finds_no_worse():
     uniform = design.matches_needed(
         strengths, design.difference_variances(N, design.uniform(PAIRS), informations), 6
     )
-    close = design.matches_needed(
-        strengths, design.difference_variances(N, near, informations), 6
-    )
+    close = design.matches_needed(strengths, design.difference_variances(N, near, informations), 6)
     assert close < uniform
     best, found = design.best_design(strengths, PAIRS, informations, 6)
     assert best <= close + 0.5
     assert found.shares.sum() == pytest.approx(1)
     # Its own figure is what its design needs.
-    again = design.matches_needed(
-        strengths, design.difference_variances(N, found, informations), 6
-    )
+    again = design.matches_needed(strengths, design.difference_variances(N, found, informations), 6)
     assert again == pytest.approx(best, rel=1e-3)
     # Wider gaps between the bots: fewer matches to order them.
     wider = luce.information(luce.Model(2 * strengths), PAIRS)
-    assert design.matches_needed(
-        2 * strengths, design.difference_variances(N, near, wider), 6
-    ) < close
+    assert (
+        design.matches_needed(2 * strengths, design.difference_variances(N, near, wider), 6) < close
+    )
 
 
 def test_tables_of_four_need_fewer_matches_than_pairs():

@@ -34,7 +34,9 @@ def _package(players, tables, placings, draw_probability):
     composition = [[[str(p)] for p in table] for table in tables]
     # The package wants higher numbers for better places.
     results = [[float(len(row) - place) for place in row] for row in placings]
-    priors = {str(p): ttt.Player(ttt.Gaussian(wh.MU, wh.SIGMA), wh.BETA, 0.0) for p in range(players)}
+    priors = {
+        str(p): ttt.Player(ttt.Gaussian(wh.MU, wh.SIGMA), wh.BETA, 0.0) for p in range(players)
+    }
     history = ttt.History(
         composition,
         results,
@@ -56,7 +58,9 @@ def _package(players, tables, placings, draw_probability):
 def test_it_finds_the_packages_posterior(seats, tie_share):
     players = 8
     matches = {2: 40, 3: 20, 4: 15}[seats]  # the package takes seconds over bigger tables
-    tables, placings = _history(seats * 10 + int(tie_share * 10), players, seats, matches, tie_share)
+    tables, placings = _history(
+        seats * 10 + int(tie_share * 10), players, seats, matches, tie_share
+    )
     expected = _package(players, tables, placings, 0.1)
     fit = wh.fit_history(
         players,
@@ -116,7 +120,13 @@ def test_a_warm_start_and_matches_added_later_reach_the_same_fit():
         warm = history.fit(tolerance=1e-8)
     assert np.allclose(warm.mu, cold.mu, atol=1e-5)
     started = wh.fit_history(
-        10, tables, placings, tolerance=1e-8, start_mu=cold.mu + 1, start_sigma=cold.sigma, **options
+        10,
+        tables,
+        placings,
+        tolerance=1e-8,
+        start_mu=cold.mu + 1,
+        start_sigma=cold.sigma,
+        **options,
     )
     assert np.allclose(started.mu, cold.mu, atol=1e-5)
 
@@ -131,9 +141,7 @@ def test_a_version_without_matches_keeps_its_prior():
 
 
 def test_no_matches_is_the_prior():
-    fit = wh.fit_results(
-        2, wh.Results.from_tables([], []), prior_mu=[20, 30], prior_sigma=[1, 2]
-    )
+    fit = wh.fit_results(2, wh.Results.from_tables([], []), prior_mu=[20, 30], prior_sigma=[1, 2])
     assert list(fit.mu) == [20, 30]
     assert list(fit.sigma) == [1, 2]
 
@@ -186,3 +194,33 @@ def test_the_draw_margin_matches_the_package():
     assert wh.draw_margin(0.1) == pytest.approx(
         ttt.compute_margin(0.1, (2 * wh.BETA**2) ** 0.5), rel=1e-6
     )
+
+
+def test_the_local_tournament_rates_as_the_arena_does():
+    """``python -m engine tournament`` shows the same rating as the arena's ladder would for
+    the same matches (the same model, prior, noise and tie margin)."""
+    from types import SimpleNamespace
+
+    from engine.tournament import LocalTournament, _rate
+
+    tables, placings = _history(11, 4, 4, 12)
+    placings[0] = [0, 0, 2, 3]  # a tie, so the margin comes from the matches too
+    local = LocalTournament(game="liars", names=["a", "b", "c", "d"])
+    results = [
+        (table, SimpleNamespace(placings=tuple(placing)))
+        for table, placing in zip(tables, placings, strict=True)
+    ]
+    _rate(local, results)
+    fitted = wh.fit_history(
+        4,
+        tables,
+        placings,
+        prior_mu=[wh.MU] * 4,
+        prior_sigma=[wh.SIGMA] * 4,
+        draw_probability=wh.tie_rate(wh.Results.from_tables(tables, placings)),
+        tolerance=1e-8,
+    )
+    assert local.ratings is not None
+    shown = np.array(local.ratings)
+    assert np.allclose(shown[:, 0] - shown[:, 0].mean(), fitted.mu - fitted.mu.mean(), atol=0.01)
+    assert np.allclose(shown[:, 1], fitted.sigma, atol=0.01)

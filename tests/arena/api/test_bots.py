@@ -137,7 +137,7 @@ def test_it_refuses_an_unknown_game_filter(anon_client):
 
 
 def test_it_shows_a_bot_with_each_version_s_rating(anon_client):
-    old = RatingFactory(mu=30, sigma=2, score=24, current=False)
+    old = RatingFactory(mu=30, sigma=2, score=24, rating=29, rating_sigma=2, current=False)
     bot = old.bot
     BotVersionFactory(bot=bot, status="invalid", source=b"oops")  # never rated: not listed
     new = RatingFactory(
@@ -145,6 +145,8 @@ def test_it_shows_a_bot_with_each_version_s_rating(anon_client):
         mu=30,
         sigma=25 / 3,
         score=5,
+        rating=29,
+        rating_sigma=25 / 3,
         **dict.fromkeys(("matches", "wins", "draws", "losses", "first_places", "placing_sum"), 0),
     )
 
@@ -155,11 +157,13 @@ def test_it_shows_a_bot_with_each_version_s_rating(anon_client):
         {
             "version": 3,
             "current": True,
+            "rating": 29.0,
+            "rating_sigma": pytest.approx(25 / 3),
+            "rating_low": pytest.approx(29 - 1.96 * 25 / 3, abs=1e-3),
+            "rating_high": pytest.approx(29 + 1.96 * 25 / 3, abs=1e-3),
+            "provisional": True,
             "mu": 30.0,
             "sigma": pytest.approx(25 / 3),
-            "score": 5.0,
-            "low": pytest.approx(5.0),
-            "high": pytest.approx(55.0),
             "matches": 0,
             "wins": 0,
             "draws": 0,
@@ -173,11 +177,13 @@ def test_it_shows_a_bot_with_each_version_s_rating(anon_client):
         {
             "version": 1,
             "current": False,
+            "rating": 29.0,
+            "rating_sigma": 2.0,
+            "rating_low": pytest.approx(29 - 1.96 * 2, abs=1e-3),
+            "rating_high": pytest.approx(29 + 1.96 * 2, abs=1e-3),
+            "provisional": False,
             "mu": 30.0,
             "sigma": 2.0,
-            "score": 24.0,
-            "low": 24.0,
-            "high": 36.0,
             "matches": 10,
             "wins": 6,
             "draws": 1,

@@ -1,11 +1,12 @@
-"""The ladder: each active bot's active version, ranked by conservative score, paginated,
-cheap to read; one ladder per game, of any table size."""
+"""The ladder: each active bot's active version, ranked by its displayed rating (the
+whole-history fit), paginated, cheap to read; one ladder per game, of any table size."""
 
 from __future__ import annotations
 
 import pytest
 
 from arena.models import Rating
+from arena.services.rating_fit import ratings_refit
 from tests.arena.factories import BotFactory, BotVersionFactory, RatingFactory
 from tests.arena.helpers import assert_error
 from tests.arena.recorded import match_played
@@ -19,10 +20,10 @@ def rate(name: str, mu: float, sigma: float = 1.0, game: str = "lie21", **fields
     )
 
 
-def test_it_ranks_by_conservative_score_not_by_mu(anon_client):
-    rate("steady", mu=30, sigma=1)  # score 27
-    rate("lucky", mu=35, sigma=4)  # score 23: higher mu, less certain
-    rate("weak", mu=20, sigma=1)  # score 17
+def test_it_ranks_by_the_displayed_rating_not_by_the_live_one(anon_client):
+    rate("steady", mu=30, sigma=1, rating=27, rating_sigma=1)
+    rate("lucky", mu=35, sigma=4, rating=26, rating_sigma=3)  # the live mu got lucky
+    rate("weak", mu=20, sigma=1, rating=20, rating_sigma=1)
 
     rows = anon_client.get("/api/ladder/lie21/").json()["results"]
 
@@ -38,6 +39,8 @@ def test_it_shows_each_row_s_version_rating_and_record(anon_client):
         "solo",
         mu=28,
         sigma=2,
+        rating=27.5,
+        rating_sigma=1.5,
         matches=10,
         wins=6,
         draws=1,
@@ -54,11 +57,13 @@ def test_it_shows_each_row_s_version_rating_and_record(anon_client):
         "bot": {"id": rating.bot_id, "name": "solo", "owner": rating.bot.owner.username},
         "version": 1,
         "paused": False,
+        "rating": 27.5,
+        "rating_sigma": 1.5,
+        "rating_low": pytest.approx(27.5 - 1.96 * 1.5, abs=1e-3),
+        "rating_high": pytest.approx(27.5 + 1.96 * 1.5, abs=1e-3),
+        "provisional": False,
         "mu": 28.0,
         "sigma": 2.0,
-        "score": 22.0,
-        "low": 22.0,
-        "high": 34.0,
         "matches": 10,
         "wins": 6,
         "draws": 1,
@@ -84,12 +89,12 @@ def test_it_shows_the_active_version_only(anon_client):
     old = rate("evolving", mu=40)
     new_version = BotVersionFactory(bot=old.bot, source=b"def act(o):\n    return 2\n")
     Rating.objects.filter(pk=old.pk).update(current=False)
-    RatingFactory(version=new_version, mu=30, sigma=1, score=27)
+    RatingFactory(version=new_version, mu=30, sigma=1, rating=29)
 
     rows = anon_client.get("/api/ladder/lie21/").json()["results"]
 
-    assert [(row["bot"]["name"], row["version"], row["score"]) for row in rows] == [
-        ("evolving", 2, 27.0)
+    assert [(row["bot"]["name"], row["version"], row["rating"]) for row in rows] == [
+        ("evolving", 2, 29.0)
     ]
 
 
@@ -119,14 +124,16 @@ def test_a_three_seat_game_s_ladder_ranks_what_its_matches_rated(anon_client):
     for version in versions:
         RatingFactory(version=version, mu=25.0, sigma=25 / 3, score=0.0, **dict.fromkeys(RECORD, 0))
     matches = [match_played(versions, seed=seed) for seed in (1, 2, 3)]
+    ratings_refit(game="highcard")  # what the task queued after the recording does
 
     rows = anon_client.get("/api/ladder/highcard/").json()["results"]
 
     ratings = {r.bot_id: r for r in Rating.objects.filter(game="highcard", current=True)}
     assert [row["rank"] for row in rows] == [1, 2, 3]
-    assert [row["score"] for row in rows] == sorted(
-        (rating.score for rating in ratings.values()), reverse=True
+    assert [row["rating"] for row in rows] == sorted(
+        (rating.rating for rating in ratings.values()), reverse=True
     )
+    assert len({row["rating"] for row in rows}) == 3, "the fit told them apart"
     assert all(row["matches"] == len(matches) for row in rows)
     assert sum(row["first_places"] for row in rows) >= len(matches)
     for row in rows:

@@ -9,6 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.models import BotVersion, Rating
+from arena.services.rating_fit import ratings_refit
 from arena.services.ratings import rating_activate
 from arena.services.validation import version_validate
 from tests.arena.factories import BOT_SOURCE, BotFactory, BotVersionFactory, RatingFactory
@@ -149,6 +150,7 @@ def test_a_version_shows_its_id_rating_and_history(anon_client, owner):
     for version in versions:
         rating_activate(version=version)
     played = [match_played(versions, seed=seed) for seed in (11, 12)]
+    ratings_refit(game="highcard")
     mine = versions[0]
 
     body = anon_client.get(detail_url(mine)).json()
@@ -156,12 +158,18 @@ def test_a_version_shows_its_id_rating_and_history(anon_client, owner):
     rating = Rating.objects.get(version=mine)
     assert body["id"] == mine.pk
     assert body["rating"]["current"] is True
+    assert (body["rating"]["rating"], body["rating"]["rating_sigma"]) == (
+        rating.rating,
+        rating.rating_sigma,
+    )
+    assert body["rating"]["rating_sigma"] < 25 / 3, "two matches narrowed the interval"
     assert (body["rating"]["mu"], body["rating"]["sigma"]) == (rating.mu, rating.sigma)
     assert body["rating"]["matches"] == 2
     history = body["rating_history"]
     assert [point["match"] for point in history] == [match.pk for match in played]
-    assert history[-1]["score"] == pytest.approx(rating.mu - 3 * rating.sigma)
-    assert set(history[0]) == {"match", "mu", "sigma", "score", "created"}
+    assert history[-1]["rating"] == pytest.approx(rating.rating)
+    assert history[-1]["mu"] == pytest.approx(rating.mu)
+    assert set(history[0]) == {"match", "rating", "rating_sigma", "mu", "sigma", "created"}
     (row,) = anon_client.get(f"/api/bots/{mine.bot_id}/versions/").json()["results"]
     assert row["rating"] == body["rating"]
     assert "rating_history" not in row
@@ -177,7 +185,8 @@ def test_a_new_upload_is_rated_afresh_and_the_old_version_keeps_its_record(
     owner_client, anon_client, owner, monkeypatch
 ):
     """Ratings are per version: the old version's record stays as it was; the new version
-    starts from the old one's mu with sigma reset, and becomes the bot's ladder entry."""
+    starts from the old one's rating with the widest interval (and its live mu), and becomes
+    the bot's ladder entry."""
     monkeypatch.setattr("arena.services.bots.enqueue", lambda *args: None)
     monkeypatch.setattr("arena.services.validation.enqueue", lambda *args: None)
     monkeypatch.setattr(
@@ -190,6 +199,7 @@ def test_a_new_upload_is_rated_afresh_and_the_old_version_keeps_its_record(
         rating_activate(version=version)
     for seed in (1, 2, 3):
         match_played([old, *others], seed=seed)
+    ratings_refit(game="highcard")
     before = anon_client.get(detail_url(old)).json()["rating"]
 
     upload = SimpleUploadedFile("bot.py", b"def act(observation):\n    return {'swap': True}\n")
@@ -206,9 +216,11 @@ def test_a_new_upload_is_rated_afresh_and_the_old_version_keeps_its_record(
     assert after["current"] is False
     assert before["matches"] == 3
     assert new["current"] is True
+    assert new["rating"] == pytest.approx(before["rating"])
+    assert new["rating_sigma"] == pytest.approx(25 / 3)
+    assert new["provisional"] is True
     assert new["mu"] == pytest.approx(before["mu"])
     assert new["sigma"] == pytest.approx(25 / 3)
-    assert new["score"] == pytest.approx(before["mu"] - 25)
     assert (new["matches"], new["wins"], new["faults"]) == (0, 0, 0)
     bot = anon_client.get(f"/api/bots/{old.bot_id}/").json()
     assert bot["active_version"] == 2
@@ -216,7 +228,7 @@ def test_a_new_upload_is_rated_afresh_and_the_old_version_keeps_its_record(
     ladder = anon_client.get("/api/ladder/highcard/").json()["results"]
     (entry,) = [row for row in ladder if row["bot"]["id"] == old.bot_id]
     assert (entry["version"], entry["matches"]) == (2, 0)
-    assert entry["mu"] == pytest.approx(before["mu"])
+    assert entry["rating"] == pytest.approx(before["rating"])
 
 
 @pytest.mark.parametrize("versions", [2, 12])
