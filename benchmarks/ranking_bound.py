@@ -1,188 +1,117 @@
-"""How much fewer matches any pairing policy can need than random pairing: an information bound.
+"""How few matches any pairing could rank the benchmark's field in: an information bound.
 
-``ranking_convergence.py`` measures the arena's pairing against random pairing on a synthetic
-population (16 bots of graded strength). This script asks what the best possible pairing
-could reach on the same population, so a measured ratio can be read against its ceiling:
+``ranking_convergence.py`` measures how many matches the arena needs to rank a synthetic
+field (16 bots of graded strength, its ``POPULATION``) with Kendall tau >= 0.9. This script
+asks how many the best possible design could need, for each hosted game, on the same field
+and at the game's ladder table size, so the arena's figure can be read against it:
 
-1. it measures every pair's win rate (``--matches`` per pair, seats alternated), with the
-   same players and engine as ``ranking_convergence.py``;
-2. it fits Bradley-Terry strengths to those rates (logit scale), taken as the truth;
-3. for a *design* (the share of matches each pair gets), the Fisher information of N matches
-   gives the variance of every estimated difference ``s_i - s_j`` with an exact estimator,
-   hence the expected number of pairs ranked the wrong way round; the matches a design needs
-   are the fewest with at most 6 expected discordant pairs (Kendall tau 0.9 on average for 16
-   bots: the goal of ``ranking_convergence.py``);
-4. it compares random pairing (every pair alike) with the best design found, searched over the
-   share given to each distance in the true order, knowing the true order (an oracle).
+1. it measures the field: two-seat games play every pair ``--matches`` times (seats
+   alternated); bigger tables play ``--rounds`` rounds, each dealing the 16 bots onto
+   tables of the ladder's size at random. Same players and engine as
+   ``ranking_convergence.py``;
+2. it fits Plackett-Luce strengths with Davidson's ties (``arena.algorithms.luce``; with
+   two seats and no ties, Bradley-Terry) to those results, taken as the truth;
+3. for a *design* (the share of the matches each possible table gets), the Fisher
+   information of N matches gives the variance of every estimated difference
+   ``s_i - s_j`` for an exact estimator, hence the expected number of pairs ranked the wrong
+   way round; the matches a design needs are the fewest with at most 6 expected
+   (``arena.algorithms.design``: Kendall tau 0.9 on average for 16 bots);
+4. it compares random tables (every table alike) with the best design found over the share
+   of every possible table, knowing the true order (an oracle): exponentiated-gradient
+   descents from random tables and from designs of tables close in the true order.
 
-An adaptive policy does not know the true order, so it can approach this best design but
-not beat it by much; duplicate deals are the other lever (``duplicate_variance_ratio`` in
-``ranking_convergence.py``). Prints::
+An adaptive policy does not know the true order, so it can approach the best design but not
+beat it by much. Prints, for each game (Lie 21 without a suffix)::
 
-    ranking_bound_random: N matches       (random pairing, exact estimator)
-    ranking_bound_best: N matches         (best design for an oracle, exact estimator)
-    ranking_bound_ratio: R                (random / best: the most pairing can gain)
+    ranking_bound_random_<game>: N matches   (random tables, exact estimator)
+    ranking_bound_best_<game>: N matches     (best design for an oracle, exact estimator)
+    ranking_bound_gain_<game>: R             (random / best: the most pairing can gain)
 
-Usage: ``python benchmarks/ranking_bound.py [--game lie21] [--matches 60]`` (two-seat games).
+Usage: ``python benchmarks/ranking_bound.py [--game lie21] [--matches 60] [--rounds 750]``
+(every hosted game without ``--game``).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
-import math
+import random
 import sys
-from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ranking_convergence import POPULATION, play, seats_for
+from ranking_convergence import GAMES, POPULATION, TAU_GOAL, play, seats_for, suffix
 
-#: At most this many discordant pairs expected: Kendall tau >= 0.9 for 16 bots.
-DISCORDANT_GOAL = round((1 - 0.9) / 2 * POPULATION * (POPULATION - 1) / 2)
-PAIRS = list(itertools.combinations(range(POPULATION), 2))
+from arena.algorithms import design, luce
 
 
-def win_rates(game: str, matches: int) -> dict[tuple[int, int], float]:
-    """Share of points bot i took against bot j (i < j) over ``matches`` matches."""
-    rates = {}
-    for i, j in PAIRS:
-        points = 0.0
-        for number in range(matches):
-            table = (i, j) if number % 2 == 0 else (j, i)
-            placings = play(game, table, 1, 20_000 + number)
-            mine, theirs = placings[table.index(i)], placings[table.index(j)]
-            points += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-        rates[i, j] = points / matches
-    return rates
+@dataclass(frozen=True)
+class Bound:
+    game: str
+    model: luce.Model
+    random: float
+    best: float
+    design: design.Design
 
 
-def fit_strengths(rates: dict[tuple[int, int], float], matches: int) -> list[float]:
-    """Bradley-Terry strengths (logit scale, mean 0) by Hunter's MM algorithm, with half a
-    win and half a loss added to every pair so that no strength runs off to infinity."""
-    wins = [0.0] * POPULATION
-    games = dict.fromkeys(PAIRS, matches + 1.0)
-    for (i, j), rate in rates.items():
-        wins[i] += rate * matches + 0.5
-        wins[j] += (1 - rate) * matches + 0.5
-    weight = [1.0] * POPULATION
-    for _ in range(500):
-        new = []
-        for k in range(POPULATION):
-            denominator = sum(
-                n / (weight[i] + weight[j]) for (i, j), n in games.items() if k in (i, j)
-            )
-            new.append(wins[k] / denominator)
-        weight = new
-    logs = [math.log(w) for w in weight]
-    mean = sum(logs) / len(logs)
-    return [value - mean for value in logs]
+def measure(game: str, matches: int, rounds: int) -> tuple[list[list[int]], list[list[int]]]:
+    """The field's results: (tables, placings), as in ``ranking_convergence.play``."""
+    seats = seats_for(game)
+    tables, placings = [], []
+    if seats == 2:
+        for i, j in itertools.combinations(range(POPULATION), 2):
+            for number in range(matches):
+                table = [i, j] if number % 2 == 0 else [j, i]
+                tables.append(table)
+                placings.append(play(game, table, 1, 20_000 + number))
+        return tables, placings
+    rng = random.Random(3)
+    number = 0
+    for _ in range(rounds):
+        bots = list(range(POPULATION))
+        rng.shuffle(bots)
+        for start in range(0, POPULATION - seats + 1, seats):
+            table = bots[start : start + seats]
+            tables.append(table)
+            placings.append(play(game, table, 1, 30_000 + number))
+            number += 1
+    return tables, placings
 
 
-def _invert(matrix: list[list[float]]) -> list[list[float]]:
-    """Gauss-Jordan inverse of a small positive definite matrix."""
-    size = len(matrix)
-    rows = [row[:] + [1.0 if i == j else 0.0 for j in range(size)] for i, row in enumerate(matrix)]
-    for column in range(size):
-        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
-        rows[column], rows[pivot] = rows[pivot], rows[column]
-        scale = rows[column][column]
-        rows[column] = [value / scale for value in rows[column]]
-        for r in range(size):
-            if r != column and rows[r][column]:
-                factor = rows[r][column]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[column], strict=True)]
-    return [row[size:] for row in rows]
-
-
-def difference_variances(
-    strengths: Sequence[float], design: dict[tuple[int, int], float]
-) -> dict[tuple[int, int], float] | None:
-    """Variance of every estimated difference ``s_i - s_j`` after one match spread over the
-    pairs by ``design`` (divide by N for N matches): the inverse of the Fisher information,
-    grounded at bot 0 since only differences can be estimated. None if the design leaves a
-    bot unconnected."""
-    info = [[0.0] * (POPULATION - 1) for _ in range(POPULATION - 1)]
-    for (i, j), share in design.items():
-        p = 1 / (1 + math.exp(strengths[j] - strengths[i]))
-        w = share * p * (1 - p)
-        for a, b, sign in ((i, i, 1), (j, j, 1), (i, j, -1), (j, i, -1)):
-            if a and b:
-                info[a - 1][b - 1] += sign * w
-    try:
-        inverse = _invert(info)
-    except ZeroDivisionError:
-        return None
-
-    def g(a: int, b: int) -> float:
-        return inverse[a - 1][b - 1] if a and b else 0.0
-
-    return {(i, j): g(i, i) + g(j, j) - 2 * g(i, j) for i, j in PAIRS}
-
-
-def matches_needed(strengths: Sequence[float], design: dict[tuple[int, int], float]) -> float:
-    """Fewest matches after which at most DISCORDANT_GOAL pairs are expected misordered, when
-    matches are spread over pairs by ``design`` and strengths are estimated exactly (inf if
-    no number of matches gets there)."""
-    variances = difference_variances(strengths, design)
-    if variances is None or min(variances.values()) <= 0:
-        return math.inf
-    spreads = [(abs(strengths[i] - strengths[j]), variances[i, j]) for i, j in PAIRS]
-
-    def discordant(n: float) -> float:
-        return sum(0.5 * math.erfc(gap / math.sqrt(2 * v / n)) for gap, v in spreads)
-
-    low, high = 1.0, 1e7
-    if discordant(high) > DISCORDANT_GOAL:
-        return math.inf
-    while high - low > 0.5:
-        middle = (low + high) / 2
-        low, high = (low, middle) if discordant(middle) <= DISCORDANT_GOAL else (middle, high)
-    return high
-
-
-def by_distance(order: Sequence[int], shares: Sequence[float]) -> dict[tuple[int, int], float]:
-    """A design giving the pairs at distance d in ``order`` (the true order) ``shares[d - 1]``."""
-    rank = {bot: position for position, bot in enumerate(order)}
-    design = {(i, j): shares[abs(rank[i] - rank[j]) - 1] for i, j in PAIRS}
-    total = sum(design.values())
-    return {pair: share / total for pair, share in design.items() if share > 0}
-
-
-def best_design(strengths: Sequence[float]) -> float:
-    """Fewest matches found by coordinate search over the share of each distance."""
-    order = sorted(range(POPULATION), key=lambda bot: -strengths[bot])
-    shares = [1.0] * (POPULATION - 1)
-    best = matches_needed(strengths, by_distance(order, shares))
-    for step in (4.0, 2.0, 1.4, 1.15):
-        improved = True
-        while improved:
-            improved = False
-            for distance in range(POPULATION - 1):
-                for factor in (step, 1 / step, 0.0):
-                    trial = shares[:]
-                    trial[distance] = trial[distance] * factor if factor else 0.0
-                    needed = matches_needed(strengths, by_distance(order, trial))
-                    if needed < best - 0.5:
-                        best, shares, improved = needed, trial, True
-    return best
+def bound(game: str, matches: int = 60, rounds: int = 1500) -> Bound:
+    """The game's field measured and fitted, and the matches random and best designs need."""
+    tables, placings = measure(game, matches, rounds)
+    model = luce.fit(POPULATION, tables, placings)
+    candidates = np.array(list(itertools.combinations(range(POPULATION), seats_for(game))))
+    informations = luce.information(model, candidates)
+    goal = design.discordance_goal(POPULATION, TAU_GOAL)
+    uniform = design.uniform(candidates)
+    variances = design.difference_variances(POPULATION, uniform, informations)
+    random_needed = design.matches_needed(model.strengths, variances, goal)
+    best, found = design.best_design(model.strengths, candidates, informations, goal)
+    return Bound(game, model, random_needed, best, found)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="lie21")
-    parser.add_argument("--matches", type=int, default=60, help="matches per pair (default 60)")
+    parser.add_argument("--game", choices=GAMES, help="one game (default: every hosted game)")
+    parser.add_argument("--matches", type=int, default=60, help="per pair, two seats (60)")
+    parser.add_argument("--rounds", type=int, default=1500, help="rounds, bigger tables (1500)")
+    parser.add_argument("--strengths", action="store_true", help="print the fitted field too")
     args = parser.parse_args()
-    if seats_for(args.game) != 2:
-        sys.exit("the bound is for two-seat games (pairs of bots)")
-    strengths = fit_strengths(win_rates(args.game, args.matches), args.matches)
-    suffix = "" if args.game == "lie21" else f"_{args.game}"
-    uniform = matches_needed(strengths, {pair: 1 / len(PAIRS) for pair in PAIRS})
-    best = best_design(strengths)
-    print(f"ranking_bound_random{suffix}: {uniform:.0f} matches")
-    print(f"ranking_bound_best{suffix}: {best:.0f} matches")
-    print(f"ranking_bound_ratio{suffix}: {uniform / best:.2f}")
+    for game in [args.game] if args.game else GAMES:
+        found = bound(game, args.matches, args.rounds)
+        end = suffix(game)
+        if args.strengths:
+            print(f"# {game} strengths: {np.round(found.model.strengths, 3).tolist()}")
+            print(f"# {game} log tie weights: {found.model.log_delta}")
+        print(f"ranking_bound_random{end}: {found.random:.0f} matches", flush=True)
+        print(f"ranking_bound_best{end}: {found.best:.0f} matches", flush=True)
+        print(f"ranking_bound_gain{end}: {found.random / found.best:.2f}", flush=True)
 
 
 if __name__ == "__main__":

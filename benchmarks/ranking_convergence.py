@@ -1,32 +1,46 @@
-"""How many matches the arena needs to rank a field right, against plain TrueSkill.
+"""How many matches the arena needs to rank a field right: against plain TrueSkill and the bound.
 
 A synthetic population with a known strength order: 16 bots of one game, bot k playing the
 game's strong built-in bot but, with probability ``k / 20``, a random legal move instead (its
 built-in ``random``), so bot 0 is the strongest and each next one a little weaker. Played in
-this process, without the sandbox, on the same budget of matches, two ways:
+this process, without the sandbox, at the game's ladder table size, two ways:
 
-* **plain**: TrueSkill with random pairing (random tables of the game's ladder size) and a
-  fresh deal every match;
-* **arena**: the arena's matchmaking policy (``arena.services.matchmaking``: focal bot by
-  Halite's 25/65/10 mix of rules, opponents near in mu by TrueSkill match quality, repeat
-  meetings avoided), one fresh deal per table as the ladder plays (``--duplicate`` plays
-  each table's deal once per seat rotation instead, each match rated as it comes: measured,
-  it costs the ladder matches, so the ladder keeps duplicate sets for head-to-head
-  comparisons, where ``duplicate_variance_ratio`` below 1 is what counts).
+* **plain**: TrueSkill with random tables and a fresh deal every match, ranked by the
+  conservative score mu - 3 sigma;
+* **arena**: what the ladder does. The displayed ranking is the whole-history fit
+  (``arena.algorithms.whole_history``, as ``arena.services.rating_fit`` refits it: the
+  same priors, performance noise and tie margin), refitted after every match and ranked by
+  rating; tables come from the ladder's pairing (``arena.algorithms.pairing``: a pair close
+  in the displayed order drawn by the chance the fit has it the wrong way round), one fresh
+  deal per table as the ladder plays. The live TrueSkill update runs too (the ladder keeps
+  it for each match's rating change) but ranks nothing.
 
-For each, the number of matches after which the ranking by conservative score (mu - 3 sigma)
-reaches Kendall tau >= 0.9 with the true order and stays there to the end of the budget,
-averaged over several seeds (a run that never settles there counts as the whole budget). Prints::
+For each, the number of matches after which the ranking reaches Kendall tau >= 0.9 with the
+true order and stays there to the end of the budget, averaged over the seeds (a run that
+never settles there counts as the whole budget). The bound is ``ranking_bound_best`` of
+``ranking_bound.py`` (the fewest matches an exact estimator needs for tau 0.9 on average,
+with the best design an oracle knowing the true order could choose), computed here unless
+``--bound N`` gives it. Prints, for each game (Lie 21 without the suffix)::
 
-    ranking_matches_plain: N matches          (Lie 21; other games: ranking_matches_plain_<game>)
-    ranking_matches_arena: N matches
-    ranking_matches_ratio: R                  (plain / arena; goal: at least 2)
-    duplicate_variance_ratio: R               (variance of a fixed pair's result per deal with
-                                               duplicate deals over without; below 1 helps)
-    seat0_first_places: R                     (share of matches seat 0 wins alone: the first
-                                               mover's advantage; fair is 1/seats, minus ties)
+    ranking_matches_plain_<game>: N matches
+    ranking_matches_arena_<game>: N matches
+    ranking_matches_ratio_<game>: R        (plain / arena)
+    ranking_bound_best_<game>: N matches
+    ranking_bound_ratio_<game>: R          (arena / bound; lower is better, goal at most 1.15)
+    duplicate_variance_ratio_<game>: R     (variance of a fixed table's result per deal with
+                                            duplicate deals over without; below 1 helps)
+    seat0_first_places_<game>: R           (share of matches seat 0 wins alone)
 
-Usage: ``python benchmarks/ranking_convergence.py [--game lie21] [--seeds 5] [--budget 1500]``.
+``--refit`` prints instead how long the displayed ratings take to refit at arena scale
+(1,000 versions, 100,000 matches of two and of four seats; the fit alone, as
+``rating_fit.ratings_refit`` runs it)::
+
+    ranking_refit_ms: N ms                 (four seats, the slower)
+    ranking_refit_two_seat_ms: N ms
+
+Usage: ``python benchmarks/ranking_convergence.py [--game lie21] [--seeds 10]
+[--budget N] [--bound N] [--refit]`` (every hosted game without ``--game``; seeds are
+1..N).
 """
 
 from __future__ import annotations
@@ -35,23 +49,35 @@ import argparse
 import random
 import statistics
 import sys
-from collections import Counter
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import trueskill
 
-from arena.services import matchmaking
+from arena.algorithms import pairing
+from arena.algorithms import whole_history as wh
 from engine import InProcessPlayer, builtin_bot, get_game, play_match
+from engine.registry import GAMES as HOSTED
 
+GAMES = tuple(HOSTED)
 #: The strong built-in bot each game's population is made of (fast enough to play thousands).
 STRONG = {"lie21": "greedy", "liars": "honest", "twenty_one": "basic", "tieng_len": "greedy"}
+#: Matches per run: several times the bound, so that every seed settles well within it.
+BUDGET = {"lie21": 1500, "liars": 1500, "twenty_one": 4000, "tieng_len": 800}
 POPULATION = 16
 TAU_GOAL = 0.9
+
+
+def suffix(game: str) -> str:
+    """How a figure's name ends for ``game`` (Lie 21 keeps the names it always had)."""
+    return "" if game == "lie21" else f"_{game}"
 
 
 class NoisyPlayer:
@@ -95,18 +121,6 @@ class NoisyPlayer:
         return ""
 
 
-@dataclass
-class Entry:
-    bot: int  # the true strength order: 0 is strongest
-    mu: float
-    sigma: float
-    matches: int = 0
-
-    @property
-    def score(self) -> float:
-        return self.mu - 3 * self.sigma
-
-
 def kendall_tau(order: Sequence[int]) -> float:
     """Kendall tau between ``order`` (bots, best first, as ranked) and 0, 1, 2, ..."""
     n = len(order)
@@ -130,10 +144,27 @@ def seats_for(game: str) -> int:
     return max(rules.min_players, min(getattr(rules, "ladder_seats", 4), rules.max_players))
 
 
+@dataclass
+class Entry:
+    """A bot of the field: its live TrueSkill rating and its displayed (fitted) rating."""
+
+    bot: int  # the true strength order: 0 is strongest
+    mu: float
+    sigma: float
+    rating: float = wh.MU
+    rating_sigma: float = wh.SIGMA
+
+    @property
+    def score(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
 class Run:
-    def __init__(self, game: str, seed: int) -> None:
+    def __init__(self, game: str, seed: int, budget: int) -> None:
         self.game = game
         self.seed = seed
+        self.budget = budget
+        self.seats = seats_for(game)
         self.rng = random.Random(seed)
         draw = getattr(get_game(game), "draw_probability", 0.10)
         self.env = trueskill.TrueSkill(draw_probability=draw)
@@ -141,90 +172,82 @@ class Run:
         # Equal ratings must not list the bots in their true order: shuffle them once.
         self.rng.shuffle(self.entries)
         self.matches = 0
-        self.taus: list[tuple[int, float]] = []  # (matches played, tau) after each update
+        self.taus: list[tuple[int, float]] = []  # (matches played, tau) after each match
         self.next_seed = seed * 1_000_003
 
-    def rate(self, table: Sequence[Entry], placings: Sequence[int]) -> None:
+    def play(self, table: Sequence[Entry]) -> list[int]:
+        self.next_seed += 1
+        placings = play(self.game, [e.bot for e in table], self.seed, self.next_seed % (1 << 53))
+        self.matches += 1
         groups = [(self.env.create_rating(e.mu, e.sigma),) for e in table]
-        for entry, (rating,) in zip(
-            table, self.env.rate(groups, ranks=list(placings)), strict=True
-        ):
+        for entry, (rating,) in zip(table, self.env.rate(groups, ranks=placings), strict=True):
             entry.mu, entry.sigma = rating.mu, rating.sigma
-            entry.matches += 1
+        return placings
 
-    def tau(self) -> float:
-        ranked = sorted(self.entries, key=lambda e: -e.score)
-        return kendall_tau([e.bot for e in ranked])
+    def note(self, ranked: Sequence[Entry]) -> None:
+        self.taus.append((self.matches, kendall_tau([e.bot for e in ranked])))
 
-    def note(self) -> None:
-        self.taus.append((self.matches, self.tau()))
-
-    def converged_at(self, budget: int) -> int:
+    def converged_at(self) -> int:
         """Matches after which tau stayed at or above the goal to the end of the budget
         (the budget if it never did): a lucky moment above the goal does not count."""
-        settled = budget
+        settled = self.budget
         for matches, tau in reversed(self.taus):
             if tau < TAU_GOAL:
                 break
             settled = matches
         return settled
 
-    def seed_of_match(self) -> int:
-        self.next_seed += 1
-        return self.next_seed % (1 << 53)
-
-
-#: Whether the arena's run plays duplicate sets (``--duplicate``); the ladder does not.
-DUPLICATE = False
-
 
 def run_plain(game: str, seed: int, budget: int) -> int:
-    run = Run(game, seed)
-    seats = seats_for(game)
+    run = Run(game, seed, budget)
     while run.matches < budget:
-        table = run.rng.sample(run.entries, seats)
-        placings = play(game, [e.bot for e in table], seed, run.seed_of_match())
-        run.rate(table, placings)
-        run.matches += 1
-        run.note()
-    return run.converged_at(budget)
+        run.play(run.rng.sample(run.entries, run.seats))
+        run.note(sorted(run.entries, key=lambda e: -e.score))
+    return run.converged_at()
+
+
+class Displayed:
+    """The displayed ranking as the arena computes it: the whole-history fit of every match
+    so far, each version from prior N(25, (25/3)²), the tie margin from the matches' own
+    share of ties (``arena.services.rating_fit``), refitted warm after each match."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.entries = entries
+        self.index = {e.bot: k for k, e in enumerate(entries)}
+        self.history = wh.History(
+            len(entries), prior_mu=[wh.MU] * len(entries), prior_sigma=[wh.SIGMA] * len(entries)
+        )
+        self.seen = wh.Results.from_tables([], [])
+
+    def add(self, table: Sequence[Entry], placings: Sequence[int]) -> None:
+        match = wh.Results.from_tables([[self.index[e.bot] for e in table]], [placings])
+        self.history.add(match)
+        self.seen = wh.Results(
+            np.r_[self.seen.match, match.match + self.history.matches - 1],
+            np.r_[self.seen.player, match.player],
+            np.r_[self.seen.placing, match.placing],
+        )
+        self.history.set_draw_probability(wh.tie_rate(self.seen))
+        fit = self.history.fit()
+        for entry, mu, sigma in zip(self.entries, fit.mu, fit.sigma, strict=True):
+            entry.rating, entry.rating_sigma = float(mu), float(sigma)
+
+    def ranked(self) -> list[Entry]:
+        """Best first, as the ladder lists them (rating, then a fixed tie-break)."""
+        return sorted(self.entries, key=lambda e: -e.rating)
 
 
 def run_arena(game: str, seed: int, budget: int) -> int:
-    run = Run(game, seed)
-    seats = seats_for(game)
-    duplicate = DUPLICATE
-    met: dict[int, Counter] = {e.bot: Counter() for e in run.entries}
+    run = Run(game, seed, budget)
+    displayed = Displayed(run.entries)
     while run.matches < budget:
-        rule = matchmaking.focal_rule(run.rng)
-        focal = matchmaking.pick_focal(run.entries, rule, run.rng)
-        if focal is None:  # every rating settled: the ladder's other rules still seat bots
-            focal = matchmaking.pick_focal(run.entries, "anyone", run.rng)
-        others = [e for e in run.entries if e is not focal]
-        near = matchmaking.nearest(others, focal.mu, matchmaking_pool(seats), run.rng)
-        table = matchmaking.best_table(
-            run.env, focal, near, seats, met[focal.bot], key=lambda e: e.bot
-        )
-        match_seed = run.seed_of_match()
-        rotations = range(seats) if duplicate else range(1)
-        for shift in rotations:
-            order = [table[(s - shift) % seats] for s in range(seats)]
-            placings = play(game, [e.bot for e in order], seed, match_seed)
-            run.matches += 1
-            # Each match of the duplicate set is rated as it is played, as the ladder does:
-            # the set's deals mirror each other, so their luck cancels in the sum.
-            run.rate(order, placings)
-            run.note()
-        for entry in table:
-            met[entry.bot].update(o.bot for o in table if o is not entry)
-            # Only recent meetings count, as in the arena (its last few matches).
-            if sum(met[entry.bot].values()) > 6 * (seats - 1):
-                met[entry.bot] = Counter(dict(met[entry.bot].most_common()[: seats * 2]))
-    return run.converged_at(budget)
-
-
-def matchmaking_pool(seats: int) -> int:
-    return matchmaking.NEAREST_PER_SEAT * (seats - 1)
+        order = displayed.ranked()
+        (table,) = pairing.pick_tables(order, run.seats, 1, run.rng)
+        run.rng.shuffle(table)  # seats in random order, as the ladder deals them
+        placings = run.play(table)
+        displayed.add(table, placings)
+        run.note(displayed.ranked())
+    return run.converged_at()
 
 
 def duplicate_variance(game: str, deals: int) -> tuple[float, float]:
@@ -257,26 +280,83 @@ def duplicate_variance(game: str, deals: int) -> tuple[float, float]:
     )
 
 
+def refit_ms(seats: int, versions: int = 1000, matches: int = 100_000) -> float:
+    """Milliseconds to fit ``matches`` matches of ``seats`` among ``versions`` versions of
+    spread skills, paired near each other as a ladder pairs, started from live ratings as
+    the service starts it (best of three)."""
+    rng = np.random.default_rng(1)
+    skill = np.sort(rng.normal(wh.MU, 5, versions))[::-1]
+    # Each table: a random version and others a few places away (a ladder's tables).
+    first = rng.integers(0, versions, matches)
+    offsets = np.stack(
+        [np.zeros(matches, dtype=np.int64)]
+        + [rng.integers(-6, 7, matches) for _ in range(seats - 1)],
+        axis=1,
+    )
+    tables = np.clip(first[:, None] + offsets, 0, versions - 1)
+    unique = np.array([len(set(row)) == seats for row in tables.tolist()])
+    tables = tables[unique]
+    performance = skill[tables] + rng.normal(0, wh.BETA, tables.shape)
+    placings = np.argsort(np.argsort(-performance, axis=1), axis=1)
+    results = wh.Results(np.repeat(np.arange(len(tables)), seats), tables.ravel(), placings.ravel())
+    live_mu = skill + rng.normal(0, 1.0, versions)  # the live ratings: near, not exact
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        wh.fit_results(
+            versions,
+            results,
+            prior_mu=[wh.MU] * versions,
+            prior_sigma=[wh.SIGMA] * versions,
+            draw_probability=wh.tie_rate(results),
+            start_mu=live_mu,
+            start_sigma=np.full(versions, 1.5),
+        )
+        best = min(best, (time.perf_counter() - started) * 1000)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="lie21")
-    parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--budget", type=int, default=1500)
+    parser.add_argument("--game", choices=GAMES, help="one game (default: every hosted game)")
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--budget", type=int, help="matches per run (default: per game)")
+    parser.add_argument("--bound", type=float, help="ranking_bound_best (default: computed)")
     parser.add_argument("--deals", type=int, default=300)
-    parser.add_argument("--duplicate", action="store_true", help="duplicate sets at each table")
+    parser.add_argument("--no-plain", action="store_true", help="skip plain TrueSkill")
+    parser.add_argument("--refit", action="store_true", help="time the refit at arena scale")
     args = parser.parse_args()
-    global DUPLICATE
-    DUPLICATE = args.duplicate
-    plain = [run_plain(args.game, seed, args.budget) for seed in range(1, args.seeds + 1)]
-    arena = [run_arena(args.game, seed, args.budget) for seed in range(1, args.seeds + 1)]
-    suffix = "" if args.game == "lie21" else f"_{args.game}"
-    mean_plain, mean_arena = statistics.fmean(plain), statistics.fmean(arena)
-    print(f"ranking_matches_plain{suffix}: {mean_plain:.0f} matches", flush=True)
-    print(f"ranking_matches_arena{suffix}: {mean_arena:.0f} matches", flush=True)
-    print(f"ranking_matches_ratio{suffix}: {mean_plain / mean_arena:.2f}", flush=True)
-    ratio, first = duplicate_variance(args.game, args.deals)
-    print(f"duplicate_variance_ratio{suffix}: {ratio:.2f}")
-    print(f"seat0_first_places{suffix}: {first:.3f}")
+    if args.refit:
+        print(f"ranking_refit_ms: {refit_ms(4):.0f} ms", flush=True)
+        print(f"ranking_refit_two_seat_ms: {refit_ms(2):.0f} ms", flush=True)
+        return
+    seeds = range(1, args.seeds + 1)
+    for game in [args.game] if args.game else GAMES:
+        end = suffix(game)
+        budget = args.budget or BUDGET[game]
+        print(f"# {game}: seeds {seeds.start}-{seeds.stop - 1}, budget {budget}", flush=True)
+        arena = [run_arena(game, seed, budget) for seed in seeds]
+        print(f"# {game} arena per seed: {arena}", flush=True)
+        mean_arena = statistics.fmean(arena)
+        if not args.no_plain:
+            plain = [run_plain(game, seed, budget) for seed in seeds]
+            print(f"# {game} plain per seed: {plain}", flush=True)
+            mean_plain = statistics.fmean(plain)
+            print(f"ranking_matches_plain{end}: {mean_plain:.0f} matches", flush=True)
+        print(f"ranking_matches_arena{end}: {mean_arena:.0f} matches", flush=True)
+        if not args.no_plain:
+            print(f"ranking_matches_ratio{end}: {mean_plain / mean_arena:.2f}", flush=True)
+        if args.bound is not None and args.game:
+            best = args.bound
+        else:
+            from ranking_bound import bound
+
+            best = bound(game).best
+        print(f"ranking_bound_best{end}: {best:.0f} matches", flush=True)
+        print(f"ranking_bound_ratio{end}: {mean_arena / best:.2f}", flush=True)
+        ratio, first = duplicate_variance(game, args.deals)
+        print(f"duplicate_variance_ratio{end}: {ratio:.2f}", flush=True)
+        print(f"seat0_first_places{end}: {first:.3f}", flush=True)
 
 
 if __name__ == "__main__":
