@@ -32,11 +32,14 @@ with the best design an oracle knowing the true order could choose), computed he
     seat0_first_places_<game>: R           (share of matches seat 0 wins alone)
 
 ``--refit`` prints instead how long the displayed ratings take to refit at arena scale
-(1,000 versions, 100,000 matches of two and of four seats; the fit alone, as
-``rating_fit.ratings_refit`` runs it)::
+(1,000 versions, 100,000 matches of two and of four seats, paired as a ladder pairs; the fit
+alone, as ``rating_fit.ratings_refit`` runs it)::
 
-    ranking_refit_ms: N ms                 (four seats, the slower)
+    ranking_refit_ms: N ms                 (four seats, after 1% more matches, started from
+                                            the last fit as the service starts it)
+    ranking_refit_first_ms: N ms           (four seats, the first fit, from nothing)
     ranking_refit_two_seat_ms: N ms
+    ranking_refit_two_seat_first_ms: N ms
 
 Usage: ``python benchmarks/ranking_convergence.py [--game lie21] [--seeds 10]
 [--budget N] [--bound N] [--refit]`` (every hosted game without ``--game``; seeds are
@@ -280,13 +283,13 @@ def duplicate_variance(game: str, deals: int) -> tuple[float, float]:
     )
 
 
-def refit_ms(seats: int, versions: int = 1000, matches: int = 100_000) -> float:
+def refit_ms(seats: int, versions: int = 1000, matches: int = 100_000) -> tuple[float, float]:
     """Milliseconds to fit ``matches`` matches of ``seats`` among ``versions`` versions of
-    spread skills, paired near each other as a ladder pairs, started from live ratings as
-    the service starts it (best of three)."""
+    spread skills, each table a version and others a few places from it in the ranking (as
+    the ladder pairs): (the refit after 1% more matches, started from the last fit as the
+    service starts it; the first fit, from nothing). Best of three each."""
     rng = np.random.default_rng(1)
     skill = np.sort(rng.normal(wh.MU, 5, versions))[::-1]
-    # Each table: a random version and others a few places away (a ladder's tables).
     first = rng.integers(0, versions, matches)
     offsets = np.stack(
         [np.zeros(matches, dtype=np.int64)]
@@ -294,26 +297,27 @@ def refit_ms(seats: int, versions: int = 1000, matches: int = 100_000) -> float:
         axis=1,
     )
     tables = np.clip(first[:, None] + offsets, 0, versions - 1)
-    unique = np.array([len(set(row)) == seats for row in tables.tolist()])
-    tables = tables[unique]
+    tables = tables[np.array([len(set(row)) == seats for row in tables.tolist()])]
     performance = skill[tables] + rng.normal(0, wh.BETA, tables.shape)
     placings = np.argsort(np.argsort(-performance, axis=1), axis=1)
-    results = wh.Results(np.repeat(np.arange(len(tables)), seats), tables.ravel(), placings.ravel())
-    live_mu = skill + rng.normal(0, 1.0, versions)  # the live ratings: near, not exact
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        wh.fit_results(
-            versions,
-            results,
-            prior_mu=[wh.MU] * versions,
-            prior_sigma=[wh.SIGMA] * versions,
-            draw_probability=wh.tie_rate(results),
-            start_mu=live_mu,
-            start_sigma=np.full(versions, 1.5),
+
+    def results(count: int) -> wh.Results:
+        return wh.Results(
+            np.repeat(np.arange(count), seats), tables[:count].ravel(), placings[:count].ravel()
         )
-        best = min(best, (time.perf_counter() - started) * 1000)
-    return best
+
+    prior = {"prior_mu": [wh.MU] * versions, "prior_sigma": [wh.SIGMA] * versions}
+    earlier = results(len(tables) - len(tables) // 100)
+    last = wh.fit_results(versions, earlier, draw_probability=wh.tie_rate(earlier), **prior)
+    every = results(len(tables))
+    starts = {"warm": {"start_mu": last.mu, "start_sigma": last.sigma}, "cold": {}}
+    timings = dict.fromkeys(starts, float("inf"))
+    for _ in range(3):
+        for kind, start in starts.items():
+            began = time.perf_counter()
+            wh.fit_results(versions, every, draw_probability=wh.tie_rate(every), **prior, **start)
+            timings[kind] = min(timings[kind], (time.perf_counter() - began) * 1000)
+    return timings["warm"], timings["cold"]
 
 
 def main() -> None:
@@ -327,8 +331,12 @@ def main() -> None:
     parser.add_argument("--refit", action="store_true", help="time the refit at arena scale")
     args = parser.parse_args()
     if args.refit:
-        print(f"ranking_refit_ms: {refit_ms(4):.0f} ms", flush=True)
-        print(f"ranking_refit_two_seat_ms: {refit_ms(2):.0f} ms", flush=True)
+        warm, cold = refit_ms(4)
+        print(f"ranking_refit_ms: {warm:.0f} ms", flush=True)
+        print(f"ranking_refit_first_ms: {cold:.0f} ms", flush=True)
+        warm, cold = refit_ms(2)
+        print(f"ranking_refit_two_seat_ms: {warm:.0f} ms", flush=True)
+        print(f"ranking_refit_two_seat_first_ms: {cold:.0f} ms", flush=True)
         return
     seeds = range(1, args.seeds + 1)
     for game in [args.game] if args.game else GAMES:

@@ -10,9 +10,12 @@ expectation propagation (EP), as the package does; unlike the online TrueSkill u
 order in which the matches were played does not matter, and an early match is weighed with
 what is known now rather than with what was known then.
 
-The package loops in Python over matches (about 4 ms a match of four); here the same updates
-run on arrays, every match of a table size at once (parallel EP with damping), so a ladder of
-1,000 versions and 100,000 matches refits in well under a second
+The package loops in Python over matches (milliseconds a match of four) and, like any EP
+schedule that passes messages match by match, needs hundreds of sweeps on a ladder, where
+each version meets its neighbours in the ranking and news travels one match per sweep. Here
+the same updates run on arrays, every match of a table size at once, and each sweep is
+followed by a Newton step that solves for where the sweeps are heading (:meth:`History.fit`):
+a ladder of 1,000 versions and 100,000 matches converges in under ten sweeps
 (``benchmarks/ranking_convergence.py --refit``). ``tests/arena/algorithms/test_whole_history.py``
 checks the result against the package's own ``History`` on small histories.
 
@@ -32,6 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse import linalg
 
 __all__ = [
     "BETA",
@@ -266,53 +271,6 @@ class _Tables:
         return out_m, out_v
 
 
-def _components(players: int, player: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Which connected component of the who-played-whom graph each player is in (labels
-    0..N-1, the smallest player of the component): min-label propagation with pointer
-    jumping, a few array passes for a ladder."""
-    label = np.arange(players)
-    while True:
-        low = np.minimum.reduceat(label[player], starts)
-        table_low = np.repeat(low, np.diff(np.r_[starts, len(player)]))
-        new = label.copy()
-        np.minimum.at(new, player, table_low)
-        new = np.minimum(new, new[new])
-        while not np.array_equal(new, new[new]):
-            new = new[new]
-        if np.array_equal(new, label):
-            return label
-        label = new
-
-
-def _level(
-    msg_tau: np.ndarray,
-    msg_pi: np.ndarray,
-    tau: np.ndarray,
-    pi: np.ndarray,
-    prior_tau: np.ndarray,
-    prior_pi: np.ndarray,
-    player: np.ndarray,
-    component: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Put each component's level where EP's fixed point has it, in one step.
-
-    A result says only who was better: shifting every skill of a component by the same
-    amount changes no likelihood. So at the fixed point (as for the exact posterior) the
-    prior-precision-weighted mean of the posterior means equals that of the prior means,
-    per component; parallel sweeps reach that level only at the rate the priors pull
-    (hundreds of sweeps on a long ladder). Shifting every message of a component by c moves
-    player i's mean by c times its share of precision from matches, so c is solved for."""
-    prior_mean, mean = prior_tau / prior_pi, tau / pi
-    share = 1.0 - prior_pi / pi  # of each player's precision, the part from its matches
-    players = len(pi)
-    gap = np.bincount(component, prior_pi * (mean - prior_mean), players)
-    weight = np.bincount(component, prior_pi * share, players)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        shift = np.where(weight > 1e-12, -gap / weight, 0.0)
-    c = shift[component]
-    return msg_tau + c[player] * msg_pi, tau + c * (pi - prior_pi)
-
-
 class History:
     """The EP state of one whole history: matches can be added and the fit run again from
     where it was (a warm refit after one more match takes a few sweeps: the benchmark refits
@@ -394,21 +352,46 @@ class History:
         self.tau = self.prior_tau + np.bincount(self.player, self.msg_tau, self.players)
         self.pi = self.prior_pi + np.bincount(self.player, self.msg_pi, self.players)
 
+    def _partners(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each seat's message, the seats whose cavities it follows, and how much: a
+        seat's message about its skill is, to first order, its neighbours' skills in the
+        placing order (one neighbour at either end of the order, half each in between)."""
+        source, target, weight = [], [], []
+        for tables in self.groups.values():
+            rows, n = tables.rows, tables.seats
+            for e in range(n):
+                neighbours = [k for k in (e - 1, e + 1) if 0 <= k < n]
+                for k in neighbours:
+                    source.append(rows[:, e])
+                    target.append(rows[:, k])
+                    weight.append(np.full(len(rows), 1.0 / len(neighbours)))
+        return np.concatenate(source), np.concatenate(target), np.concatenate(weight)
+
     def fit(
         self, *, tolerance: float = 1e-3, max_iterations: int = 100, damping: float = 1.0
     ) -> Fit:
-        """Sweep until no mean or deviation moves by more than ``tolerance``. ``damping``
-        below 1 for a cold start: parallel EP overshoots when every match moves its players
-        as if it were the only one; it goes to 1 once the moves are small."""
+        """Sweep until no mean or deviation moves by more than ``tolerance``.
+
+        Each sweep recomputes every match's messages from the current cavities at once, and
+        is followed by a Newton step on the means. A sweep alone moves information one match
+        per sweep: on a ladder, where each version meets its neighbours in the ranking, the
+        top learns what the bottom did only after hundreds of sweeps. But a message about a
+        skill follows the cavities of the seats it was compared with, one for one (shifting
+        a partner's cavity shifts the message's mean by as much: :meth:`_partners`), so the
+        means the sweeps are heading for solve one sparse linear system, and each sweep
+        jumps there. The fixed point is the package's (its tests check it); only the way
+        there is shorter. ``damping`` below 1 softens the first sweeps of a cold start.
+        """
         if len(self.player) == 0:
             return Fit(self.mu, self.sigma, 0, True)
-        component = _components(self.players, self.player, self.starts)
         player, beta, margin = self.player, self.beta, self.margin
+        coupling = _Coupling(self.players, player, self._partners())
         mu, sigma = self.mu, self.sigma
         iterations, converged = 0, False
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             while iterations < max_iterations:
                 iterations += 1
+                before = self.mu
                 cavity_var = 1.0 / (self.pi[player] - self.msg_pi)
                 cavity_mean = (self.tau[player] - self.msg_tau) * cavity_var
                 new_tau, new_pi = self.msg_tau.copy(), self.msg_pi.copy()
@@ -420,16 +403,7 @@ class History:
                 self.msg_tau += damping * (new_tau - self.msg_tau)
                 self.msg_pi += damping * (new_pi - self.msg_pi)
                 self._posterior()
-                self.msg_tau, self.tau = _level(
-                    self.msg_tau,
-                    self.msg_pi,
-                    self.tau,
-                    self.pi,
-                    self.prior_tau,
-                    self.prior_pi,
-                    player,
-                    component,
-                )
+                self._newton(before, coupling)
                 new_mu, new_sigma = self.mu, self.sigma
                 change = max(
                     float(np.max(np.abs(new_mu - mu))), float(np.max(np.abs(new_sigma - sigma)))
@@ -438,9 +412,47 @@ class History:
                 if change < tolerance:
                     converged = True
                     break
-                if change < 0.05:
+                if change < 0.5:
                     damping = 1.0
         return Fit(mu, sigma, iterations, converged)
+
+    def _newton(self, before: np.ndarray, coupling: _Coupling) -> None:
+        """Jump the means to where the sweeps are heading (see :meth:`fit`): with K the
+        matrix of how much each skill's messages follow each other skill (K[i, j] = the
+        summed precision of i's messages, weighted, that follow j), a sweep maps the means
+        m to m' = P^-1 (b + K m) (P the posterior precisions), whose fixed point solves
+        (P - K) m* = P m' - K m; the messages are then moved as they would follow, and the
+        posterior mean lands on m*."""
+        pulled = self.msg_pi[coupling.source] * coupling.weight
+        system = coupling.matrix(self.pi, pulled)
+        step = linalg.spsolve(system, self.pi * (self.mu - before))  # m* - m
+        # Each message as it would be at cavities m*: it follows its partners by ``step``.
+        self.msg_tau += np.bincount(
+            coupling.source, pulled * step[coupling.partner], len(self.player)
+        )
+        self._posterior()
+
+
+class _Coupling:
+    """The fixed sparsity of P - K (every pair of players that shared a table, and the
+    diagonal) in compressed columns, built once per fit; each Newton step only sums values."""
+
+    def __init__(self, players: int, player: np.ndarray, partners: tuple) -> None:
+        source, target, weight = partners
+        self.source, self.weight = source, weight
+        self.partner = player[target]
+        rows = np.r_[player[source], np.arange(players)]
+        cols = np.r_[self.partner, np.arange(players)]
+        keys, self.slot = np.unique(cols * players + rows, return_inverse=True)
+        self.players = players
+        self.rows = keys % players
+        self.indptr = np.r_[0, np.cumsum(np.bincount(keys // players, minlength=players))]
+        self.coupled = len(source)
+
+    def matrix(self, precision: np.ndarray, pulled: np.ndarray) -> sparse.csc_matrix:
+        values = np.r_[-pulled, precision]
+        data = np.bincount(self.slot, values, len(self.rows))
+        return sparse.csc_matrix((data, self.rows, self.indptr), shape=(self.players, self.players))
 
 
 def fit_results(

@@ -27,7 +27,6 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 from django.core.cache import cache
@@ -118,7 +117,7 @@ def ratings_refit(*, game: str) -> RefitReport:
         matches, versions, placings = _read(game)
         ratings = list(
             Rating.objects.filter(game=game).values_list(
-                "pk", "version_id", "prior_mu", "mu", "sigma"
+                "pk", "version_id", "prior_mu", "rating", "rating_sigma"
             )
         )
         read_ms = (time.perf_counter() - started) * 1000
@@ -136,6 +135,7 @@ def ratings_refit(*, game: str) -> RefitReport:
             prior_mu=[row[2] for row in ratings],
             prior_sigma=[DEFAULT_SIGMA] * len(ratings),
             draw_probability=whole_history.tie_rate(results),
+            # From the last fit (a version never fitted shows its prior): a few sweeps.
             start_mu=[row[3] for row in ratings],
             start_sigma=[row[4] for row in ratings],
         )
@@ -201,7 +201,7 @@ def ratings_refit_soon(game: str) -> None:
     rest find it pending. The task clears the mark before it reads
     (:func:`ratings_refit_pending_clear`), so a result recorded while it fits asks for the
     next one; a mark whose task was lost expires, and the beat's due check refits anyway."""
-    transaction.on_commit(partial(_ask, game))
+    transaction.on_commit(lambda: _ask(game))
 
 
 def _ask(game: str) -> None:
@@ -215,7 +215,8 @@ def ratings_refit_pending_clear(game: str) -> None:
 
 
 def ratings_refit_due() -> list[RefitReport]:
-    """Refit every game whose last fit is behind its rated matches (or that has none)."""
+    """Refit every game whose last fit is behind its rated matches, or has a version the
+    fit has not seen (a new upload shows its prior until then)."""
     reports = []
     fits = {fit.game: fit for fit in RatingFit.objects.all()}
     for game in GAMES:
@@ -224,8 +225,8 @@ def ratings_refit_due() -> list[RefitReport]:
             .values("pk")
             .count()
         )
-        fit = fits.get(game)
+        fitted = fits[game].matches if game in fits else 0
         unfitted = Rating.objects.filter(game=game, fitted__isnull=True).exists()
-        if fit is None or fit.matches != rated or unfitted:
+        if fitted != rated or unfitted:
             reports.append(ratings_refit(game=game))
     return reports
