@@ -10,9 +10,13 @@ cannot tell apart teaches it most. So the ladder:
 
 1. lists the pairs at most :data:`REACH` places apart in the displayed order (the pairs an
    oracle's best design plays too: ``arena.algorithms.design``);
-2. draws one with probability proportional to its doubt (a draw, not the most doubtful pair
-   every time: a pair the fit is confidently wrong about still comes back now and then, and
-   two workers asking at once get different tables);
+2. draws one with probability proportional to its doubt times the spread of its difference,
+   ``sqrt(sigma_a² + sigma_b²)`` (:func:`weight`): what one more match between them is
+   expected to take off the chance they are the wrong way round. Two versions that have met
+   often and are still level are a coin toss whatever a few more matches say, so they give
+   way to pairs a match can still settle. It is a draw, not the heaviest pair every time: a
+   pair the fit is confidently wrong about still comes back now and then, and two workers
+   asking at once get different tables;
 3. seats it, filling a bigger table with the free versions nearest to the pair in the order
    (those between the two first, then outwards, a side at random).
 
@@ -38,7 +42,16 @@ import random
 from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import Protocol, TypeVar
 
-__all__ = ["REACH", "Rated", "doubt", "doubtful_pairs", "nearest", "pick_table", "pick_tables"]
+__all__ = [
+    "REACH",
+    "Rated",
+    "doubt",
+    "doubtful_pairs",
+    "nearest",
+    "pick_table",
+    "pick_tables",
+    "weight",
+]
 
 #: Pairs at most this many places apart in the displayed order are candidates.
 REACH = 2
@@ -65,18 +78,25 @@ def doubt(a: Rated, b: Rated) -> float:
     return 0.5 * math.erfc(abs(a.rating - b.rating) / (spread * math.sqrt(2)))
 
 
+def weight(a: Rated, b: Rated) -> float:
+    """How much a match between ``a`` and ``b`` is expected to settle their order: the doubt
+    times the spread of their difference (a one-step look-ahead: a match shrinks the spread
+    by an amount that matters in proportion to it)."""
+    return doubt(a, b) * math.sqrt(a.rating_sigma**2 + b.rating_sigma**2)
+
+
 def doubtful_pairs(
     order: Sequence[R], *, reach: int = REACH, taken: Collection[int] = ()
 ) -> tuple[list[tuple[int, int]], list[float]]:
     """The candidate pairs (positions in ``order``, best first, neither of them ``taken``)
-    and their doubts."""
+    and their weights (:func:`weight`)."""
     pairs, weights = [], []
     for distance in range(1, reach + 1):
         for a in range(len(order) - distance):
             b = a + distance
             if a not in taken and b not in taken:
                 pairs.append((a, b))
-                weights.append(doubt(order[a], order[b]))
+                weights.append(weight(order[a], order[b]))
     return pairs, weights
 
 

@@ -114,13 +114,15 @@ def match_record(
 
 
 def rate(match: Match, scores: Sequence[float]) -> None:
-    """Each seat's version rating set to ``scores[seat]`` after ``match``, with its history
-    row (what the rating writes), so charts and sparklines have known values."""
+    """Each seat's version's displayed rating set to ``scores[seat]`` after ``match`` (and
+    its live mu to 6 more), with its history row (what the rating and the refit write), so
+    pages, charts and sparklines have known values."""
     for seat, score in zip(match.seats.order_by("seat"), scores, strict=True):
         rating, _ = Rating.objects.get_or_create(
             version=seat.version, defaults={"bot": seat.bot, "game": match.game}
         )
         rating.mu, rating.sigma, rating.score = score + 6, 2.0, score
+        rating.rating, rating.rating_sigma = score, 2.0
         rating.current = True
         rating.save()
         RatingHistory.objects.update_or_create(
@@ -132,6 +134,8 @@ def rate(match: Match, scores: Sequence[float]) -> None:
                 "mu": score + 6,
                 "sigma": 2.0,
                 "score": score,
+                "rating": score,
+                "rating_sigma": 2.0,
             },
         )
 

@@ -83,30 +83,36 @@ def ladder(db) -> list[Rating]:
     return ratings
 
 
-def test_the_ladder_ranks_by_conservative_score(ladder) -> None:
+def test_the_ladder_ranks_by_the_displayed_rating(ladder) -> None:
     html = _html("/games/lie21/")
-    # Scores (mu - 3 sigma): 27, 25, 26.5, 0.1.
-    assert _ladder_names(html) == ["bot0", "bot2", "bot1", "bot3"]
+    # Ratings 30, 40, 28, 25 (the fit's; the live mu - 3 sigma would put bot0 first).
+    assert _ladder_names(html) == ["bot1", "bot0", "bot2", "bot3"]
     assert 'aria-sort="descending"' in html
+    assert "whole-history fit (TrueSkill Through Time)" in html, "it says which estimator"
+    assert 'href="/docs/ratings/"' in html
+    # bot3 has played nothing: its interval is the prior's, and its place is not firm.
+    row = html.split(f'data-bot="{ladder[3].bot_id}"', 1)[1].split("</tr>", 1)[0]
+    assert "provisional" in row and "8.7\u201341.3" in row
 
 
 @pytest.mark.parametrize(
     ("sort", "expected"),
     [
-        ("-mu", ["bot1", "bot0", "bot2", "bot3"]),
-        ("sigma", ["bot2", "bot0", "bot1", "bot3"]),
+        ("-rating", ["bot1", "bot0", "bot2", "bot3"]),
+        ("interval", ["bot2", "bot0", "bot1", "bot3"]),  # the narrowest first
         ("-matches", ["bot2", "bot0", "bot1", "bot3"]),
         ("-win_rate", ["bot0", "bot2", "bot1", "bot3"]),  # no matches: last
         ("win_rate", ["bot1", "bot2", "bot0", "bot3"]),
         ("placing", ["bot0", "bot2", "bot1", "bot3"]),  # mean placing, best first
-        ("id); DROP TABLE arena_rating;--", ["bot0", "bot2", "bot1", "bot3"]),  # ignored
+        ("-mu", ["bot1", "bot0", "bot2", "bot3"]),  # the live rating is no column: ignored
+        ("id); DROP TABLE arena_rating;--", ["bot1", "bot0", "bot2", "bot3"]),  # ignored
     ],
 )
 def test_the_ladder_sorts_by_a_whitelisted_column(ladder, sort, expected) -> None:
     html = _html(f"/games/lie21/?sort={sort}")
     assert _ladder_names(html) == expected
-    # The rank column stays the rank by score, whatever the order shown.
-    assert re.search(rf'data-bot="{ladder[0].bot_id}">\s*<td class="num">1<', html)
+    # The rank column stays the rank by rating, whatever the order shown.
+    assert re.search(rf'data-bot="{ladder[1].bot_id}">\s*<td class="num">1<', html)
 
 
 def test_the_ladder_paginates_and_leaves_inactive_bots_out(ladder) -> None:
@@ -129,7 +135,7 @@ def test_the_ladder_draws_a_sparkline_from_the_versions_rating_history(db) -> No
     html = _html("/games/lie21/")
     assert html.count('class="sparkline up"') == 1
     assert html.count('class="sparkline down"') == 1
-    assert "Score trend over 3 matches: 10.0 to 15.0" in html
+    assert "Rating trend over 3 matches: 10.0 to 15.0" in html
 
 
 # --- games: the home page, each game's page, rules and starter bot ----------------------
@@ -178,7 +184,7 @@ def test_a_games_page_has_its_ladder_rules_starter_bot_and_seat_counts(db) -> No
     assert 'href="/games/highcard/rules/"' in html
     assert 'href="/games/highcard/starter/"' in html
     assert sorted(_ladder_names(html)) == ["card0", "card1", "card2"]
-    assert "μ ± 3σ" in html and "Mean place" in html  # noqa: RUF001
+    assert "95% interval" in html and "Mean place" in html
     for bot in bots:
         assert f'data-bot="{bot.pk}"' in html
     # Each game has its own ladder: none of them is on Lie 21's.
@@ -317,9 +323,9 @@ def test_a_match_page_shows_every_seat_with_its_place_score_and_rating_change(db
     for (_, _, css), seat in zip(rows, seats, strict=True):
         assert ("first" in css) == (seat.placing == 0)  # only a first place stands out
         assert f"seat{seat.seat}</a>" in table
-    assert "Δμ" in table  # rated: the change of μ and of the conservative score per seat
+    assert "Δ live μ" in table  # rated: what the match did to each seat's live TrueSkill μ
     deltas = re.findall(r'<td class="num">([+\u2212±][0-9.]+)</td>', table)
-    assert len(deltas) == 6
+    assert len(deltas) == 3
     assert "Firsts" in table  # the game's own totals, per seat
 
 

@@ -3,6 +3,7 @@ them the wrong way round."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -42,6 +43,15 @@ def test_doubt_is_the_chance_of_the_wrong_order(a, b, expected):
     assert pairing.doubt(b, a) == pairing.doubt(a, b)
 
 
+def test_a_level_pair_that_met_often_gives_way_to_one_a_match_can_settle():
+    """Both pairs are a coin toss for the fit; one has a wide spread left (few matches), the
+    other has met so often that a few more results will not tell them apart."""
+    fresh = (Entry("x", 25, 4), Entry("y", 25, 4))
+    worn = (Entry("x", 25, 0.5), Entry("y", 25, 0.5))
+    assert pairing.doubt(*fresh) == pairing.doubt(*worn) == 0.5
+    assert pairing.weight(*fresh) == pytest.approx(8 * pairing.weight(*worn))
+
+
 def test_more_matches_less_doubt_and_a_wider_gap_less_doubt():
     assert pairing.doubt(Entry("x", 26, 2), Entry("y", 25, 2)) > pairing.doubt(
         Entry("x", 26, 1), Entry("y", 25, 1)
@@ -68,10 +78,10 @@ def test_the_pair_in_doubt_is_drawn_and_the_settled_ones_hardly_ever():
     assert drawn[(2, 3)] >= 195, drawn
 
 
-def test_draws_follow_the_doubt():
+def test_draws_follow_the_doubt_times_the_spread():
     """Two doubtful pairs, one twice as doubtful: drawn about twice as often."""
     order = [Entry("a", 40, 1), Entry("b", 39.0, 1), Entry("c", 20, 1), Entry("d", 18.34, 1)]
-    high, low = pairing.doubt(order[0], order[1]), pairing.doubt(order[2], order[3])
+    high, low = pairing.weight(order[0], order[1]), pairing.weight(order[2], order[3])
     assert high / low == pytest.approx(2, rel=0.1)
     rng = random.Random(7)
     drawn = Counter(tuple(pairing.pick_table(order, 2, rng)) for _ in range(3000))
@@ -129,7 +139,7 @@ def test_any_table_is_distinct_free_and_of_the_size(ratings, sigma, seats, busy,
         return
     assert len(table) == seats == len(set(table))
     assert not set(table) & busy
-    close = any(b - a <= pairing.REACH for a, b in zip(free, free[1:], strict=False))
+    close = any(b - a <= pairing.REACH for a, b in itertools.pairwise(free))
     assert abs(table[0] - table[1]) <= pairing.REACH or not close
 
 
