@@ -240,9 +240,46 @@ class Displayed:
         return sorted(self.entries, key=lambda e: -e.rating)
 
 
-def run_arena(game: str, seed: int, budget: int) -> int:
+class PlackettLuce:
+    """For comparison only (``--compare-choix``): the same matches ranked by a Plackett-Luce
+    fit (``choix.opt_rankings``, Bradley-Terry at two seats; ties broken at random), with an
+    L2 penalty matching the whole-history fit's prior (sd 25/3 on TrueSkill's scale is about
+    2.6 on the logit scale)."""
+
+    ALPHA = 0.15
+
+    def __init__(self, entries: Sequence[Entry], rng: random.Random) -> None:
+        self.entries = entries
+        self.index = {e.bot: k for k, e in enumerate(entries)}
+        self.rng = rng
+        self.data: list[tuple[int, ...]] = []
+        self.params = np.zeros(len(entries))
+
+    def add(self, table: Sequence[Entry], placings: Sequence[int]) -> None:
+        import choix
+
+        keyed = sorted(
+            (
+                (place, self.rng.random(), self.index[e.bot])
+                for e, place in zip(table, placings, strict=True)
+            )
+        )
+        self.data.append(tuple(k for *_, k in keyed))
+        self.params = choix.opt_rankings(
+            len(self.entries), self.data, alpha=self.ALPHA, initial_params=self.params
+        )
+
+    def ranked(self) -> list[Entry]:
+        return sorted(self.entries, key=lambda e: -self.params[self.index[e.bot]])
+
+
+def run_arena(game: str, seed: int, budget: int, compare: bool = False) -> tuple[int, int | None]:
+    """Matches to a settled order for the arena's displayed ranking (and, with ``compare``,
+    for a Plackett-Luce fit of the very same matches)."""
     run = Run(game, seed, budget)
     displayed = Displayed(run.entries)
+    other = PlackettLuce(run.entries, random.Random(seed)) if compare else None
+    other_taus: list[tuple[int, float]] = []
     while run.matches < budget:
         order = displayed.ranked()
         (table,) = pairing.pick_tables(order, run.seats, 1, run.rng)
@@ -250,7 +287,16 @@ def run_arena(game: str, seed: int, budget: int) -> int:
         placings = run.play(table)
         displayed.add(table, placings)
         run.note(displayed.ranked())
-    return run.converged_at()
+        if other is not None:
+            other.add(table, placings)
+            other_taus.append((run.matches, kendall_tau([e.bot for e in other.ranked()])))
+    if other is None:
+        return run.converged_at(), None
+    shown = run.taus
+    run.taus = other_taus
+    compared = run.converged_at()
+    run.taus = shown
+    return run.converged_at(), compared
 
 
 def duplicate_variance(game: str, deals: int) -> tuple[float, float]:
@@ -329,6 +375,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--no-plain", action="store_true", help="skip plain TrueSkill")
     parser.add_argument("--refit", action="store_true", help="time the refit at arena scale")
+    parser.add_argument(
+        "--compare-choix", action="store_true", help="also rank the same matches by choix"
+    )
     args = parser.parse_args()
     if args.refit:
         warm, cold = refit_ms(4)
@@ -343,9 +392,15 @@ def main() -> None:
         end = suffix(game)
         budget = args.budget or BUDGET[game]
         print(f"# {game}: seeds {seeds.start}-{seeds.stop - 1}, budget {budget}", flush=True)
-        arena = [run_arena(game, seed, budget) for seed in seeds]
+        runs = [run_arena(game, seed, budget, args.compare_choix) for seed in seeds]
+        arena = [settled for settled, _ in runs]
         print(f"# {game} arena per seed: {arena}", flush=True)
         mean_arena = statistics.fmean(arena)
+        if args.compare_choix:
+            compared = [other for _, other in runs]
+            print(f"# {game} Plackett-Luce on the same matches per seed: {compared}", flush=True)
+            mean = statistics.fmean(compared)
+            print(f"ranking_matches_arena_choix{end}: {mean:.0f} matches", flush=True)
         if not args.no_plain:
             plain = [run_plain(game, seed, budget) for seed in seeds]
             print(f"# {game} plain per seed: {plain}", flush=True)
