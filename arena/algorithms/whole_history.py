@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -167,13 +168,24 @@ def _win_v_w(alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _tie_v_w(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The same for a standard normal truncated to [low, high] (a tie)."""
-    mass = np.maximum(_cdf(high) - _cdf(low), 1e-300)
-    pdf_low = np.exp(-0.5 * low * low) * _INV_SQRT_2PI
-    pdf_high = np.exp(-0.5 * high * high) * _INV_SQRT_2PI
-    v = (pdf_low - pdf_high) / mass
-    u = (low * pdf_low - high * pdf_high) / mass
-    return v, v * v - u
+    """The same for a standard normal truncated to [low, high] (a tie). Where both ends lie
+    in one tail, the mass and densities are taken relative to the nearer end's density, so
+    a tie the cavities call very unlikely still gives finite moments (the plain difference
+    of two distribution functions would round to zero there)."""
+    # Reflect the lower tail onto the upper one: v changes sign, w does not.
+    flip = high < 0
+    a = np.where(flip, -high, low)  # the nearer end
+    b = np.where(flip, -low, high)
+    scale = np.exp(-0.5 * (b * b - a * a))  # density at b relative to the density at a
+    one_tail = a > 0
+    tail_mass = 0.5 * (_erfcx(np.abs(a) / _SQRT2) - _erfcx(np.abs(b) / _SQRT2) * scale)
+    # Straddling zero: the mass is not small; in units of the density at a.
+    whole = (_cdf(b) - _cdf(a)) * np.exp(0.5 * a * a) * math.sqrt(2 * math.pi)
+    mass = np.where(one_tail, tail_mass * math.sqrt(2 * math.pi), whole)
+    mass = np.maximum(mass, 1e-300)
+    v = (1.0 - scale) / mass
+    u = (a - b * scale) / mass
+    return np.where(flip, -v, v), v * v - u
 
 
 def _factor(
@@ -425,7 +437,14 @@ class History:
         posterior mean lands on m*."""
         pulled = self.msg_pi[coupling.source] * coupling.weight
         system = coupling.matrix(self.pi, pulled)
-        step = linalg.spsolve(system, self.pi * (self.mu - before))  # m* - m
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", linalg.MatrixRankWarning)
+            try:
+                step = linalg.spsolve(system, self.pi * (self.mu - before))  # m* - m
+            except (linalg.MatrixRankWarning, RuntimeError):
+                return  # this sweep stays a plain sweep; the next one tries again
+        if not np.all(np.isfinite(step)):
+            return
         # Each message as it would be at cavities m*: it follows its partners by ``step``.
         self.msg_tau += np.bincount(
             coupling.source, pulled * step[coupling.partner], len(self.player)
