@@ -160,6 +160,11 @@ class RunMatchSerializer(serializers.Serializer):
         source="match.fault", help_text="Your draft's fault kind (`crash`, ...), or empty."
     )
     fault_detail = serializers.CharField(source="match.fault_detail")
+    fault_link = serializers.CharField(
+        source="match.fault_link",
+        help_text="Where the viewer shows the fault: `game=1&step=4` (append it as the page's "
+        "`#` fragment), or empty.",
+    )
     output = serializers.CharField(source="match.output", help_text="What your draft printed.")
     traceback = serializers.CharField(source="match.traceback")
     replay = serializers.SerializerMethodField(help_text="The replay's URL once played, or null.")

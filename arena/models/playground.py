@@ -86,6 +86,8 @@ class PlaygroundMatch(models.Model):
     scores = models.JSONField(default=list, blank=True)  # match points per seat
     fault = models.CharField(max_length=16, blank=True)  # the draft's own fault, if any
     fault_detail = models.CharField(max_length=500, blank=True)
+    #: Where the viewer shows the draft's fault: ``game=1&step=4`` ("" when there is none).
+    fault_link = models.CharField(max_length=40, blank=True)
     replay = models.BinaryField(null=True, blank=True)  # gzip JSON, docs/replay-format.md
     output = models.TextField(blank=True)  # what the draft printed (and its traceback)
     traceback = models.TextField(blank=True)

@@ -434,6 +434,7 @@ def _record(match: PlaygroundMatch, token: str, result: engine.MatchResult, outp
         scores=list(result.scores),
         fault=fault.kind[:16] if fault else "",
         fault_detail=fault.detail[:500] if fault else "",
+        fault_link=_fault_link(result.replay, fault) if fault else "",
         replay=replay_io.dumps(result.replay),
         output=output,
         traceback=fault.private if fault else "",
@@ -442,6 +443,17 @@ def _record(match: PlaygroundMatch, token: str, result: engine.MatchResult, outp
     )
     if updated != 1:
         log.warning("playground match=%s attempt superseded; result discarded", match.pk)
+
+
+def _fault_link(replay: dict[str, Any], fault: engine.MatchError) -> str:
+    """The viewer position of a fault (``game=G&step=S``): its game with the steps it let be
+    played, as the match pages link it; "" for a fault before the first game."""
+    games = replay.get("games") or []
+    if not 1 <= fault.game <= len(games):
+        return ""
+    played = len(games[fault.game - 1].get("steps") or [])
+    step = played if fault.step is None else min(fault.step, played)
+    return f"game={fault.game}&step={step}"
 
 
 def playground_sweep(*, limit: int = 200) -> dict[str, int]:

@@ -104,6 +104,7 @@ def test_a_draft_that_crashes_on_its_third_move_shows_its_traceback_at_that_step
     replay = playground_replay(match=match)
     fault = replay["faults"][0]
     assert fault["seat"] == match.draft_seat and fault["kind"] == "crash"
+    assert match.fault_link == f"game={fault['game']}&step={fault['step']}"
     assert "lying with" in match.output  # its prints before the crash are kept
 
 
