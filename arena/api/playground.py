@@ -63,7 +63,7 @@ def _source_field(**kwargs: Any) -> StrictCharField:
 # --- drafts -----------------------------------------------------------------------------------
 
 
-class DraftSerializer(serializers.ModelSerializer):
+class PlaygroundDraftSerializer(serializers.ModelSerializer):
     class Meta:
         model = PlaygroundDraft
         fields = ["id", "game", "source", "created", "updated"]
@@ -75,7 +75,7 @@ class DraftListSaveApi(ListAPIView):
     permission_classes = [IsAuthenticated]
     pagination_class = Pagination
     filter_backends = []
-    serializer_class = DraftSerializer
+    serializer_class = PlaygroundDraftSerializer
 
     class DraftSaveSerializer(serializers.Serializer):
         game = GameField()
@@ -89,7 +89,7 @@ class DraftListSaveApi(ListAPIView):
     @extend_schema(
         tags=TAGS,
         summary="List your playground drafts",
-        responses={200: DraftSerializer(many=True), **errors(400, 401, 404)},
+        responses={200: PlaygroundDraftSerializer(many=True), **errors(400, 401, 404)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -101,13 +101,13 @@ class DraftListSaveApi(ListAPIView):
         "replaces it). A draft may be unfinished: it is checked when it runs. Over the upload "
         "limit: 413 `too_large`, nothing kept.",
         request=DraftSaveSerializer,
-        responses={200: DraftSerializer, **errors(400, 401, 413)},
+        responses={200: PlaygroundDraftSerializer, **errors(400, 401, 413)},
     )
     def post(self, request: Request) -> Response:
         serializer = self.DraftSaveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         draft = draft_save(user=request.user, **serializer.validated_data)
-        return Response(DraftSerializer(draft).data)
+        return Response(PlaygroundDraftSerializer(draft).data)
 
 
 class DraftDetailApi(APIView):
@@ -117,16 +117,18 @@ class DraftDetailApi(APIView):
         tags=TAGS,
         summary="One of your drafts",
         description="Another user's draft is a 404, like one that does not exist.",
-        responses={200: DraftSerializer, **errors(401, 404)},
+        responses={200: PlaygroundDraftSerializer, **errors(401, 404)},
     )
     def get(self, request: Request, draft_id: int) -> Response:
-        return Response(DraftSerializer(draft_get(user=request.user, draft_id=draft_id)).data)
+        return Response(
+            PlaygroundDraftSerializer(draft_get(user=request.user, draft_id=draft_id)).data
+        )
 
 
 # --- runs -------------------------------------------------------------------------------------
 
 
-class RunMatchSerializer(serializers.Serializer):
+class PlaygroundRunMatchSerializer(serializers.Serializer):
     """One match of a run, from the draft's side."""
 
     number = serializers.IntegerField(source="match.number", help_text="1, 2, ... in the run.")
@@ -183,12 +185,12 @@ class RunMatchSerializer(serializers.Serializer):
         return f"/games/{view.match.run.game}/play/runs/{match.run_id}/matches/{match.number}/"
 
 
-class OpponentSerializer(serializers.Serializer):
+class PlaygroundOpponentSerializer(serializers.Serializer):
     ref = serializers.CharField(help_text="As it was named: `random`, `version:12`, `bot:7`.")
     label = serializers.CharField()
 
 
-class RunSerializer(serializers.Serializer):
+class PlaygroundRunSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="run.pk")
     game = serializers.CharField(source="run.game")
     created = serializers.DateTimeField(source="run.created")
@@ -200,7 +202,7 @@ class RunSerializer(serializers.Serializer):
     waiting_for_worker = serializers.BooleanField(
         help_text="Its queued matches have waited more than a minute for a worker."
     )
-    opponents = OpponentSerializer(source="run.opponents", many=True)
+    opponents = PlaygroundOpponentSerializer(source="run.opponents", many=True)
     matches_requested = serializers.IntegerField(source="run.matches_requested")
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -209,7 +211,7 @@ class RunSerializer(serializers.Serializer):
     faults = serializers.IntegerField(help_text="Matches your draft lost by its own fault.")
     failed = serializers.IntegerField(help_text="Matches the platform could not play.")
     sha256 = serializers.CharField(source="run.sha256", help_text="Of the source as it ran.")
-    matches = RunMatchSerializer(many=True)
+    matches = PlaygroundRunMatchSerializer(many=True)
 
 
 class RunListCreateApi(ListAPIView):
@@ -218,7 +220,7 @@ class RunListCreateApi(ListAPIView):
     permission_classes = [IsAuthenticated]
     pagination_class = Pagination
     filter_backends = []
-    serializer_class = RunSerializer
+    serializer_class = PlaygroundRunSerializer
 
     class RunCreateSerializer(serializers.Serializer):
         game = GameField()
@@ -249,12 +251,12 @@ class RunListCreateApi(ListAPIView):
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         views = [run_view(run=run) for run in page]
-        return self.get_paginated_response(RunSerializer(views, many=True).data)
+        return self.get_paginated_response(PlaygroundRunSerializer(views, many=True).data)
 
     @extend_schema(
         tags=TAGS,
         summary="List your playground runs",
-        responses={200: RunSerializer(many=True), **errors(400, 401, 404)},
+        responses={200: PlaygroundRunSerializer(many=True), **errors(400, 401, 404)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -272,7 +274,7 @@ class RunListCreateApi(ListAPIView):
         "opponent that does not exist, or another user's draft (404); more than "
         "`ARENA_PLAYGROUND_RUNS_PER_HOUR` runs in an hour, `quota` (429, `Retry-After`).",
         request=RunCreateSerializer,
-        responses={201: RunSerializer, **errors(400, 401, 404, 413, 429)},
+        responses={201: PlaygroundRunSerializer, **errors(400, 401, 404, 413, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = self.RunCreateSerializer(data=request.data)
@@ -287,7 +289,7 @@ class RunListCreateApi(ListAPIView):
             matches=data["matches"],
         )
         view = run_view(run=run_get(user=request.user, run_id=run.pk))
-        return Response(RunSerializer(view).data, status=status.HTTP_201_CREATED)
+        return Response(PlaygroundRunSerializer(view).data, status=status.HTTP_201_CREATED)
 
 
 class RunDetailApi(APIView):
@@ -297,10 +299,12 @@ class RunDetailApi(APIView):
         tags=TAGS,
         summary="A playground run: progress, results, each match's output",
         description="Poll this until `status` is `done`. Another user's run is a 404.",
-        responses={200: RunSerializer, **errors(401, 404)},
+        responses={200: PlaygroundRunSerializer, **errors(401, 404)},
     )
     def get(self, request: Request, run_id: int) -> Response:
-        return Response(RunSerializer(run_view(run=run_get(user=request.user, run_id=run_id))).data)
+        return Response(
+            PlaygroundRunSerializer(run_view(run=run_get(user=request.user, run_id=run_id))).data
+        )
 
 
 class RunMatchReplayApi(APIView):

@@ -105,7 +105,10 @@ def test_a_draft_that_crashes_on_its_third_move_shows_its_traceback_at_that_step
     fault = replay["faults"][0]
     assert fault["seat"] == match.draft_seat and fault["kind"] == "crash"
     assert match.fault_link == f"game={fault['game']}&step={fault['step']}"
-    assert "lying with" in match.output  # its prints before the crash are kept
+    # Its output is kept, filed by step: the traceback at the fault's own step.
+    assert "RuntimeError: third move!" in match.output
+    (at_fault,) = [entry for entry in match.steps if entry.get("fault")]
+    assert (at_fault["game"], at_fault["step"]) == (fault["game"], fault["step"])
 
 
 def test_only_the_drafts_own_output_is_kept(owner, other_user) -> None:
@@ -136,9 +139,11 @@ def test_only_the_drafts_own_output_is_kept(owner, other_user) -> None:
 def test_a_draft_that_fails_the_upload_check_is_refused_with_its_line(
     owner, source, code, line
 ) -> None:
-    with mock.patch("arena.services.playground.enqueue") as enqueue:
-        with pytest.raises(InvalidInput) as refused:
-            _run(owner, source=source)
+    with (
+        mock.patch("arena.services.playground.enqueue") as enqueue,
+        pytest.raises(InvalidInput) as refused,
+    ):
+        _run(owner, source=source)
     assert refused.value.code == code
     assert refused.value.extra.get("line") == line
     if line:
