@@ -267,7 +267,7 @@ class PlaygroundRunFactory(factory.django.DjangoModelFactory):
         import engine
 
         bots = [engine.builtin_bot(self.game, "random")] * 2
-        players = [engine.InProcessPlayer(name, bot) for name, bot in zip("ab", bots)]
+        players = [engine.InProcessPlayer(name, bot) for name, bot in zip("ab", bots, strict=True)]
         result = engine.play_match(self.game, players, seed=self.seed, collect_logs=True)
         PlaygroundMatch.objects.create(
             run=self,
