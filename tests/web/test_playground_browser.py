@@ -158,3 +158,16 @@ def test_a_game_of_more_seats_chooses_a_player_count_and_seats_a_ladder_bot(tab:
     _viewer(tab)
     tab.screenshot("playground-liars")
     tab.assert_fits()
+
+
+def test_the_playground_fits_a_phone(phone_tab: Tab) -> None:
+    user_make("tara")
+    page = phone_tab.page
+    log_in(phone_tab, "tara", PASSWORD)
+    phone_tab.goto("/games/lie21/play/")
+    page.wait_for_selector("#playground[data-ready=true]")
+    phone_tab.assert_fits()
+    _run(phone_tab, 2)
+    _viewer(phone_tab)
+    phone_tab.screenshot("playground-phone")
+    phone_tab.assert_fits()

@@ -276,6 +276,13 @@ function faultCell(match) {
   return cell;
 }
 
+/* "4–1": the draft's match points first, then the others' in seat order. */
+function scoreText(match) {
+  if (!match.scores.length) return "";
+  const others = match.scores.filter((_, seat) => seat !== match.draft_seat);
+  return [match.scores[match.draft_seat], ...others].join("–");
+}
+
 function showRun(run) {
   shownRun = run;
   $("run-results").hidden = false;
@@ -312,7 +319,7 @@ function showRun(run) {
     el("td", { class: "num", text: String(match.number) }),
     el("td", { text: table }),
     el("td", {}, resultCell(match)),
-    el("td", { class: "num", text: match.scores.length ? match.scores.join("–") : "" }),
+    el("td", { class: "num", text: scoreText(match) }),
     el("td", { class: "num", text: match.status === "done" ? String(match.games_played) : "" }),
     el("td", {}, faultCell(match)),
     el("td", {}, watch));
