@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -176,13 +177,13 @@ class PlaygroundRunMatchSerializer(serializers.Serializer):
         match = view.match
         if match.status != PlaygroundMatch.Status.DONE:
             return None
-        return f"/api/playground/runs/{match.run_id}/matches/{match.number}/replay/"
+        return reverse("api-playground-replay", args=[match.run_id, match.number])
 
     def get_page(self, view: MatchView) -> str | None:
         match = view.match
         if match.status != PlaygroundMatch.Status.DONE:
             return None
-        return f"/games/{view.match.run.game}/play/runs/{match.run_id}/matches/{match.number}/"
+        return reverse("playground-match", args=[match.run.game, match.run_id, match.number])
 
 
 class PlaygroundOpponentSerializer(serializers.Serializer):

@@ -27,6 +27,7 @@ __all__ = [
     "playground_match_get",
     "playground_replay",
     "run_get",
+    "run_latest_id",
     "run_list",
     "run_view",
 ]
@@ -59,6 +60,16 @@ def run_list(*, user: Any, game: str | None = None) -> QuerySet[PlaygroundRun]:
     """The user's runs, newest first (of one game with ``game``)."""
     runs = _runs(user).defer("source")
     return runs.filter(game=game) if game else runs
+
+
+def run_latest_id(*, user: Any, game: str) -> int | None:
+    """The id of the user's newest run of ``game`` (the playground shows it on opening)."""
+    return (
+        PlaygroundRun.objects.filter(owner_id=user.pk, game=game)
+        .order_by("-created", "-id")
+        .values_list("id", flat=True)
+        .first()
+    )
 
 
 def run_get(*, user: Any, run_id: int) -> PlaygroundRun:

@@ -31,7 +31,7 @@ from arena.selectors.playground import (
     opponent_choices,
     playground_match_get,
     playground_replay,
-    run_list,
+    run_latest_id,
 )
 from arena.services.bots import bot_create, bot_version_upload
 from arena.services.errors import DomainError, InvalidInput, NotFound
@@ -68,7 +68,7 @@ def playground(request: HttpRequest, game: str) -> HttpResponse:
     groups: dict[str, list[dict[str, str]]] = {}
     for choice in choices:
         groups.setdefault(choice.group, []).append({"ref": choice.ref, "label": choice.label})
-    latest = run_list(user=request.user, game=game).only("id").first()
+    latest = run_latest_id(user=request.user, game=game)
     own_bots = Bot.objects.filter(owner=request.user, game=game, is_active=True).order_by("name")
     doc = doc_render_path(rules.docs_path())
     return render(
@@ -90,7 +90,7 @@ def playground(request: HttpRequest, game: str) -> HttpResponse:
                 "maxMatches": MAX_MATCHES,
                 "uploadMax": settings.ARENA_UPLOAD_MAX_BYTES,
                 "draftId": draft.pk if draft else None,
-                "latestRun": latest.pk if latest else None,
+                "latestRun": latest,
                 "opponents": [{"group": name, "choices": items} for name, items in groups.items()],
                 "urls": {
                     "drafts": reverse("api-playground-drafts"),
