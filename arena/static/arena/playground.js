@@ -377,9 +377,16 @@ function nameField() {
 uploadBot.addEventListener("change", nameField);
 nameField();
 
-$("upload-form").addEventListener("submit", () => {
-  $("upload-source").value = editor.getSource();
-  savedSource = editor.getSource(); // the server saves it as the draft too
+$("upload-form").addEventListener("submit", (event) => {
+  const source = editor.getSource();
+  if (bytes(source) > config.uploadMax) { // the server would refuse the whole request unread
+    event.preventDefault();
+    $("upload-error").textContent = `Not uploaded: bot.py is ${bytes(source).toLocaleString()} bytes, over the ${config.uploadMax.toLocaleString()}-byte limit.`;
+    $("upload-error").hidden = false;
+    return;
+  }
+  $("upload-source").value = source;
+  savedSource = source; // the server saves it as the draft too
 });
 
 /* --- the latest run of this game, as the page was left ------------------------------------- */
