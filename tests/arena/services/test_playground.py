@@ -81,12 +81,22 @@ def test_it_plays_a_draft_unrated_in_the_sandbox_and_keeps_its_replay(owner) -> 
     assert view.wins + view.draws + view.losses == 2
 
 
-def test_a_playground_match_touches_no_match_seat_rating_or_statistic(owner, other_user) -> None:
-    rival = BotVersionFactory(bot=BotFactory(owner=other_user, game="lie21"))
+def test_a_playground_match_touches_no_match_seat_rating_or_statistic(
+    owner, other_user, settings
+) -> None:
+    """A ladder bot that crashes in every playground match it is seated in is not paused,
+    and its rating and record stay as they were: none of it is a ladder match."""
+    settings.ARENA_PAUSE_MIN_MATCHES = 2
+    rival = BotVersionFactory(
+        bot=BotFactory(owner=other_user, game="lie21"),
+        source=b"def act(observation):\n    raise ValueError('always')\n",
+    )
     rating = RatingFactory(version=rival)
     before = (rating.mu, rating.sigma, rating.matches)
-    _run(owner, opponents=[f"bot:{rival.bot_id}"], matches=2)
-    assert PlaygroundMatch.objects.filter(status="done").count() == 2
+    _run(owner, opponents=[f"bot:{rival.bot_id}"], matches=4)
+    played = PlaygroundMatch.objects.filter(status="done")
+    assert played.count() == 4
+    assert all(match.placings[match.draft_seat] == 0 for match in played)  # the rival crashed
     assert not Match.objects.exists() and not MatchSeat.objects.exists()
     assert not RatingHistory.objects.exists()
     rating = Rating.objects.get(pk=rating.pk)
