@@ -31,7 +31,7 @@ def backfill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("arena", "0012_tournament_time_limits"),
+        ("arena", "0013_playground_drafts_runs_matches"),
     ]
 
     operations = [
