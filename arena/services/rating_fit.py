@@ -80,16 +80,29 @@ class RefitReport:
 
 
 _SEATS = (
-    "SELECT s.match_id, s.version_id, s.placing FROM {seat} s JOIN {match} m ON m.id = s.match_id"
+    "SELECT {columns} FROM {seat} s JOIN {match} m ON m.id = s.match_id"
     " WHERE m.game = %s AND m.ranked AND m.rated AND m.status = %s AND s.placing IS NOT NULL"
 )
+_ROWS = "s.match_id, s.version_id, s.placing"
+#: On PostgreSQL the seats come back as three arrays in one row: half the time of a row
+#: per seat at 400,000 seats.
+_ARRAYS = "array_agg(s.match_id), array_agg(s.version_id), array_agg(s.placing)"
 
 
 def _read(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every rated seat of the game: (match id, version id, placing), one query, as arrays."""
-    query = _SEATS.format(seat=sql.table(MatchSeat), match=sql.table(Match))
+    arrays = connection.vendor == "postgresql"
+    query = _SEATS.format(
+        columns=_ARRAYS if arrays else _ROWS, seat=sql.table(MatchSeat), match=sql.table(Match)
+    )
     with connection.cursor() as cursor:
         cursor.execute(query, [game, Match.Status.DONE])
+        if arrays:
+            found = cursor.fetchone()
+            if found is None or found[0] is None:
+                empty = np.zeros(0, dtype=np.int64)
+                return empty, empty, empty
+            return tuple(np.array(column, dtype=np.int64) for column in found)  # type: ignore[return-value]
         rows = cursor.fetchall()
     if not rows:
         empty = np.zeros(0, dtype=np.int64)
