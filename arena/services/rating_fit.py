@@ -129,9 +129,11 @@ def ratings_refit(*, game: str) -> RefitReport:
         )
         matches, versions, placings = _read(game)
         ratings = list(
-            Rating.objects.filter(game=game).values_list(
-                "pk", "version_id", "prior_mu", "rating", "rating_sigma"
-            )
+            # In id order: the writes below lock the rows in the order every rated match
+            # locks them (arena.services.ratings), so a refit and a recording never deadlock.
+            Rating.objects.filter(game=game)
+            .order_by("pk")
+            .values_list("pk", "version_id", "prior_mu", "rating", "rating_sigma")
         )
         read_ms = (time.perf_counter() - started) * 1000
         fit_started = time.perf_counter()
@@ -202,7 +204,7 @@ def _write_history(
             rating=float(fit.mu[index[version]]),
             rating_sigma=float(fit.sigma[index[version]]),
         )
-        for pk, version in pending
+        for pk, version in sorted(pending)
         if version in index
     ]
     sql.update_rows(rows, ["rating", "rating_sigma"])

@@ -205,9 +205,10 @@ class TestStart:
 
     def test_the_top_of_the_ladder_is_invited(self, owner, staff_client):
         ratings = {}
-        for name, score in (("first", 30.0), ("third", 10.0), ("second", 20.0)):
+        for name, rating in (("first", 30.0), ("third", 10.0), ("second", 20.0)):
             version = BotVersionFactory(bot=BotFactory(owner=owner, name=name))
-            ratings[name] = RatingFactory(version=version, score=score)
+            # The displayed rating decides (the live mu says the opposite here).
+            ratings[name] = RatingFactory(version=version, rating=rating, mu=40 - rating)
         unrated = valid_bot(owner, "unrated")
         tournament = TournamentFactory(entry="top", entry_limit=2)
         assert staff_client.post(f"/api/tournaments/{tournament.pk}/start/").status_code == 200
