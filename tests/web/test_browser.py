@@ -554,10 +554,11 @@ def test_the_ladder_sorts_by_a_column_and_the_crosstable_links_to_matches(
 ) -> None:
     page = tab.page
     tab.goto("/games/lie21/")
-    assert page.get_attribute("th[aria-sort=descending] a", "data-sort") == "score"
-    page.click("a[data-sort=sigma]")
-    page.wait_for_url("**sort=sigma**")
-    assert page.get_attribute("th[aria-sort=ascending] a", "data-sort") == "sigma"
+    assert page.get_attribute("th[aria-sort=descending] a", "data-sort") == "rating"
+    assert "whole-history fit" in page.inner_text(".estimator")
+    page.click("a[data-sort=interval]")
+    page.wait_for_url("**sort=interval**")
+    assert page.get_attribute("th[aria-sort=ascending] a", "data-sort") == "interval"
     assert page.query_selector_all("#ladder svg.sparkline")
 
     tab.goto(f"/tournaments/{arena_data['tournament'].pk}/")
