@@ -271,7 +271,7 @@ def _print_tournament(tournament: Any) -> None:
             str(row["played"]),
             f"{row['points']:g}",
             str(row["first_places"]),
-            f"{row['mean_placing'] + 1:.2f}",
+            f"{row['mean_place']:.2f}",
             str(row["faults"]),
             rating,
         )
@@ -362,7 +362,7 @@ def _print_table(summary: Summary) -> None:
     n = len(summary.players)
     rows: list[tuple[str, list[Any]]] = [
         ("first places", summary.first_places),
-        ("mean place", [f"{summary.mean_placing(k) + 1:.2f}" for k in range(n)]),
+        ("mean place", [f"{summary.mean_place(k):.2f}" for k in range(n)]),
     ]
     if n == 2:
         rows.insert(0, ("match wins", summary.match_wins))

@@ -123,8 +123,9 @@ class Summary:
                 }
             )
 
-    def mean_placing(self, bot: int) -> float:
-        return self.placing_sum[bot] / self.matches if self.matches else 0.0
+    def mean_place(self, bot: int) -> float:
+        """The bot's mean place, 1 for first (a shared first place is 1 too)."""
+        return 1 + self.placing_sum[bot] / self.matches if self.matches else 0.0
 
     def errors_by_kind(self, player: int) -> dict[str, int]:
         kinds: dict[str, int] = {}
@@ -141,7 +142,7 @@ class Summary:
                 "name": name,
                 "matches": self.matches,
                 "first_places": self.first_places[k],
-                "mean_placing": round(self.mean_placing(k), 4),
+                "mean_place": round(self.mean_place(k), 4),
                 "faults": self.errors_by_kind(k),
                 "totals": {key: values[k] for key, values in self.totals.items()},
             }

@@ -105,12 +105,14 @@ def challenge_rows(*, challenges: list[Challenge]) -> list[ChallengeView]:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """A version against its bot's previous version: "v2 vs v1: 58% ± 6%"."""
+    """A version against its bot's last valid, unpaused earlier version: "v3 vs v1: 58%, 95%
+    interval 47%-68%"."""
 
     challenge: Challenge
     version: int  # the new version's number
     previous: int  # the earlier version's number
     summary: ChallengeSummary
+    skipped: str = ""  # the versions between them and why: "v2 (paused)"
 
 
 def version_comparison(*, version: BotVersion) -> Comparison | None:
@@ -122,12 +124,25 @@ def version_comparison(*, version: BotVersion) -> Comparison | None:
     )
     if challenge is None or not challenge.opponents:
         return None
-    previous = BotVersion.objects.filter(pk=challenge.opponents[0]).values_list("number", flat=True)
+    previous = (
+        BotVersion.objects.filter(pk=challenge.opponents[0])
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    )
+    between = BotVersion.objects.filter(
+        bot_id=version.bot_id, number__gt=previous, number__lt=version.number
+    ).order_by("number")
+    skipped = ", ".join(
+        f"v{other.number} ({'paused' if other.is_paused else other.get_status_display().lower()})"
+        for other in between
+    )
     return Comparison(
         challenge=challenge,
         version=version.number,
-        previous=previous.first() or 0,
+        previous=previous,
         summary=challenge_summary(challenge=challenge),
+        skipped=skipped,
     )
 
 

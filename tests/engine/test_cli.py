@@ -52,13 +52,13 @@ def test_play_prints_the_json_summary(tmp_path, capsys):
         "name",
         "matches",
         "first_places",
-        "mean_placing",
+        "mean_place",
         "match_wins",
         "faults",
         "totals",
     }
     assert heuristic["match_wins"] + random_bot["match_wins"] + summary["draws"] == 4
-    assert heuristic["mean_placing"] < random_bot["mean_placing"]
+    assert heuristic["mean_place"] < random_bot["mean_place"]
     assert set(heuristic["totals"]) == {"game_wins", "points", "sweeps"}
     replays = sorted(tmp_path.glob("*.json.gz"))
     assert len(replays) == 4
@@ -201,7 +201,7 @@ def test_three_bots_play_an_n_seat_game_and_the_summary_ranks_them(capsys):
     assert [b["name"] for b in summary["bots"]] == ["random", "starter", "random"]
     assert "match_wins" not in summary, "match wins are for two-seat games"
     for bot in summary["bots"]:
-        assert bot["matches"] == 6 and 0 <= bot["mean_placing"] <= 2
+        assert bot["matches"] == 6 and 1 <= bot["mean_place"] <= 3
     assert sum(b["first_places"] for b in summary["bots"]) >= 6
 
 

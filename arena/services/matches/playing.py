@@ -15,6 +15,7 @@ import logging
 import os
 import tempfile
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "WORKDIR_PREFIX",
     "WORKDIR_PREFIXES",
+    "distinct_labels",
     "match_load",
     "match_play",
     "play",
@@ -134,6 +136,19 @@ def version_materialize(version: BotVersion, directory: Path) -> Path:
     return directory
 
 
+def distinct_labels(seats: Sequence[tuple[str, int]]) -> list[str]:
+    """Names for a table's seats from ``(bot name, version number)`` pairs: the bot's name,
+    with its version where two seats share a bot (a version against its own earlier one
+    reads "alice v3" and "alice v1", never "alice" twice), and the seat where even that is
+    shared (a built-in filler in two seats)."""
+    names = [name for name, _ in seats]
+    labels = [f"{name} v{number}" if names.count(name) > 1 else name for name, number in seats]
+    return [
+        f"{label} (seat {seat + 1})" if labels.count(label) > 1 else label
+        for seat, label in enumerate(labels)
+    ]
+
+
 def seat_info(version: BotVersion) -> dict[str, Any]:
     """What a replay records of who sat in a seat."""
     return {
@@ -154,10 +169,11 @@ def play(match: Match, limits: Limits | None = None) -> tuple[engine.MatchResult
     limits = limits or match_limits_of(match)
     config = sandbox_config()
     versions = [seat.version for seat in match.seats.all()]
+    names = distinct_labels([(version.bot.name, version.number) for version in versions])
     with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
         players = [
             SandboxedPlayer(
-                str(version.bot),
+                names[seat],
                 version_materialize(version, Path(tmp) / f"seat{seat}"),
                 limits=limits,
                 config=config,
