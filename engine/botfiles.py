@@ -17,6 +17,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from engine.botpackages import allowed_names
 from engine.sourcecheck import check_sources
 
 __all__ = [
@@ -82,7 +83,9 @@ def read_bot(
     is accepted here is known to unpack there.
     """
     package, name, is_zip = _read_files(filename, data, limits, label)
-    problem = check_sources(package.files, entry=ENTRY_FILE, entry_point=ENTRY_POINT)
+    problem = check_sources(
+        package.files, entry=ENTRY_FILE, entry_point=ENTRY_POINT, packages=allowed_names()
+    )
     if problem is not None:
         where = f"{name}: {problem.path}" if is_zip else name
         raise BotFileError(problem.code, f"{where}: {problem.message}")

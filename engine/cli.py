@@ -6,6 +6,7 @@
     python -m engine tournament [--game GAME] BOT BOT [BOT ...] [--matches N] [--seed S] [--json]
     python -m engine replay FILE
     python -m engine bots [--game GAME]
+    python -m engine packages [--install]
 
 While matches play, what each bot prints and any traceback of its own go to stderr, labelled
 with the match, game, step and where in the game (``--quiet`` silences them). Bad input (a
@@ -93,6 +94,16 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help="write a single-file HTML page drawing the replay with the site's viewer",
     )
+    packages = sub.add_parser(
+        "packages",
+        help="the third-party packages bots may import (numpy), and whether the sandbox has them",
+    )
+    packages.add_argument(
+        "--install",
+        action="store_true",
+        help="install them for the sandbox's interpreter (once; needs pip's index or "
+        "PIP_FIND_LINKS)",
+    )
     bots = sub.add_parser("bots", help="list the built-in bots")
     bots.add_argument("--game", help="only this game's")
     sub.add_parser("games", help="list the hosted games and their seat counts")
@@ -115,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tournament(args)
         if args.command == "games":
             return _games()
+        if args.command == "packages":
+            return _packages(install=args.install)
         for name, game in GAMES.items():
             if args.game and name != get_game(args.game).name:
                 continue
@@ -129,6 +142,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(message))
     except SandboxMissing as exc:
         return _fail(str(exc))
+
+
+def _packages(*, install: bool) -> int:
+    """List the packages bots may import; with ``install``, install them for the sandbox."""
+    from engine.botpackages import requirements, summary
+    from sandbox import SandboxConfig
+    from sandbox.packages import install as install_packages
+    from sandbox.packages import missing
+
+    config = SandboxConfig.from_env()
+    print(f"bots may import {summary()}")
+    if install:
+        try:
+            install_packages(config.python, config.packages_dir)
+        except RuntimeError as exc:
+            return _fail(str(exc))
+    problem = missing(config.packages_dir)
+    if problem is None:
+        print(f"installed for the sandbox ({config.python}) at {config.packages_dir}")
+        return 0
+    print(f"not installed for the sandbox ({config.python}): {', '.join(requirements())}")
+    print("run: python -m engine packages --install")
+    return 0 if not install else _fail(problem)
 
 
 def _games() -> int:

@@ -38,10 +38,18 @@ class SourceProblem:
     message: str
 
 
-def check_sources(files: dict[str, bytes], *, entry: str, entry_point: str) -> SourceProblem | None:
+def check_sources(
+    files: dict[str, bytes],
+    *,
+    entry: str,
+    entry_point: str,
+    packages: frozenset[str] | None = None,
+) -> SourceProblem | None:
     """The first problem with the ``.py`` files of ``files`` (by path), or None.
 
-    ``entry`` (``bot.py``) must bind ``entry_point`` (``act``) at top level.
+    ``entry`` (``bot.py``) must bind ``entry_point`` (``act``) at top level. With
+    ``packages`` (the third-party modules bots may import), every file may import only the
+    standard library, those and the bot's own modules (the files and folders of ``files``).
     """
     sources: dict[str, str] = {}
     for path, content in files.items():
@@ -51,11 +59,15 @@ def check_sources(files: dict[str, bytes], *, entry: str, entry_point: str) -> S
             sources[path] = content.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             return SourceProblem(path, "not_utf8", f"is not UTF-8 text (byte {exc.start})")
-    request = marshal.dumps({"sources": sources, "entry": entry, "entry_point": entry_point})
+    request: dict[str, object] = {"sources": sources, "entry": entry, "entry_point": entry_point}
+    if packages is not None:
+        own = {path.split("/")[0].removesuffix(".py") for path in files}
+        request["allowed"] = sorted(packages | own)
+    request_bytes = marshal.dumps(request)
     try:
         child = subprocess.run(
             [sys.executable, "-I", "-S", _CHILD],
-            input=request,
+            input=request_bytes,
             capture_output=True,
             timeout=_WALL_S,
             env={},

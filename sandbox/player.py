@@ -30,7 +30,7 @@ from sandbox.cgroups import BotCgroup, CgroupError, cgroup_support
 from sandbox.config import SandboxConfig
 from sandbox.errors import SandboxError, SandboxUnavailable
 from sandbox.faults import exit_fault, phase_text, reported_fault
-from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command
+from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command, jail_python_paths
 from sandbox.limits import SPAWN_GRACE_S, Limits
 from sandbox.process import BotProcess, SpawnRequest, spawn
 from sandbox.protocol import ProtocolViolation, decode, encode
@@ -223,13 +223,14 @@ class SandboxedPlayer:
         runtime = None if config.unsafe else discover_runtime(config.python)
         programs = None if config.unsafe else seccomp_programs(config)
         bot_dir = str(self._staged.bot_dir)
+        packages = config.packages_installed  # read once: the bind and sys.path agree
 
         def argv_for(to_bot: int, from_bot: int, *bwrap_fds: int) -> list[str]:
             if runtime is None:
                 return bootstrap_command(os.path.realpath(config.python), to_bot, from_bot)
             seccomp, info_fd, block = bwrap_fds
             fds = JailFds(to_bot, from_bot, seccomp, info_fd, block)
-            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir)
+            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir, packages=packages)
 
         request = SpawnRequest(
             unsafe=config.unsafe,
@@ -251,7 +252,7 @@ class SandboxedPlayer:
             "exec_filter": programs.exec_deny.hex() if programs else None,
             "rlimits": self._rlimits(),
             "bot_dir": BOT_DIR if runtime is not None else bot_dir,
-            "extra_paths": list(config.extra_python_paths),
+            "extra_paths": jail_python_paths(config, packages=packages, jailed=runtime is not None),
             "info": dict(info),
             "hooks": list(self._offered),
             "message_bytes": limits.message_bytes,

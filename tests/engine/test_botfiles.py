@@ -81,9 +81,9 @@ def test_bad_bots_are_refused_with_a_clear_reason(filename, data, code, message)
 @pytest.mark.parametrize(
     "source",
     [
-        b"from helpers import act\n",
-        b"from helpers import *\n",
-        b"import helpers as act\n",
+        b"from json import loads as act\n",
+        b"from json import *\n",
+        b"import json as act\n",
         b"def _impl(o):\n    return {}\nact = _impl\n",
         b"class Bot:\n    def act(self, o):\n        return {}\nact = Bot().act\n",
         b"act, other = (lambda o: {}), 1\n",
@@ -244,3 +244,63 @@ def test_a_byte_order_mark_is_utf8_and_python_reads_it():
     package = read_bot("bom.py", data)
     assert package.files == {"bot.py": data}
     assert package.source.startswith("def act")
+
+
+# --- Imports: the standard library, the arena's packages (numpy) and the bot's own ---------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"import numpy as np\ndef act(o):\n    return {}\n",
+        b"from numpy.linalg import norm\nimport json, collections.abc\ndef act(o): return {}\n",
+        b"try:\n    import torch\nexcept ImportError:\n    torch = None\ndef act(o): return {}\n",
+        b"try:\n    import scipy\nexcept (ValueError, ModuleNotFoundError):\n    pass\n"
+        b"def act(o): return {}\n",
+        b"from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pandas\n"
+        b"def act(o): return {}\n",
+        b"from . import act\n",
+    ],
+)
+def test_the_standard_library_numpy_and_guarded_imports_pass(source):
+    assert read_bot("bot.py", source).files["bot.py"] == source
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "module"),
+    [
+        (b"import pandas as pd\ndef act(o): return {}\n", 1, "pandas"),
+        (b"import json\n\ndef act(o):\n    import torch.nn\n    return {}\n", 4, "torch.nn"),
+        (b"from sklearn.tree import X\ndef act(o): return {}\n", 1, "sklearn.tree"),
+        (
+            b"try:\n    import scipy\nexcept KeyError:\n    pass\ndef act(o): return {}\n",
+            2,
+            "scipy",
+        ),
+        (b"from helpers import act\n", 1, "helpers"),  # a single file has no helpers module
+    ],
+)
+def test_an_import_the_arena_does_not_offer_is_refused_with_its_line(source, line, module):
+    """Issue 32: the list of importable packages is enforced at upload and in the local
+    runner alike (both read bots with read_bot), naming the import and where to look."""
+    with pytest.raises(BotFileError) as caught:
+        read_bot("mine.py", source)
+    assert caught.value.code == "unavailable_import"
+    assert str(caught.value) == (
+        f"mine.py: line {line} imports {module}, which bots cannot use: the arena offers the "
+        "standard library and the packages listed in docs/bot-api.md"
+    )
+
+
+def test_a_zip_may_import_its_own_modules_and_packages_but_nothing_else():
+    own = make_zip(
+        {
+            "bot.py": b"import helper\nfrom tools.maths import f\ndef act(o): return {}\n",
+            "helper.py": b"import numpy\n",
+            "tools/maths.py": b"from helper import numpy\ndef f(): pass\n",
+        }
+    )
+    assert set(read_bot("mine.zip", own).files) == {"bot.py", "helper.py", "tools/maths.py"}
+    other = make_zip({"bot.py": GOOD, "helper.py": b"import requests\n"})
+    with pytest.raises(BotFileError, match=r"^mine.zip: helper.py: line 1 imports requests"):
+        read_bot("mine.zip", other)

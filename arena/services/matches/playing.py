@@ -67,7 +67,7 @@ WORKDIR_PREFIXES = (WORKDIR_PREFIX, "arena-version-")
 def sandbox_config() -> SandboxConfig:
     """This host's sandbox settings, checked: a host that cannot sandbox is a platform error
     (the task is retried, maybe on another worker), never the bot's fault."""
-    from sandbox import SandboxConfig, SandboxError, check_available
+    from sandbox import SandboxConfig, SandboxError, check_available, check_packages
 
     try:
         config = SandboxConfig.from_env()
@@ -76,6 +76,7 @@ def sandbox_config() -> SandboxConfig:
             # from the bots of the other matches.
             config = dataclasses.replace(config, spin_us=0)
         check_available(config)
+        check_packages(config)  # a numpy bot must never lose for the host's missing numpy
     except SandboxError as exc:
         raise PlatformError(f"sandbox unavailable: {exc}") from None
     return config
