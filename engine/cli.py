@@ -25,7 +25,7 @@ from typing import Any
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError
-from engine.htmlviewer import ViewerFilesMissing, replay_html
+from engine.htmlviewer import ViewerFilesMissing, logs_path, replay_html
 from engine.match import MatchResult
 from engine.registry import GAMES, UnknownGame, get_game
 from engine.runner import SandboxMissing, Summary, run_matches
@@ -182,7 +182,7 @@ def _replay(path: str, *, html_out: str | None = None) -> int:
     try:
         document = replay_io.load(path)
         if html_out is not None:
-            return _replay_html(document, html_out)
+            return _replay_html(document, html_out, _local_logs(path))
         text = transcript(document)
     except ViewerFilesMissing as exc:
         return _fail(str(exc))
@@ -196,8 +196,23 @@ def _replay(path: str, *, html_out: str | None = None) -> int:
     return 0
 
 
-def _replay_html(document: dict[str, Any], out: str) -> int:
-    page = replay_html(document)
+def _local_logs(path: str) -> list[list[dict[str, Any]]] | None:
+    """The bots' output the local runner kept beside this replay (``*.logs.json``), if any."""
+    beside = logs_path(path)
+    try:
+        kept = json.loads(beside.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    logs = kept.get("logs") if isinstance(kept, dict) else None
+    if not isinstance(logs, list) or not all(isinstance(seat, list) for seat in logs):
+        return None
+    return logs
+
+
+def _replay_html(
+    document: dict[str, Any], out: str, logs: list[list[dict[str, Any]]] | None = None
+) -> int:
+    page = replay_html(document, logs=logs)
     with open(out, "w", encoding="utf-8") as file:
         file.write(page)
     print(f"wrote {out}: open it in a browser", file=sys.stderr)

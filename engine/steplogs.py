@@ -18,7 +18,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["fault_moments", "played_steps", "step_entries", "viewer_logs", "where_words"]
+__all__ = [
+    "FAULT_WORDS",
+    "fault_moments",
+    "played_steps",
+    "step_entries",
+    "viewer_logs",
+    "where_words",
+]
+
+#: How a fault kind reads in a sentence ("alice crashed"): the match page, the local replay
+#: and the viewer (``viewer/events.js``) say the same.
+FAULT_WORDS = {
+    "timeout": "timed out",
+    "crash": "crashed",
+    "memory": "ran out of memory",
+    "illegal_move": "played an illegal move",
+    "bad_output": "sent bad output",
+    "forbidden": "tried a forbidden operation",
+    "protocol": "broke the bot protocol",
+}
 
 
 def where_words(where: Mapping[str, Any] | None) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from arena.models import Match, MatchSeat
 from arena.services.matches.playing import distinct_labels
 from engine.registry import GAMES
-from engine.steplogs import where_words
+from engine.steplogs import FAULT_WORDS, where_words
 
 __all__ = [
     "FAULT_WORDS",
@@ -27,17 +27,6 @@ __all__ = [
     "seat_views",
     "where_words",
 ]
-
-#: How a fault kind reads in a sentence ("beta crashed").
-FAULT_WORDS = {
-    "timeout": "timed out",
-    "crash": "crashed",
-    "memory": "ran out of memory",
-    "illegal_move": "played an illegal move",
-    "bad_output": "sent bad output",
-    "forbidden": "tried a forbidden operation",
-    "protocol": "broke the bot protocol",
-}
 
 
 def fault_words(kind: str) -> str:

@@ -51,6 +51,7 @@ __all__ = [
     "match_play",
     "play",
     "sandbox_config",
+    "source_name",
     "version_bytes",
     "version_cache_clear",
     "version_materialize",
@@ -137,6 +138,14 @@ def version_materialize(version: BotVersion, directory: Path) -> Path:
     return directory
 
 
+def source_name(version: BotVersion) -> str:
+    """What the author called the entry file: the uploaded ``.py`` file's name (a zip's
+    entry is its ``bot.py``), so tracebacks name the file they wrote."""
+    if version.kind == BotVersion.Kind.PY and version.filename:
+        return Path(version.filename).name
+    return "bot.py"
+
+
 def distinct_labels(seats: Sequence[tuple[str, int]]) -> list[str]:
     """Names for a table's seats from ``(bot name, version number)`` pairs: the bot's name,
     with its version where two seats share a bot (a version against its own earlier one
@@ -178,6 +187,7 @@ def play(match: Match, limits: Limits | None = None) -> tuple[engine.MatchResult
                 version_materialize(version, Path(tmp) / f"seat{seat}"),
                 limits=limits,
                 config=config,
+                source_name=source_name(version),
             )
             for seat, version in enumerate(versions)
         ]
