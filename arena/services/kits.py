@@ -35,7 +35,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from engine.botpackages import summary
+from engine.botpackages import requirements, summary
 from engine.registry import get_game
 
 __all__ = [
@@ -178,16 +178,18 @@ _README = """# {title}: starter kit
 
 `{wheel}` is the engine (the arena's own rules, match runner, sandbox and replay viewer);
 `wheels/` holds what it needs, so this works offline. Bots may import the standard library
-and {packages}, nothing else (the list and why: the bot API, `docs/bot-api.md` on the site).
-To try a bot that imports numpy in the sandbox, once:
+and {packages}, nothing else (the list and why: **Write a bot** on the site). To run a
+bot that imports numpy in the sandbox, once (pip fetches it for the sandbox's interpreter):
 
-    python -m engine packages --install   # numpy for the sandbox's interpreter (uses pip)
+    python -m engine packages --install
+
+and for `--in-process` runs, in this venv: `pip install {pins}`.
 
 ## Play your bot locally
 
     python -m engine play my_bot.py random --game {game} --matches 10 --in-process
     python -m engine play my_bot.py random --game {game} --matches 10   # sandboxed, as on the site
-    python -m engine tournament my_bot.py {bots} --game {game}
+    python -m engine tournament my_bot.py {rivals} --game {game}
 
 What your bot prints, and its traceback if it fails, are shown on stderr labelled with the
 match, game and step (`--quiet` hides them). `--replay-dir replays/` keeps every replay, with
@@ -263,7 +265,9 @@ def starter_kit(game: str) -> bytes:
         game=rules.name,
         wheel=wheel.name,
         bots=others,
+        rivals=" ".join(sorted(name for name in bots if name != "starter")),
         packages=summary().removeprefix("the standard library and "),
+        pins=" ".join(requirements()),
     )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as kit:
