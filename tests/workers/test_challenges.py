@@ -115,6 +115,14 @@ def test_a_new_version_is_compared_with_the_previous_one(make_bot, run_on_commit
     summary = challenge_summary(challenge=comparison)
     assert summary.played == 4 and summary.score is not None
     assert comparison_start(version_id=second.pk) is None, "once per version"
+    # Issue 32: a self-match's seats name their versions, in the replay as on the page.
+    from arena.selectors.matches import replay_bytes
+    from engine import replay as replay_io
+
+    replay = replay_io.loads(replay_bytes(match_id=matches.first().pk))
+    names = sorted(seat["name"] for seat in replay["seats"])
+    owner = bot.owner.username
+    assert names == [f"{owner}/evolving v1", f"{owner}/evolving v2"]
 
 
 def test_without_duplicate_sets_the_seats_still_alternate(make_bot, owner):

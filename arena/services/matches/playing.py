@@ -179,7 +179,7 @@ def play(match: Match, limits: Limits | None = None) -> tuple[engine.MatchResult
     limits = limits or match_limits_of(match)
     config = sandbox_config()
     versions = [seat.version for seat in match.seats.all()]
-    names = distinct_labels([(version.bot.name, version.number) for version in versions])
+    names = distinct_labels([(str(version.bot), version.number) for version in versions])
     with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
         players = [
             SandboxedPlayer(
