@@ -48,8 +48,8 @@ def test_an_owner_challenges_a_rival_from_its_page_and_reads_the_score(tab: Tab)
     tab.page.click("#challenge-bot")
     tab.page.wait_for_selector("#challenge-form")
     chosen = tab.page.evaluate(
-        "() => Array.from(document.querySelectorAll('#id_rivals option'))"
-        ".filter((option) => option.selected).map((option) => option.value)"
+        "() => Array.from(document.querySelectorAll('#id_rivals input[name=rivals]'))"
+        ".filter((box) => box.checked).map((box) => box.value)"
     )
     assert chosen == [str(rival.active_version_id)], "the rival comes preselected"
     tab.page.select_option("#id_version", str(mine.active_version_id))
