@@ -25,7 +25,7 @@ from arena.selectors.pages import (
     rating_sparklines,
 )
 from arena.services.freshness import ladder_version
-from arena.services.kits import KitError, engine_wheel, starter_kit, starter_kit_name
+from arena.services.kits import KitError, engine_wheel, starter_kit_file, starter_kit_name
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors
 from arena.web.freshness import conditional
@@ -179,14 +179,15 @@ def game_kit(request: HttpRequest, game: str) -> HttpResponse:
     if "starter" not in found.builtin_bots():
         raise Http404(f"{found.title} has no starter bot.")
     try:
-        data = starter_kit(found.name)
+        kit = starter_kit_file(found.name)
     except KitError as exc:
         return _kit_unavailable(exc)
-    response = HttpResponse(data, content_type="application/zip")
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=starter_kit_name(found.name)
+    return FileResponse(
+        kit.open("rb"),
+        as_attachment=True,
+        filename=starter_kit_name(found.name),
+        content_type="application/zip",
     )
-    return response
 
 
 @require_GET

@@ -110,7 +110,9 @@ def test_the_site_serves_the_kit_and_the_wheel(data_dir, client, monkeypatch):
     response = client.get("/games/lie21/kit.zip")
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert 'filename="lie21-starter-kit.zip"' in response["Content-Disposition"]
-    names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+    body = response.getvalue()
+    names = zipfile.ZipFile(io.BytesIO(body)).namelist()
+    assert client.get("/games/lie21/kit.zip").getvalue() == body, "built once, then served"
     assert "lie21-starter/my_bot.py" in names and any("/wheels/rich-" in n for n in names)
     latest = client.get("/downloads/engine/")
     assert latest.status_code == 302
