@@ -173,7 +173,7 @@ def _validation_matches(version: BotVersion) -> _Verdict:
             break
     limits = match_limits()
     text = (
-        f"valid: bot.py imported in the sandbox and act() answered every move of "
+        f"valid: {source_name(version)} imported in the sandbox and act() answered every move of "
         f"{len(summaries)} complete match(es), {games} game(s), against the built-in random "
         f"bot (limits: {limits.move_timeout_s:g} s per move, {limits.time_bank_s:g} s time "
         f"bank; {limits.move_wall_s:g} s of wall-clock time per move, "

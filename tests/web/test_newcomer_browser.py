@@ -178,7 +178,7 @@ def test_a_numpy_bot_validates_and_plays(tab: Tab, tmp_path: Path) -> None:
     page.set_input_files("#id_file", str(source))
     page.click("#bot-new-form button[type=submit]")
     _wait_valid(page)
-    assert "imported in the sandbox" in page.inner_text("#validation-log")
+    assert "valid: np_bot.py imported in the sandbox" in page.inner_text("#validation-log")
     tab.screenshot("numpy-bot-valid")
     version = BotVersion.objects.get(bot__name="numbers")
     played = Match.objects.filter(seats__version=version, status=Match.Status.DONE)
