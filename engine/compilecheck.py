@@ -15,7 +15,7 @@ import marshal  # built in; ``json`` would cost ~20 ms of imports on every uploa
 import os
 import sys
 
-__all__ = ["CHECK_CPU_S", "CHECK_MEMORY_BYTES", "TOO_COMPLEX", "defines", "unavailable_import"]
+__all__ = ["CHECK_CPU_S", "CHECK_MEMORY_BYTES", "TOO_COMPLEX", "defines", "first_foreign_import"]
 
 #: CPU seconds the child may spend on one upload's sources (a normal bot needs ~10 ms).
 CHECK_CPU_S = 5
@@ -80,112 +80,80 @@ def _names(target: ast.expr, name: str) -> bool:
     return False
 
 
-#: Exceptions whose handler makes the imports of a ``try`` body optional.
-_IMPORT_GUARDS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+def first_foreign_import(tree: ast.Module, importable: frozenset[str]) -> tuple[int, str] | None:
+    """The first import (line, dotted name) of a module that is neither in the standard
+    library nor in ``importable`` (the bot's own modules, and any the operator approved).
 
+    A bot runs with the standard library and the bot packages only (``python -I -S`` in the
+    jail; ``engine.botpackages``, which the parent passes in ``importable``), so such an
+    import can only fail, at the start of the bot's first match; refusing it here says so at
+    once, with its line. An import inside a ``try`` that has handlers is left alone: the bot
+    is ready for it to fail (``try: import numpy`` ... ``except ImportError``). So are
+    relative imports (``from . import x``): they name the bot's own files.
 
-def unavailable_import(tree: ast.Module, allowed: frozenset[str]) -> tuple[str, int] | None:
-    """The first import of a module a bot cannot have, as ``(module, line)``, or None.
-
-    A bot may import the standard library, the packages the arena installs
-    (``engine.botpackages``) and its own modules; ``allowed`` holds the last two (top-level
-    names). An import under ``try`` with an ``except ImportError`` (or broader) is the bot's
-    own fallback and passes, as does one under ``if TYPE_CHECKING:``; relative imports are
-    the bot's own. Names built at run time (``importlib``) are left to the sandbox, where
-    nothing else exists to import.
-
-    >>> tree = compile("import json\\nimport pandas as pd\\n", "b", "exec", _ONLY_AST)
-    >>> unavailable_import(tree, frozenset({"numpy"}))
-    ('pandas', 2)
-    >>> tree = compile("try:\\n    import torch\\nexcept ImportError:\\n    torch = None\\n",
-    ...                "b", "exec", _ONLY_AST)
-    >>> unavailable_import(tree, frozenset()) is None
+    >>> tree = compile("import json\\nimport numpy as np\\n", "bot.py", "exec", _ONLY_AST)
+    >>> first_foreign_import(tree, frozenset())
+    (2, 'numpy')
+    >>> first_foreign_import(tree, frozenset({"numpy"})) is None
     True
     """
-    return _first_unavailable(tree.body, allowed | frozenset(sys.stdlib_module_names))
-
-
-def _first_unavailable(body: list[ast.stmt], known: frozenset[str]) -> tuple[str, int] | None:
-    for node in body:
-        found: tuple[str, int] | None = None
+    found: list[tuple[int, str]] = []
+    stack: list[object] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
+            stack.extend([*node.handlers, *node.orelse, *node.finalbody])  # not its body
+            continue
         if isinstance(node, ast.Import):
-            found = next(
-                ((a.name, node.lineno) for a in node.names if a.name.split(".")[0] not in known),
-                None,
-            )
-        elif isinstance(node, ast.ImportFrom):
-            top = (node.module or "").split(".")[0]
-            if node.level == 0 and top and top not in known:
-                found = (node.module or top, node.lineno)
-        elif isinstance(node, ast.Try | ast.TryStar):
-            guarded = any(_guards(handler.type) for handler in node.handlers)
-            blocks = [] if guarded else [node.body]
-            blocks += [node.orelse, node.finalbody, *(h.body for h in node.handlers)]
-            found = _first_in(blocks, known)
-        elif isinstance(node, ast.If) and _type_checking(node.test):
-            found = _first_unavailable(node.orelse, known)
-        else:
-            blocks = [getattr(node, name, None) for name in ("body", "orelse", "finalbody")]
-            blocks += [case.body for case in getattr(node, "cases", [])]
-            found = _first_in([b for b in blocks if isinstance(b, list)], known)
-        if found is not None:
-            return found
-    return None
-
-
-def _first_in(blocks: list[list[ast.stmt]], known: frozenset[str]) -> tuple[str, int] | None:
-    for block in blocks:
-        found = _first_unavailable(block, known)
-        if found is not None:
-            return found
-    return None
-
-
-def _guards(kind: ast.expr | None) -> bool:
-    """Whether an ``except`` clause catches a failed import (a bare ``except`` does)."""
-    if kind is None:
-        return True
-    if isinstance(kind, ast.Tuple):
-        return any(_guards(element) for element in kind.elts)
-    name = kind.id if isinstance(kind, ast.Name) else getattr(kind, "attr", "")
-    return name in _IMPORT_GUARDS
-
-
-def _type_checking(test: ast.expr) -> bool:
-    name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", "")
-    return name == "TYPE_CHECKING"
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append((node.lineno, node.module))
+        for field in getattr(node, "_fields", ()):
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    allowed = sys.stdlib_module_names | importable
+    foreign = [(line, name) for line, name in found if name.split(".")[0] not in allowed]
+    return min(foreign) if foreign else None
 
 
 def _check_one(
-    path: str, text: str, entry_point: str | None, allowed: frozenset[str] | None = None
-) -> dict[str, str] | None:
+    path: str, text: str, entry_point: str | None, importable: frozenset[str] = frozenset()
+) -> dict[str, object] | None:
     """The child's check of one file: parse and compile it (never run it).
 
-    With ``entry_point``, the file must also bind that name at top level; with ``allowed``,
-    it may import only the standard library and those modules (:func:`unavailable_import`).
+    With ``entry_point``, the file must also bind that name at top level. Every file may
+    import only the standard library and ``importable`` (:func:`first_foreign_import`).
     """
     try:
         tree = compile(text, path, "exec", _ONLY_AST, dont_inherit=True)
         compile(tree, path, "exec", dont_inherit=True)  # the compiler's own SyntaxErrors
     except SyntaxError as exc:
-        return {"code": "syntax_error", "message": f"syntax error on line {exc.lineno}: {exc.msg}"}
+        return {
+            "code": "syntax_error",
+            "message": f"syntax error on line {exc.lineno}: {exc.msg}",
+            "line": exc.lineno or 0,
+        }
     except ValueError as exc:  # e.g. null bytes
         return {"code": "syntax_error", "message": str(exc)}
     except (RecursionError, MemoryError):
         return {"code": "too_complex", "message": TOO_COMPLEX}
+    foreign = first_foreign_import(tree, importable)
+    if foreign is not None:
+        line, name = foreign
+        return {
+            "code": "forbidden_import",
+            "message": f"line {line}: import {name}: bots may import only the Python standard "
+            "library, the packages docs/bot-api.md lists and their own files",
+            "line": line,
+        }
     if entry_point is not None and not defines(tree, entry_point):
         return {
             "code": "no_entry_point",
             "message": f"defines no top-level {entry_point}(observation) function "
             "(see docs/bot-api.md)",
-        }
-    found = unavailable_import(tree, allowed) if allowed is not None else None
-    if found is not None:
-        return {
-            "code": "unavailable_import",
-            "message": f"line {found[1]} imports {found[0]}, which bots cannot use: "
-            "the arena offers the standard library and the packages listed in "
-            "docs/bot-api.md",
         }
     return None
 
@@ -200,10 +168,9 @@ def _child_main() -> None:
     request = marshal.loads(sys.stdin.buffer.read())  # noqa: S302 - written by the parent
     answer: dict[str, object] = {"ok": True}
     entry, entry_point = request["entry"], request["entry_point"]
-    allowed = request.get("allowed")
-    allowed = frozenset(allowed) if allowed is not None else None
+    importable = frozenset(request.get("importable", ()))
     for path, text in request["sources"].items():
-        problem = _check_one(path, text, entry_point if path == entry else None, allowed)
+        problem = _check_one(path, text, entry_point if path == entry else None, importable)
         if problem is not None:
             answer = {"ok": False, "path": path, **problem}
             break

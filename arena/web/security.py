@@ -9,6 +9,8 @@ bring their own inline scripts and are left to their defaults.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
@@ -26,6 +28,23 @@ POLICY = "; ".join(
     ]
 )
 EXEMPT_PREFIXES = ("/api/docs", "/api/redoc", "/admin/")
+#: The policy of a page the site frames in its own pages (a playground match's viewer):
+#: the same, but framable by this origin (and no other).
+FRAMEABLE_POLICY = POLICY.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
+
+
+def frameable_by_self(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Let the site's own pages frame ``view``'s page (pair it with Django's
+    ``xframe_options_sameorigin``); the middleware keeps a policy the view set."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if response.get("Content-Type", "").startswith("text/html"):
+            response["Content-Security-Policy"] = FRAMEABLE_POLICY
+        return response
+
+    return wrapper
 
 
 class ContentSecurityPolicyMiddleware:

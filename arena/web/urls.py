@@ -15,6 +15,7 @@ from arena.web.views import (
     home,
     ladder,
     matches,
+    playground,
     tournaments,
 )
 
@@ -27,6 +28,13 @@ urlpatterns = [
     path("games/<str:game>/kit.zip", games.game_kit, name="game-kit"),
     path("downloads/engine/", games.engine_wheel_latest, name="engine-wheel-latest"),
     path("downloads/engine/<str:filename>", games.engine_wheel_download, name="engine-wheel"),
+    path("games/<str:game>/play/", playground.playground, name="playground"),
+    path("games/<str:game>/play/upload/", playground.playground_upload, name="playground-upload"),
+    path(
+        "games/<str:game>/play/runs/<int:run_id>/matches/<int:number>/",
+        playground.playground_match,
+        name="playground-match",
+    ),
     path("ladder/", ladder.ladder_index, name="ladder-index"),
     path("ladder/<str:game>/", ladder.ladder, name="ladder"),
     path("bots/", bots.bot_index, name="bots"),

@@ -81,9 +81,9 @@ def test_bad_bots_are_refused_with_a_clear_reason(filename, data, code, message)
 @pytest.mark.parametrize(
     "source",
     [
-        b"from json import loads as act\n",
-        b"from json import *\n",
-        b"import json as act\n",
+        b"from helpers import act\n",
+        b"from helpers import *\n",
+        b"import helpers as act\n",
         b"def _impl(o):\n    return {}\nact = _impl\n",
         b"class Bot:\n    def act(self, o):\n        return {}\nact = Bot().act\n",
         b"act, other = (lambda o: {}), 1\n",
@@ -97,7 +97,7 @@ def test_bad_bots_are_refused_with_a_clear_reason(filename, data, code, message)
 )
 def test_an_act_imported_assigned_or_defined_conditionally_counts(source):
     """The quick check errs on the bot's side; the sandbox's import has the final word."""
-    assert read_bot("bot.py", source).files["bot.py"] == source
+    assert read_bot("bot.py", source, importable=frozenset({"helpers"})).files["bot.py"] == source
 
 
 @pytest.mark.parametrize("source", [b"act = None\n", b"act = 3\n", b"act = 'play'\n"])
@@ -246,61 +246,87 @@ def test_a_byte_order_mark_is_utf8_and_python_reads_it():
     assert package.source.startswith("def act")
 
 
-# --- Imports: the standard library, the arena's packages (numpy) and the bot's own ---------
+# --- imports: the standard library, the bot packages (numpy) and the bot's own files -----------
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "name"),
+    [
+        (b"import pandas\ndef act(o): return {}\n", 1, "pandas"),
+        (b"import json, scipy.linalg\ndef act(o): return {}\n", 1, "scipy.linalg"),
+        (b"from requests import get\ndef act(o): return {}\n", 1, "requests"),
+        (b"def act(o):\n    import torch\n    return {}\n", 2, "torch"),
+        (b"import os\n\n\nimport engine\ndef act(o): return {}\n", 4, "engine"),
+        (b"if True:\n    import django\ndef act(o): return {}\n", 2, "django"),
+        (b"try:\n    pass\nfinally:\n    import yaml\ndef act(o): return {}\n", 4, "yaml"),
+    ],
+)
+def test_an_import_bots_cannot_have_is_refused_with_its_line(source, line, name):
+    with pytest.raises(BotFileError) as refused:
+        read_bot("bot.py", source)
+    assert refused.value.code == "forbidden_import"
+    assert refused.value.line == line
+    assert refused.value.message.startswith(f"bot.py: line {line}: import {name}: ")
 
 
 @pytest.mark.parametrize(
     "source",
     [
-        b"import numpy as np\ndef act(o):\n    return {}\n",
-        b"from numpy.linalg import norm\nimport json, collections.abc\ndef act(o): return {}\n",
-        b"try:\n    import torch\nexcept ImportError:\n    torch = None\ndef act(o): return {}\n",
-        b"try:\n    import scipy\nexcept (ValueError, ModuleNotFoundError):\n    pass\n"
-        b"def act(o): return {}\n",
-        b"from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pandas\n"
-        b"def act(o): return {}\n",
-        b"from . import act\n",
+        b"import json, random, collections.abc\nfrom itertools import product\n",
+        b"from __future__ import annotations\nimport typing\n",
+        b"try:\n    import torch\nexcept ImportError:\n    torch = None\n",
+        b"try:\n    import torch\nexcept Exception:\n    pass\nelse:\n    pass\n",
+        b"from . import helpers\n",  # relative: the bot's own files
+        b"import approved_pkg\n",  # made importable by the operator (below)
     ],
 )
-def test_the_standard_library_numpy_and_guarded_imports_pass(source):
-    assert read_bot("bot.py", source).files["bot.py"] == source
+def test_the_standard_library_guarded_relative_and_approved_imports_pass(source):
+    data = source + b"def act(o):\n    return {}\n"
+    assert read_bot("bot.py", data, importable=frozenset({"approved_pkg"})).files
 
 
 @pytest.mark.parametrize(
-    ("source", "line", "module"),
+    "source",
     [
-        (b"import pandas as pd\ndef act(o): return {}\n", 1, "pandas"),
-        (b"import json\n\ndef act(o):\n    import torch.nn\n    return {}\n", 4, "torch.nn"),
-        (b"from sklearn.tree import X\ndef act(o): return {}\n", 1, "sklearn.tree"),
-        (
-            b"try:\n    import scipy\nexcept KeyError:\n    pass\ndef act(o): return {}\n",
-            2,
-            "scipy",
-        ),
-        (b"from helpers import act\n", 1, "helpers"),  # a single file has no helpers module
+        b"import numpy as np\n",
+        b"import json, numpy.linalg\n",
+        b"from numpy.random import default_rng\n",
+        b"def helper():\n    import numpy\n    return numpy\n",
     ],
 )
-def test_an_import_the_arena_does_not_offer_is_refused_with_its_line(source, line, module):
-    """Issue 32: the list of importable packages is enforced at upload and in the local
-    runner alike (both read bots with read_bot), naming the import and where to look."""
-    with pytest.raises(BotFileError) as caught:
-        read_bot("mine.py", source)
-    assert caught.value.code == "unavailable_import"
-    assert str(caught.value) == (
-        f"mine.py: line {line} imports {module}, which bots cannot use: the arena offers the "
-        "standard library and the packages listed in docs/bot-api.md"
+def test_the_bot_packages_are_importable_without_the_operator_naming_them(source):
+    """Issue 32: numpy (engine.botpackages) passes the upload check, here and in the local
+    runner alike: both read bots with read_bot, whatever the operator's extra paths."""
+    data = source + b"def act(o):\n    return {}\n"
+    assert read_bot("bot.py", data).files == {"bot.py": data}
+
+
+def test_a_refused_import_names_where_the_list_of_packages_is():
+    with pytest.raises(BotFileError) as refused:
+        read_bot("mine.py", b"import pandas as pd\ndef act(o): return {}\n")
+    assert str(refused.value) == (
+        "mine.py: line 1: import pandas: bots may import only the Python standard library, "
+        "the packages docs/bot-api.md lists and their own files"
     )
 
 
-def test_a_zip_may_import_its_own_modules_and_packages_but_nothing_else():
-    own = make_zip(
+def test_a_zipped_bot_imports_its_own_modules_and_packages():
+    data = make_zip(
         {
-            "bot.py": b"import helper\nfrom tools.maths import f\ndef act(o): return {}\n",
-            "helper.py": b"import numpy\n",
-            "tools/maths.py": b"from helper import numpy\ndef f(): pass\n",
+            "bot.py": b"import helper\nfrom strategy.core import plan\n" + GOOD,
+            "helper.py": b"import math\nimport numpy\n",
+            "strategy/__init__.py": b"",
+            "strategy/core.py": b"from strategy import tables\nplan = 1\n",
+            "strategy/tables.py": b"",
         }
     )
-    assert set(read_bot("mine.zip", own).files) == {"bot.py", "helper.py", "tools/maths.py"}
+    assert set(read_bot("bot.zip", data).files) >= {"bot.py", "helper.py", "strategy/core.py"}
     other = make_zip({"bot.py": GOOD, "helper.py": b"import requests\n"})
-    with pytest.raises(BotFileError, match=r"^mine.zip: helper.py: line 1 imports requests"):
+    with pytest.raises(BotFileError, match=r"^mine.zip: helper.py: line 1: import requests"):
         read_bot("mine.zip", other)
+
+
+def test_a_syntax_error_carries_its_line():
+    with pytest.raises(BotFileError) as refused:
+        read_bot("bot.py", b"def act(o):\n    return 1\n\nx = (\n")
+    assert refused.value.code == "syntax_error" and refused.value.line == 4
