@@ -118,7 +118,10 @@ def test_replay_prints_a_transcript(tmp_path):
         ("def act(o)\n    return {}\n", "syntax error on line 1"),
         ("def play(o):\n    return {}\n", "defines no top-level act"),
         # Issue 32: the arena's list of importable packages, enforced locally as on upload.
-        ("import pandas\ndef act(o):\n    return {}\n", "line 1 imports pandas, which bots"),
+        (
+            "import pandas\ndef act(o):\n    return {}\n",
+            "line 1: import pandas: bots may import only",
+        ),
     ],
 )
 def test_bad_bots_give_one_line_naming_the_file_and_exit_2(tmp_path, source, expected):

@@ -201,7 +201,7 @@ def test_a_bot_importing_a_package_the_arena_lacks_is_refused_on_upload(tab: Tab
     page.set_input_files("#id_file", str(source))
     page.click("#bot-new-form button[type=submit]")
     error = page.locator(".error").first.inner_text()
-    assert "line 1 imports pandas, which bots cannot use" in error
+    assert "line 1: import pandas: bots may import only" in error
     assert not BotVersion.objects.exists()
 
 
