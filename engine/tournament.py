@@ -104,7 +104,7 @@ class LocalTournament:
                     "played": self.played[b],
                     "points": self.points[b],
                     "first_places": self.first_places[b],
-                    "mean_placing": round(self.placing_sum[b] / max(self.played[b], 1), 4),
+                    "mean_place": round(1 + self.placing_sum[b] / max(self.played[b], 1), 4),
                     "faults": self.faults[b],
                     **(
                         {"mu": round(self.ratings[b][0], 3), "sigma": round(self.ratings[b][1], 3)}

@@ -96,13 +96,16 @@ class VersionRatingSerializer(RatingRecordSerializer):
 
 
 class ComparisonSerializer(serializers.Serializer):
-    """A version against its bot's previous version: "v2 vs v1: 58% ± 6%"."""
+    """A version against its bot's last valid, unpaused earlier version: "v3 vs v1"."""
 
     challenge = serializers.IntegerField(
         source="challenge.pk", help_text="The comparison's id under /api/challenges/ (owner)."
     )
     version = serializers.IntegerField(help_text="The new version's number.")
-    previous = serializers.IntegerField(help_text="The previous version's number.")
+    previous = serializers.IntegerField(
+        help_text="The number of the version it played: the bot's last valid, unpaused "
+        "version before it."
+    )
     summary = ChallengeSummarySerializer()
 
 
@@ -114,7 +117,7 @@ class VersionStatsSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="Matches lost by its own fault, by kind."
     )
     fault_rate = serializers.FloatField(allow_null=True)
-    mean_placing = serializers.FloatField(allow_null=True, help_text="0 = first.")
+    mean_place = serializers.FloatField(allow_null=True, help_text="Mean place, 1 = first.")
     first_places = serializers.IntegerField()
     decision_ms_mean = serializers.FloatField(allow_null=True)
     decision_ms_p95 = serializers.FloatField(allow_null=True)

@@ -86,7 +86,7 @@ LADDER_SORTS = {
     "sigma": "sigma",
     "matches": "matches",
     "win_rate": "win_ratio",
-    "placing": "mean_place",
+    "placing": "mean_rank",
 }
 DEFAULT_LADDER_SORT = "-score"
 
@@ -168,7 +168,8 @@ def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str
     # Bots without a value (no matches: no win rate) go last both ways, on every database.
     descending = key.startswith("-")
     expression = F(field).desc(nulls_last=True) if descending else F(field).asc(nulls_last=True)
-    ladder = ladder_for_game(game=game).annotate(win_ratio=ratio, mean_place=place)
+    # The mean rank (0 = first) sorts as the mean place does; pages show ``Rating.mean_place``.
+    ladder = ladder_for_game(game=game).annotate(win_ratio=ratio, mean_rank=place)
     return ladder.order_by(expression, F("score").desc(), "id"), key
 
 

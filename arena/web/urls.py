@@ -25,6 +25,9 @@ urlpatterns = [
     path("games/<str:game>/", games.game_detail, name="game"),
     path("games/<str:game>/rules/", games.game_rules, name="game-rules"),
     path("games/<str:game>/starter/", games.game_starter, name="game-starter"),
+    path("games/<str:game>/kit.zip", games.game_kit, name="game-kit"),
+    path("downloads/engine/", games.engine_wheel_latest, name="engine-wheel-latest"),
+    path("downloads/engine/<str:filename>", games.engine_wheel_download, name="engine-wheel"),
     path("games/<str:game>/play/", playground.playground, name="playground"),
     path("games/<str:game>/play/upload/", playground.playground_upload, name="playground-upload"),
     path(

@@ -686,3 +686,29 @@ def test_a_promotion_page_shows_its_rounds_and_final(db) -> None:
     assert 'data-bracket="round"' in bracket and 'data-bracket="final"' in bracket
     assert "losers" not in bracket
     assert "<strong>champion</strong>" in html
+
+
+def test_a_self_match_names_the_versions_in_its_seats_and_result(db) -> None:
+    """Issue 32: a version against its own bot's earlier one read "alice-lie21 wins" with both
+    seats named alike."""
+    from tests.arena.factories import BotVersionFactory, MatchFactory
+
+    bot = bot_make(name="alice-lie21")
+    third = BotVersionFactory(bot=bot, number=3)
+    match = MatchFactory(versions=[third, bot.versions.get(number=1)], placings=(0, 1))
+    html = _html(f"/matches/{match.pk}/")
+    assert "<strong>alice-lie21 v3 wins</strong>" in html
+    assert f"Match #{match.pk}: alice-lie21 v3, alice-lie21 v1" in html
+    summary_heads = re.findall(r'<th scope="col" class="num">(alice[^<]*)</th>', html)
+    assert summary_heads in ([], ["alice-lie21 v3", "alice-lie21 v1"])
+
+
+def test_seat_labels_name_versions_only_where_a_bot_sits_twice() -> None:
+    from arena.services.matches.playing import distinct_labels
+
+    assert distinct_labels([("a", 1), ("b", 1)]) == ["a", "b"]
+    assert distinct_labels([("a", 3), ("a", 1), ("b", 2)]) == ["a v3", "a v1", "b"]
+    assert distinct_labels([("random", 1), ("random", 1)]) == [
+        "random v1 (seat 1)",
+        "random v1 (seat 2)",
+    ]

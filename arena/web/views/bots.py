@@ -228,6 +228,7 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
     bot = bot_get(bot_id=bot_id)
     version = bot_version_get(bot=bot, number=number)
     played = version.status == BotVersion.Status.VALID
+    stats = version_stats(version=version) if played else None
     return render(
         request,
         "arena/bots/version.html",
@@ -237,7 +238,8 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
             "is_owner": _is_owner(request, bot),
             "status_url": reverse("bot-version-status", args=[bot.pk, version.number]),
             "comparison": version_comparison(version=version) if played else None,
-            "stats": version_stats(version=version) if played else None,
+            "stats": stats,
+            "game_stats": game_stat_rows(bot.game, stats.game_stats) if stats else [],
             "rating": version_rating(version=version) if played else None,
             "history": _as_points(version) if played else [],
             "matches": list(match_list(filters={"version": str(version.pk)})[:20])
@@ -245,6 +247,32 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
             else [],
         },
     )
+
+
+def _number(value: float, digits: int) -> str:
+    """2.5 -> "2.5", 16.0 -> "16" (no decimals that mean nothing)."""
+    return f"{value:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def game_stat_rows(game: str, values: dict[str, float | None]) -> list[dict[str, str]]:
+    """The game's own numbers as the version page shows them: each with its unit (a share as
+    a percentage, a count as so many a match, as the means they are) and what it means, as
+    the game declares (``stats_meaning``); a number the game does not explain is shown
+    plainly."""
+    meanings = getattr(GAMES.get(game), "stats_meaning", {}) or {}
+    rows = []
+    for name, value in values.items():
+        unit, meaning = meanings.get(name, ("number", ""))
+        if value is None:
+            text = "—"
+        elif unit == "share":
+            text = f"{value * 100:.1f}%"
+        elif unit == "count":
+            text = f"{_number(value, 1)} a match"
+        else:
+            text = _number(value, 2)
+        rows.append({"name": name, "text": text, "meaning": meaning})
+    return rows
 
 
 def _as_points(version: BotVersion) -> list[RatingPoint]:

@@ -33,10 +33,10 @@ from arena.web.seats import (
     ordinal,
     result_line,
     seat_views,
-    where_words,
 )
 from engine import replay as replay_io
 from engine.registry import GAMES
+from engine.steplogs import fault_moments, step_entries
 
 __all__ = ["match_detail", "match_index", "replay_open"]
 
@@ -227,39 +227,23 @@ class FaultView:
     link: str  # the viewer position, "game=1&step=5" ("" when there is none)
 
 
-def _steps_in(replay: dict[str, Any] | None, number: int) -> int | None:
-    """How many steps game ``number`` (1-based) of the replay recorded, or None."""
-    games = (replay or {}).get("games") or []
-    if not 1 <= number <= len(games):
-        return None
-    return len(games[number - 1].get("steps") or [])
-
-
 def _faults(match: Match, seats: list[SeatView], replay: dict[str, Any] | None) -> list[FaultView]:
-    """Who failed, in which game and step, and why: the replay's public record of it, or the
-    seats' (a match recorded without a replay)."""
+    """Who failed, in which game and step, and why: the replay's public record of it (filed at
+    the viewer's step by ``engine.steplogs``, as local replays file it), or the seats' (a match
+    recorded without a replay)."""
     by_seat = {seat.seat: seat for seat in seats}
-    found = []
-    for fault in (replay or {}).get("faults") or []:
-        number, step = fault.get("game"), fault.get("step")
-        played = _steps_in(replay, number) if isinstance(number, int) else None
-        # A fault at step s stopped the game with s steps played: the viewer shows that moment.
-        at = None if played is None else min(step, played) if isinstance(step, int) else played
-        where = where_words(fault.get("where"))
-        if at is not None:
-            moment = f"after step {at}" if at else "at the deal"
-            where = moment + (f": {where}" if where else "")
-        found.append(
-            FaultView(
-                seat=by_seat.get(fault.get("seat")),
-                kind=fault.get("kind", ""),
-                what=fault_words(fault.get("kind", "")),
-                detail=fault.get("detail", ""),
-                game=number if isinstance(number, int) else None,
-                where=where,
-                link=f"game={number}&step={at}" if at is not None else "",
-            )
+    found = [
+        FaultView(
+            seat=by_seat.get(fault.get("seat")),
+            kind=fault.get("kind", ""),
+            what=fault_words(fault.get("kind", "")),
+            detail=fault.get("detail", ""),
+            game=fault.get("game") if isinstance(fault.get("game"), int) else None,
+            where=fault["where_text"],
+            link=fault["link"],
         )
+        for fault in fault_moments(replay)
+    ]
     if found or replay is not None:
         return found
     return [
@@ -326,22 +310,15 @@ def _visible_logs(
         logs = match_log_list(match=match, user=user)
     except Forbidden:
         return []
-    names = {seat.seat: seat.name for seat in seats}
+    names = {seat.seat: seat.label for seat in seats}
     return [_log_view(log, names.get(log.seat, log.bot.name), replay) for log in logs]
 
 
 def _log_view(log: MatchLog, name: str, replay: dict[str, Any] | None) -> LogView:
-    entries = []
-    for entry in log.steps or []:
-        if not isinstance(entry, dict):
-            continue
-        number = entry.get("game") if isinstance(entry.get("game"), int) else 0
-        step = entry.get("step")
-        played = _steps_in(replay, number) if number else None
-        # Printed while deciding step s (or in a hook it fired): shown once s is played.
-        at = None if played is None else min(step + 1, played) if isinstance(step, int) else played
-        label = _log_label(number, at, entry)
-        entries.append(LogEntry(game=number, step=at, label=label, text=entry.get("text", "")))
+    entries = [
+        LogEntry(game=e["game"], step=e["step"], label=e["label"], text=e["text"])
+        for e in step_entries(log.steps or [], replay)
+    ]
     printed = "\n".join(entry.text for entry in entries) + "\n" + (log.output or "")
     traceback = log.traceback if log.traceback and log.traceback.strip() not in printed else ""
     return LogView(
@@ -351,22 +328,6 @@ def _log_view(log: MatchLog, name: str, replay: dict[str, Any] | None) -> LogVie
         output="" if entries else log.output,
         traceback=traceback,
     )
-
-
-def _log_label(number: int, at: int | None, entry: dict[str, Any]) -> str:
-    if not number:
-        parts = ["Before the first game"]
-    else:
-        parts = [f"Game {number}"]
-        if at is not None:
-            parts.append(f"step {at}")
-    where = where_words(entry.get("where") if isinstance(entry.get("where"), dict) else None)
-    if where:
-        parts.append(where)
-    phase = entry.get("phase") or ""
-    if phase and phase != "act":
-        parts.append(phase.replace("_", " "))
-    return " · ".join(parts)
 
 
 def replay_open(request: HttpRequest) -> HttpResponse:
