@@ -95,22 +95,6 @@ def test_a_replay_is_answered_304_without_reading_it(django_assert_max_num_queri
     assert missing.status_code == 404
 
 
-@pytest.mark.parametrize(
-    ("path", "json"), [("/api/bots/1/versions/", True), ("/bots/1/upload/", False)]
-)
-def test_a_body_declared_over_the_limit_is_refused_before_it_is_read(path, json):
-    """100 MB declared, 10 bytes sent: reading the body would hang; the answer is at once."""
-    response = Client().post(
-        path, data=b"0123456789", content_type="application/zip", CONTENT_LENGTH=str(100 << 20)
-    )
-    assert response.status_code == 413
-    assert response["Connection"] == "close"
-    if json:
-        assert response.json()["code"] == "too_large"
-    else:
-        assert b"over the" in response.content
-
-
 def test_anonymous_readers_share_a_match_list_rendering_for_a_few_seconds(
     django_assert_max_num_queries,
 ):
