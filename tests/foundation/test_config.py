@@ -174,3 +174,22 @@ def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
     assert result.returncode == 78, result.stderr[-2000:]
     assert "refusing to take tasks: bubblewrap not found" in result.stderr
     assert "ready." not in result.stderr  # Celery's line once it consumes
+
+
+@pytest.mark.parametrize("gone", ["ARENA_THROTTLE_TOKENS", "ARENA_THROTTLE_LOGIN_ACCOUNT"])
+def test_the_old_password_throttles_are_refused_not_silently_ignored(tmp_path, gone):
+    result = manage("check", env={"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path), gone: "5/hour"})
+    assert result.returncode != 0
+    line = one_line(result)
+    assert f"{gone} is no longer read" in line
+    assert "ARENA_LOGIN_FAILURES" in line
+
+
+def test_login_waits_must_make_sense(tmp_path):
+    env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
+    result = manage(
+        "check", env={**env, "ARENA_LOGIN_WAIT_S": "60", "ARENA_LOGIN_MAX_WAIT_S": "30"}
+    )
+    assert "ARENA_LOGIN_WAIT_S must be above 0" in one_line(result)
+    result = manage("check", env={**env, "ARENA_LOGIN_ACCOUNT_FAILURES": "0"})
+    assert "must be at least 1" in one_line(result)
