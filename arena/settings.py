@@ -348,7 +348,7 @@ SPECTACULAR_SETTINGS = {
 if _env["BROKER_URL"].startswith(("redis://", "rediss://")):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "arena.cache.RedisCache",  # Django's, one client per pool
             "LOCATION": _env["BROKER_URL"],
             "KEY_PREFIX": "arena",
         }

@@ -304,10 +304,41 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
 # --- the server and the load ---------------------------------------------------------------
 
 
-def start_server(env: dict[str, str], port: int, workers: int | None) -> subprocess.Popen:
-    """gunicorn on loopback: ``workers`` sync processes, or the arena's own sizing (None)."""
+def cpu_list(text: str) -> set[int]:
+    """CPUs from a taskset-style list: ``0-2,5`` -> {0, 1, 2, 5}."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def session_cpu_seconds(session: int) -> float:
+    """CPU seconds (user + system) used so far by every process of a session (the server's
+    master and workers; their dead children's time is in the parents' counts)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:  # field 6 of stat: the session id
+            total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return total / ticks
+
+
+def start_server(
+    env: dict[str, str], port: int, workers: int | None, *, cpus: str | None = None
+) -> subprocess.Popen:
+    """gunicorn on loopback: ``workers`` sync processes, or the arena's own sizing (None),
+    on the CPUs listed in ``cpus`` (taskset style) if given."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     sizing = ["-c", "python:arena.gunicorn_conf"] if workers is None else [f"--workers={workers}"]
+    pinned = cpu_list(cpus) if cpus else None
     server = subprocess.Popen(
         [
             str(gunicorn),
@@ -315,10 +346,12 @@ def start_server(env: dict[str, str], port: int, workers: int | None) -> subproc
             *sizing,
             f"--bind=127.0.0.1:{port}",
             "--log-level=warning",
+            "--no-control-socket",
         ],
         cwd=ROOT,
         env={**os.environ, **env},
         start_new_session=True,
+        preexec_fn=(lambda: os.sched_setaffinity(0, pinned)) if pinned else None,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
+from django.http import HttpResponse
 from django.test import Client
 
 from arena.models import Match
 from arena.services.ratings import match_rate_locked
+from arena.web.freshness import shared_page
 from tests.arena.factories import MatchFactory, RatingFactory, ReplayFactory
 from tests.web.data import bot_make, user_make
 
@@ -107,3 +110,59 @@ def test_anonymous_readers_share_a_match_list_rendering_for_a_few_seconds(
     mine = Client()
     mine.force_login(user)
     assert b"lister" in mine.get("/matches/?page=1").content  # never someone else's copy
+
+
+def test_an_anonymous_finished_match_page_costs_one_small_read(django_assert_max_num_queries):
+    done = ReplayFactory().match
+    Client().get(f"/matches/{done.pk}/")  # rendered once, shared
+    with django_assert_max_num_queries(1):  # its state, read once (it was read twice)
+        again = Client().get(f"/matches/{done.pk}/")
+    assert again.status_code == 200
+
+
+class TestSharedPage:
+    """One rendering shared by anonymous readers, renewed by one request at a time."""
+
+    @pytest.fixture(autouse=True)
+    def clock(self, monkeypatch):
+        from arena.web import freshness
+
+        now = [1_000_000.0]
+        monkeypatch.setattr(freshness.time, "time", lambda: now[0])
+        cache.clear()
+        return now
+
+    @staticmethod
+    def renderer(bodies, status=200):
+        def render():
+            bodies.append(f"page {len(bodies) + 1}")
+            return HttpResponse(bodies[-1], status=status)
+
+        return render
+
+    def test_a_fresh_rendering_is_served_without_rendering(self, clock):
+        bodies = []
+        first = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        clock[0] += 4
+        again = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert first.content == again.content == b"page 1"
+        assert bodies == ["page 1"]
+
+    def test_a_stale_rendering_is_renewed_by_one_request_while_others_get_the_old(self, clock):
+        bodies = []
+        shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        clock[0] += 6
+        cache.add("k:renewing", 1, 10)  # another request is rendering it right now
+        meanwhile = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert meanwhile.content == b"page 1" and bodies == ["page 1"]
+        cache.delete("k:renewing")
+        renewed = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert renewed.content == b"page 2"
+        assert cache.get("k:renewing") is None  # the next renewal may start on time
+        assert shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60).content == b"page 2"
+
+    def test_only_good_answers_are_shared(self):
+        bodies = []
+        assert shared_page("k", self.renderer(bodies, 404), fresh_s=5, keep_s=60).status_code == 404
+        shared_page("k", self.renderer(bodies, 404), fresh_s=5, keep_s=60)
+        assert len(bodies) == 2

@@ -77,7 +77,7 @@ def game_detail(request: HttpRequest, game: str) -> HttpResponse:
     """
     if request.user.is_authenticated:
         return _render_game(request, game)
-    key = f"game-page:{_game_etag(request, game)}"
+    key = f"game-page:{request.validator}"
     body = cache.get(key)
     if body is None:
         response = _render_game(request, game)
