@@ -20,6 +20,7 @@ Anonymous readers share renderings (:func:`shared_page`): one per validator for 
 have one, and for a page without a cheap validator (the match list) one every few seconds,
 renewed by a single request while the others are still served the previous one, so a
 page's expiry never sends every reader of it to the database and the template at once.
+Shared renderings are kept gzip-compressed and sent so (a tenth of the bytes).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
+
+from arena.web.compression import compress, compressed_answer
 
 __all__ = ["conditional", "shared_page"]
 
@@ -54,8 +57,9 @@ def conditional(
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             value = etag(request, *args, **kwargs)
             request.validator = value  # type: ignore[attr-defined]
-            if value is not None and per_user:
-                value = f"{value}-u{request.user.pk or 0}"
+            if value is not None:
+                # Weak: the same page goes out gzip-encoded or not (Vary: Accept-Encoding).
+                value = f'W/"{value}-u{request.user.pk or 0}"' if per_user else f'W/"{value}"'
             response = condition(etag_func=lambda *_args, **_kwargs: value)(view)(
                 request, *args, **kwargs
             )
@@ -73,23 +77,31 @@ def conditional(
 
 
 def shared_page(
-    key: str, render: Callable[[], HttpResponse], *, fresh_s: float, keep_s: int
+    request: HttpRequest,
+    key: str,
+    render: Callable[[], HttpResponse],
+    *,
+    fresh_s: float,
+    keep_s: int,
 ) -> HttpResponse:
     """The page cached under ``key``, rendered by ``render`` when missing or stale.
 
     A rendering is fresh for ``fresh_s`` seconds; after that the first request to find it
     stale renders it again while concurrent readers still get the stale one, for at most
-    ``keep_s`` seconds after it was made. Only 200 answers are shared.
+    ``keep_s`` seconds after it was made. Only 200 answers are shared; they are stored
+    gzip-compressed and sent so to clients that accept it.
     """
     entry = cache.get(key)
     now = time.time()
     if entry is not None:
-        made, body = entry
+        made, stored = entry
         if now - made < fresh_s or not cache.add(f"{key}:renewing", 1, RENEWING_S):
-            return HttpResponse(body)
+            return compressed_answer(request, stored)
     response = render()
-    if response.status_code == 200:
-        cache.set(key, (now, response.content), keep_s)
-        if entry is not None:
-            cache.delete(f"{key}:renewing")
-    return response
+    if response.status_code != 200:
+        return response
+    stored = compress(response.content)
+    cache.set(key, (now, stored), keep_s)
+    if entry is not None:
+        cache.delete(f"{key}:renewing")
+    return compressed_answer(request, stored)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 from django.core.cache import cache
 from django.http import HttpResponse
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from arena.models import Match
 from arena.services.ratings import match_rate_locked
@@ -132,6 +134,8 @@ class TestSharedPage:
         cache.clear()
         return now
 
+    request = RequestFactory().get("/matches/")  # asks for no gzip: plain bodies
+
     @staticmethod
     def renderer(bodies, status=200):
         def render():
@@ -142,27 +146,46 @@ class TestSharedPage:
 
     def test_a_fresh_rendering_is_served_without_rendering(self, clock):
         bodies = []
-        first = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        first = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
         clock[0] += 4
-        again = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        again = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
         assert first.content == again.content == b"page 1"
         assert bodies == ["page 1"]
 
     def test_a_stale_rendering_is_renewed_by_one_request_while_others_get_the_old(self, clock):
         bodies = []
-        shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
         clock[0] += 6
         cache.add("k:renewing", 1, 10)  # another request is rendering it right now
-        meanwhile = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        meanwhile = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
         assert meanwhile.content == b"page 1" and bodies == ["page 1"]
         cache.delete("k:renewing")
-        renewed = shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        renewed = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
         assert renewed.content == b"page 2"
         assert cache.get("k:renewing") is None  # the next renewal may start on time
-        assert shared_page("k", self.renderer(bodies), fresh_s=5, keep_s=60).content == b"page 2"
+        assert (
+            shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60).content
+            == b"page 2"
+        )
 
     def test_only_good_answers_are_shared(self):
         bodies = []
-        assert shared_page("k", self.renderer(bodies, 404), fresh_s=5, keep_s=60).status_code == 404
-        shared_page("k", self.renderer(bodies, 404), fresh_s=5, keep_s=60)
+        assert (
+            shared_page(
+                self.request, "k", self.renderer(bodies, 404), fresh_s=5, keep_s=60
+            ).status_code
+            == 404
+        )
+        shared_page(self.request, "k", self.renderer(bodies, 404), fresh_s=5, keep_s=60)
         assert len(bodies) == 2
+
+
+def test_a_shared_page_goes_out_gzip_compressed_to_clients_that_accept_it():
+    MatchFactory()
+    plain = Client().get("/matches/")
+    packed = Client().get("/matches/", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert packed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 2
+    assert not plain.has_header("Content-Encoding")

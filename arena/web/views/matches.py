@@ -6,7 +6,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -65,7 +64,11 @@ def match_index(request: HttpRequest) -> HttpResponse:
         return _render_match_index(request)
     key = "match-list:" + hashlib.blake2s(request.get_full_path().encode()).hexdigest()
     return shared_page(
-        key, lambda: _render_match_index(request), fresh_s=LIST_CACHE_S, keep_s=LIST_KEEP_S
+        request,
+        key,
+        lambda: _render_match_index(request),
+        fresh_s=LIST_CACHE_S,
+        keep_s=LIST_KEEP_S,
     )
 
 
@@ -119,14 +122,13 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     etag = None if request.user.is_authenticated else request.validator
     if etag is None:
         return _render_match(request, match_id)
-    key = f"match-page:{etag}"
-    body = cache.get(key)
-    if body is None:
-        response = _render_match(request, match_id)
-        if response.status_code == 200:
-            cache.set(key, response.content, PAGE_CACHE_S)
-        return response
-    return HttpResponse(body)
+    return shared_page(
+        request,
+        f"match-page:{etag}",
+        lambda: _render_match(request, match_id),
+        fresh_s=PAGE_CACHE_S,
+        keep_s=PAGE_CACHE_S,
+    )
 
 
 def _render_match(request: HttpRequest, match_id: int) -> HttpResponse:
