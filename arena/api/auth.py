@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 
 from arena.api.fields import StrictCharField
 from arena.api.schema import errors
-from arena.web.logins import refusal_sentence
+from arena.web.logins import forgive_failures, refusal_sentence
 
 
 class TokenRequestSerializer(AuthTokenSerializer):
@@ -54,7 +54,7 @@ class TokenCreateApi(ObtainAuthToken):
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
-            return super().post(request, *args, **kwargs)
+            response = super().post(request, *args, **kwargs)
         except ValidationError:
             # django-axes refused to check the password (arena.web.logins): say how long
             # to wait, like the log-in form, instead of "wrong password".
@@ -64,3 +64,7 @@ class TokenCreateApi(ObtainAuthToken):
                 refused.detail = ErrorDetail(refusal_sentence(wait), code="throttled")
                 raise refused from None
             raise
+        # A right password forgives this address's failures on the account, as a log-in
+        # through the form does (axes hears of that one through Django's user_logged_in).
+        forgive_failures(request)
+        return response

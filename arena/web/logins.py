@@ -42,9 +42,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from arena.web.addresses import client_address
+
 __all__ = [
     "LoginLimitsHandler",
     "account_name",
+    "forgive_failures",
     "lockout_response",
     "refusal_sentence",
     "wait_after",
@@ -125,6 +128,14 @@ class LoginLimitsHandler(AxesDatabaseHandler):
             # The password was checked and was wrong: that is the answer to this attempt
             # (a wait, if one now applies, is for the next one).
             request.axes_locked_out = False
+
+
+def forgive_failures(request: Any) -> None:
+    """Forget this address's failures on the account a right password was just given for
+    (the form's log-in does this through axes' ``user_logged_in`` handler)."""
+    username = account_name(request, None)
+    if username:
+        AccessAttempt.objects.filter(username=username, ip_address=request.axes_ip_address).delete()
 
 
 def refusal_sentence(wait: float) -> str:

@@ -141,6 +141,14 @@ def test_one_address_trying_many_accounts_is_slowed(door, owner, other_user):
 
 
 @pytest.mark.parametrize("door", DOORS)
+def test_a_right_password_forgives_that_addresss_failures(door, owner):
+    assert [attempt(door, "alice", f"g{n}", "198.51.100.1") for n in range(4)] == ["wrong"] * 4
+    assert attempt(door, "alice", RIGHT, "198.51.100.1") == "ok"
+    assert [attempt(door, "alice", f"t{n}", "198.51.100.1") for n in range(5)] == ["wrong"] * 5
+    assert attempt(door, "alice", RIGHT, "198.51.100.1") == "wait"
+
+
+@pytest.mark.parametrize("door", DOORS)
 def test_refused_attempts_are_not_counted(door, owner):
     for n in range(5):
         attempt(door, "alice", f"g{n}", "198.51.100.1")
