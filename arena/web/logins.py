@@ -135,7 +135,8 @@ def forgive_failures(request: Any) -> None:
     (the form's log-in does this through axes' ``user_logged_in`` handler)."""
     username = account_name(request, None)
     if username:
-        AccessAttempt.objects.filter(username=username, ip_address=request.axes_ip_address).delete()
+        address = getattr(request, "axes_ip_address", None) or client_address(request)
+        AccessAttempt.objects.filter(username=username, ip_address=address).delete()
 
 
 def refusal_sentence(wait: float) -> str:
