@@ -147,6 +147,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
     server = api_load.start_server(env, args.port, args.sync_workers or None, cpus=args.server_cpus)
     results = {}
     try:
+        _warm(args.port, args, with_replay)
         for mode in modes:
             fresh = mode == "new"
             _drive(args.port, paths, clients=args.clients, seconds=3.0, fresh=fresh)  # warm up
@@ -169,6 +170,21 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
         api_load.stop_server(server)
         if not args.keep:
             api_load.drop_database(url)
+
+
+def _warm(port: int, args: argparse.Namespace, with_replay: list[int]) -> None:
+    """Open every page of the mix once, so neither kind of client pays for first renderings
+    (a server that has run for a while has them); replays need no warming."""
+    from engine.registry import GAMES
+
+    pages = max(1, args.bots // len(GAMES) // 50)
+    paths = [
+        f"/games/{game}/?page={page}" for game in GAMES for page in range(1, min(pages, 5) + 1)
+    ]
+    paths += [f"/matches/?page={page}" for page in range(1, 21)]
+    paths += [f"/matches/{match_id}/" for match_id in with_replay[:200]]
+    for path in paths:
+        api_load.get(port, path, {"Accept-Encoding": "gzip"})
 
 
 def _paths(args: argparse.Namespace, with_replay: list[int]):
