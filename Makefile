@@ -30,7 +30,7 @@ missing=""; \
 	fi
 endef
 
-.PHONY: help run test test-docker test-fast test-strength test-faults lint format bench schemathesis system-packages test-packages clean
+.PHONY: help run test test-docker test-fast test-strength test-faults lint format bench schemathesis system-packages test-packages clean assets
 
 help:
 	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
@@ -42,6 +42,7 @@ help:
 	@echo "make lint   ruff check + ruff format --check"
 	@echo "make bench  run every benchmark in benchmarks/"
 	@echo "make schemathesis  fuzz the API on a live gunicorn (needs DATABASE_URL: PostgreSQL)"
+	@echo "make assets  rebuild the bundled scripts (the playground's editor) from assets/ (needs node and npm)"
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); \
@@ -101,6 +102,12 @@ format: $(VENV)/.dev-deps
 
 bench: $(VENV)/.dev-deps system-packages
 	@for f in benchmarks/*.py; do echo "# $$f"; $(PY) $$f || exit 1; done
+
+# The site's bundled scripts (CodeMirror for the playground's editor), from the versions pinned
+# in assets/package-lock.json. The bundle is committed, so `make run` needs no node;
+# tests/foundation/test_assets.py rebuilds it and fails if the committed one differs.
+assets:
+	cd assets && npm ci --no-audit --no-fund && npm run build
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache .ruff_cache

@@ -371,23 +371,34 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_queue_dir / "processed"),
         "control_folder": str(_queue_dir / "control"),  # else kombu writes ./control
         "store_processed": False,
+        # Look for work four times a second (kombu's default is once): a playground run
+        # waits for the poll before anything else.
+        "polling_interval": 0.25,
     }
+    # The queues are read in their order below, as with Redis (workers/broker.py).
+    CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # With acks_late, a message whose worker died is handed out again after this long.
         "visibility_timeout": _env["VISIBILITY_TIMEOUT"],
-        # Read the queues in the order below: validations before matches.
+        # Read the queues in the order below: playground, then validations, then matches.
         "queue_order_strategy": "priority",
     }
-# An author waiting for an upload's verdict should not wait behind a whole tournament: the
-# validations have their own queue, read first. A worker started without -Q reads both.
+# An author waiting at the playground, or for an upload's verdict, should not wait behind a
+# whole tournament: playground matches and validations have their own queues, read first
+# (in this order) by every worker; a worker started without -Q reads them all. A busy worker
+# still finishes the matches it holds: a playground match takes the next free process.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 _TASKS = Exchange("celery", type="direct")
 CELERY_TASK_QUEUES = (
+    Queue("playground", _TASKS, routing_key="playground"),
     Queue("validation", _TASKS, routing_key="validation"),
     Queue("celery", _TASKS, routing_key="celery"),
 )
-CELERY_TASK_ROUTES = {"workers.tasks.validate_version": {"queue": "validation"}}
+CELERY_TASK_ROUTES = {
+    "workers.tasks.play_playground_match": {"queue": "playground"},
+    "workers.tasks.validate_version": {"queue": "validation"},
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -36,10 +36,11 @@ ENTRY_POINT = "act"
 class BotFileError(ValueError):
     """A bot file that cannot be accepted; ``str(error)`` is one line for its author."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.line = line  # the line of bot.py (or of the zip's file) at fault, if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,12 @@ class BotPackage:
 
 
 def read_bot(
-    filename: str, data: bytes, limits: UploadLimits | None = None, *, label: str | None = None
+    filename: str,
+    data: bytes,
+    limits: UploadLimits | None = None,
+    *,
+    label: str | None = None,
+    importable: frozenset[str] = frozenset(),
 ) -> BotPackage:
     """Check an uploaded bot and return its files, or raise BotFileError.
 
@@ -80,12 +86,18 @@ def read_bot(
     The check ends by unpacking the files into a scratch directory with the very function
     the arena and the local runner unpack with (:meth:`BotPackage.write_to`), so whatever
     is accepted here is known to unpack there.
+
+    Its sources may import the standard library, their own modules and ``importable`` (the
+    packages an operator made importable in the sandbox); anything else is refused with
+    its line (``forbidden_import``), since it could only fail when the bot starts.
     """
     package, name, is_zip = _read_files(filename, data, limits, label)
-    problem = check_sources(package.files, entry=ENTRY_FILE, entry_point=ENTRY_POINT)
+    problem = check_sources(
+        package.files, entry=ENTRY_FILE, entry_point=ENTRY_POINT, importable=importable
+    )
     if problem is not None:
         where = f"{name}: {problem.path}" if is_zip else name
-        raise BotFileError(problem.code, f"{where}: {problem.message}")
+        raise BotFileError(problem.code, f"{where}: {problem.message}", problem.line)
     with tempfile.TemporaryDirectory(prefix="arena-unpack-check-") as scratch:
         _write_checked(package, Path(scratch), name)
     return package

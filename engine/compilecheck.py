@@ -15,7 +15,7 @@ import marshal  # built in; ``json`` would cost ~20 ms of imports on every uploa
 import os
 import sys
 
-__all__ = ["CHECK_CPU_S", "CHECK_MEMORY_BYTES", "TOO_COMPLEX", "defines"]
+__all__ = ["CHECK_CPU_S", "CHECK_MEMORY_BYTES", "TOO_COMPLEX", "defines", "first_foreign_import"]
 
 #: CPU seconds the child may spend on one upload's sources (a normal bot needs ~10 ms).
 CHECK_CPU_S = 5
@@ -80,20 +80,74 @@ def _names(target: ast.expr, name: str) -> bool:
     return False
 
 
-def _check_one(path: str, text: str, entry_point: str | None) -> dict[str, str] | None:
+def first_foreign_import(tree: ast.Module, importable: frozenset[str]) -> tuple[int, str] | None:
+    """The first import (line, dotted name) of a module that is neither in the standard
+    library nor in ``importable`` (the bot's own modules, and any the operator approved).
+
+    A bot runs with the standard library only (``python -I -S`` in the jail), so such an
+    import can only fail, at the start of the bot's first match; refusing it here says so at
+    once, with its line. An import inside a ``try`` that has handlers is left alone: the bot
+    is ready for it to fail (``try: import numpy`` ... ``except ImportError``). So are
+    relative imports (``from . import x``): they name the bot's own files.
+
+    >>> tree = compile("import json\\nimport numpy as np\\n", "bot.py", "exec", _ONLY_AST)
+    >>> first_foreign_import(tree, frozenset())
+    (2, 'numpy')
+    >>> first_foreign_import(tree, frozenset({"numpy"})) is None
+    True
+    """
+    found: list[tuple[int, str]] = []
+    stack: list[object] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
+            stack.extend([*node.handlers, *node.orelse, *node.finalbody])  # not its body
+            continue
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append((node.lineno, node.module))
+        for field in getattr(node, "_fields", ()):
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    allowed = sys.stdlib_module_names | importable
+    foreign = [(line, name) for line, name in found if name.split(".")[0] not in allowed]
+    return min(foreign) if foreign else None
+
+
+def _check_one(
+    path: str, text: str, entry_point: str | None, importable: frozenset[str] = frozenset()
+) -> dict[str, object] | None:
     """The child's check of one file: parse and compile it (never run it).
 
-    With ``entry_point``, the file must also bind that name at top level.
+    With ``entry_point``, the file must also bind that name at top level. Every file may
+    import only the standard library and ``importable`` (:func:`first_foreign_import`).
     """
     try:
         tree = compile(text, path, "exec", _ONLY_AST, dont_inherit=True)
         compile(tree, path, "exec", dont_inherit=True)  # the compiler's own SyntaxErrors
     except SyntaxError as exc:
-        return {"code": "syntax_error", "message": f"syntax error on line {exc.lineno}: {exc.msg}"}
+        return {
+            "code": "syntax_error",
+            "message": f"syntax error on line {exc.lineno}: {exc.msg}",
+            "line": exc.lineno or 0,
+        }
     except ValueError as exc:  # e.g. null bytes
         return {"code": "syntax_error", "message": str(exc)}
     except (RecursionError, MemoryError):
         return {"code": "too_complex", "message": TOO_COMPLEX}
+    foreign = first_foreign_import(tree, importable)
+    if foreign is not None:
+        line, name = foreign
+        return {
+            "code": "forbidden_import",
+            "message": f"line {line}: import {name}: bots may import only the Python standard "
+            "library and their own files (see docs/bot-api.md)",
+            "line": line,
+        }
     if entry_point is not None and not defines(tree, entry_point):
         return {
             "code": "no_entry_point",
@@ -113,8 +167,9 @@ def _child_main() -> None:
     request = marshal.loads(sys.stdin.buffer.read())  # noqa: S302 - written by the parent
     answer: dict[str, object] = {"ok": True}
     entry, entry_point = request["entry"], request["entry_point"]
+    importable = frozenset(request.get("importable", ()))
     for path, text in request["sources"].items():
-        problem = _check_one(path, text, entry_point if path == entry else None)
+        problem = _check_one(path, text, entry_point if path == entry else None, importable)
         if problem is not None:
             answer = {"ok": False, "path": path, **problem}
             break

@@ -18,7 +18,7 @@ import marshal
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from engine import compilecheck
 from engine.compilecheck import CHECK_CPU_S, CHECK_MEMORY_BYTES, TOO_COMPLEX, defines
@@ -34,14 +34,22 @@ class SourceProblem:
     """Why a file's source cannot be accepted: a stable ``code`` and one line of text."""
 
     path: str
-    code: str  # "not_utf8", "syntax_error", "too_complex", "no_entry_point"
+    code: str  # "not_utf8", "syntax_error", "too_complex", "no_entry_point", "forbidden_import"
     message: str
+    line: int | None = None  # where in ``path``, when the problem has a line
 
 
-def check_sources(files: dict[str, bytes], *, entry: str, entry_point: str) -> SourceProblem | None:
+def check_sources(
+    files: dict[str, bytes],
+    *,
+    entry: str,
+    entry_point: str,
+    importable: frozenset[str] = frozenset(),
+) -> SourceProblem | None:
     """The first problem with the ``.py`` files of ``files`` (by path), or None.
 
-    ``entry`` (``bot.py``) must bind ``entry_point`` (``act``) at top level.
+    ``entry`` (``bot.py``) must bind ``entry_point`` (``act``) at top level. The files may
+    import the standard library, their own modules (found in ``files``) and ``importable``.
     """
     sources: dict[str, str] = {}
     for path, content in files.items():
@@ -51,7 +59,15 @@ def check_sources(files: dict[str, bytes], *, entry: str, entry_point: str) -> S
             sources[path] = content.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             return SourceProblem(path, "not_utf8", f"is not UTF-8 text (byte {exc.start})")
-    request = marshal.dumps({"sources": sources, "entry": entry, "entry_point": entry_point})
+    own = {PurePosixPath(path).parts[0].removesuffix(".py") for path in files}
+    request = marshal.dumps(
+        {
+            "sources": sources,
+            "entry": entry,
+            "entry_point": entry_point,
+            "importable": sorted(own | set(importable)),
+        }
+    )
     try:
         child = subprocess.run(
             [sys.executable, "-I", "-S", _CHILD],
@@ -79,7 +95,13 @@ def check_sources(files: dict[str, bytes], *, entry: str, entry_point: str) -> S
         ) from None
     if answer.get("ok"):
         return None
-    return SourceProblem(str(answer["path"]), str(answer["code"]), str(answer["message"]))
+    line = answer.get("line")
+    return SourceProblem(
+        str(answer["path"]),
+        str(answer["code"]),
+        str(answer["message"]),
+        line if isinstance(line, int) and line > 0 else None,
+    )
 
 
 def _too_complex(entry: str, text: str) -> SourceProblem:

@@ -22,7 +22,7 @@ from typing import Any
 from celery import Task
 from django.db import InterfaceError, OperationalError
 
-from arena.services import challenges, ladder, schedules
+from arena.services import challenges, ladder, playground, schedules
 from arena.services.errors import Conflict
 from arena.services.matches import MatchBusy, PlatformError, match_play, match_sweep_stuck
 from arena.services.ratings import match_rate
@@ -116,6 +116,24 @@ def play_match(self: Task, match_id: int) -> None:
         raise self.retry(countdown=busy.retry_in_s, max_retries=None) from None
 
 
+@app.task(bind=True, name="workers.tasks.play_playground_match", **{**RETRY, "max_retries": 5})
+def play_playground_match(self: Task, match_id: int) -> None:
+    """One unrated playground match (its own queue, read before any other). Time limits:
+    the settings' (ARENA_MATCH_TIME_LIMIT_S, + 60 s hard), like every match."""
+    with _logged("play_playground_match", match=match_id) as line:
+        match = playground.playground_match_play(match_id=match_id, worker=_worker(self))
+        if match is None:
+            line["outcome"] = "skipped"  # already played, or held by another attempt
+            return
+        line.update(
+            run=match.run_id,
+            status=match.status,
+            outcome=match.fault or match.status,
+            games=match.games_played,
+            match_s=match.duration_s,
+        )
+
+
 @app.task(name="workers.tasks.rate_match", soft_time_limit=30, time_limit=60, **RETRY)
 def rate_match(match_id: int) -> None:
     with _logged("rate_match", match=match_id):
@@ -133,6 +151,7 @@ def sweep_stuck_matches() -> None:
         line.update(validations_requeued=swept["requeued"], validations_failed=swept["failed"])
         due = tournament_start_due()  # sign-up tournaments whose deadline passed
         line.update(tournaments_started=due["started"], tournaments_cancelled=due["cancelled"])
+        line.update(playground.playground_sweep())  # lost messages, dead workers
 
 
 # --- tournaments --------------------------------------------------------------------------

@@ -29,7 +29,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         set_rollback()
         retry = getattr(exc, "retry_after", None)
         headers = {"Retry-After": str(retry)} if retry else None
-        return Response(error_body(exc.message, exc.code), status=exc.status, headers=headers)
+        body = {**error_body(exc.message, exc.code), **exc.extra}
+        return Response(body, status=exc.status, headers=headers)
     exc = _as_api_exception(exc)
     if exc is None:
         return None

@@ -31,6 +31,9 @@ class ValidationErrorSerializer(ErrorSerializer):
     fields = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()), required=False
     )
+    line = serializers.IntegerField(
+        required=False, help_text="A bot's source refused: the line at fault, where known."
+    )
 
 
 _DESCRIPTIONS = {

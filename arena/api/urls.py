@@ -8,7 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
-from arena.api import auth, bots, challenges, games, ladder, matches, tournaments
+from arena.api import auth, bots, challenges, games, ladder, matches, playground, tournaments
 from arena.api.docs import ApiDocsView
 from arena.api.errors import error_body
 
@@ -150,6 +150,27 @@ urlpatterns = [
         "schedules/<api_id:schedule_id>/",
         tournaments.ScheduleDetailApi.as_view(),
         name="api-schedule",
+    ),
+    path(
+        "playground/drafts/",
+        playground.DraftListSaveApi.as_view(),
+        name="api-playground-drafts",
+    ),
+    path(
+        "playground/drafts/<api_id:draft_id>/",
+        playground.DraftDetailApi.as_view(),
+        name="api-playground-draft",
+    ),
+    path("playground/runs/", playground.RunListCreateApi.as_view(), name="api-playground-runs"),
+    path(
+        "playground/runs/<api_id:run_id>/",
+        playground.RunDetailApi.as_view(),
+        name="api-playground-run",
+    ),
+    path(
+        "playground/runs/<api_id:run_id>/matches/<api_id:number>/replay/",
+        playground.RunMatchReplayApi.as_view(),
+        name="api-playground-replay",
     ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),

@@ -2,6 +2,7 @@
 
 from arena.models.bots import Bot, BotVersion
 from arena.models.matches import Challenge, Match, MatchLog, MatchSeat, Replay
+from arena.models.playground import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
 from arena.models.ratings import Rating, RatingHistory
 from arena.models.tournaments import (
     Tournament,
@@ -17,6 +18,9 @@ __all__ = [
     "Match",
     "MatchLog",
     "MatchSeat",
+    "PlaygroundDraft",
+    "PlaygroundMatch",
+    "PlaygroundRun",
     "Rating",
     "RatingHistory",
     "Replay",

@@ -8,7 +8,7 @@ validation in the workers. Nothing is stored for a rejected upload.
 from __future__ import annotations
 
 import hashlib
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -20,9 +20,16 @@ from arena.models import Bot, BotVersion
 from arena.services.dispatch import enqueue
 from arena.services.errors import Conflict, Forbidden, InvalidInput, TooLarge
 from arena.services.freshness import ladder_changed
-from engine.botfiles import BotFileError, UploadLimits, read_bot
+from engine.botfiles import BotFileError, BotPackage, UploadLimits, read_bot
 
-__all__ = ["bot_create", "bot_deactivate", "bot_update", "bot_version_upload"]
+__all__ = [
+    "bot_create",
+    "bot_deactivate",
+    "bot_file_check",
+    "bot_update",
+    "bot_version_upload",
+    "sandbox_importable",
+]
 
 User = AbstractBaseUser | AnonymousUser
 _FILENAME_MAX = BotVersion._meta.get_field("filename").max_length
@@ -73,13 +80,8 @@ def bot_version_upload(*, bot: Bot, user: User, upload: File) -> BotVersion:
         raise Conflict(
             f"{bot.name} is deactivated: create a new bot to upload again.", code="bot_inactive"
         )
-    limits = UploadLimits(max_bytes=settings.ARENA_UPLOAD_MAX_BYTES)
-    data = _read_capped(upload, limits.max_bytes)
-    try:
-        package = read_bot(upload.name or "", data, limits)
-    except BotFileError as exc:
-        error = TooLarge if exc.code == "too_large" else InvalidInput
-        raise error(exc.message, code=exc.code) from None
+    data = _read_capped(upload, settings.ARENA_UPLOAD_MAX_BYTES)
+    package = bot_file_check(filename=upload.name or "", data=data)
     digest = hashlib.sha256(data).hexdigest()
     with transaction.atomic():
         # Locking the bot row numbers concurrent uploads of one bot one after the other.
@@ -92,6 +94,40 @@ def bot_version_upload(*, bot: Bot, user: User, upload: File) -> BotVersion:
         version = _store(bot, package.filename, data, digest, (latest or {}).get("number", 0) + 1)
         enqueue("validate_version", version.pk)
     return version
+
+
+def bot_file_check(*, filename: str, data: bytes) -> BotPackage:
+    """The upload check (:func:`engine.botfiles.read_bot` with the arena's limits): the
+    bot's files, or TooLarge (413) / InvalidInput (400 with the check's code, and the
+    ``line`` where the check names one). Uploads and the playground's drafts both pass here.
+    """
+    limits = UploadLimits(max_bytes=settings.ARENA_UPLOAD_MAX_BYTES)
+    try:
+        return read_bot(filename, data, limits, importable=sandbox_importable())
+    except BotFileError as exc:
+        error = TooLarge if exc.code == "too_large" else InvalidInput
+        extra = {"line": exc.line} if exc.line else None
+        raise error(exc.message, code=exc.code, extra=extra) from None
+
+
+def sandbox_importable() -> frozenset[str]:
+    """Top-level modules the operator made importable in the sandbox
+    (``ARENA_SANDBOX_EXTRA_PYTHON_PATHS``): bots may import them besides the standard library.
+    """
+    from sandbox import SandboxConfig
+
+    try:
+        paths = SandboxConfig.from_env().extra_python_paths
+    except ValueError:
+        return frozenset()  # a bad setting is reported where the sandbox starts
+    names: set[str] = set()
+    for folder in paths:
+        try:
+            entries = list(Path(folder).iterdir())
+        except OSError:
+            continue
+        names.update(entry.name.split(".")[0] for entry in entries if entry.name[:1] != "_")
+    return frozenset(names)
 
 
 def _require_owner(bot: Bot, user: User) -> None:

@@ -21,10 +21,14 @@ class DomainError(Exception):
     status = 400
     default_code = "invalid"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, extra: dict[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code
+        #: More machine-readable facts for the error body (``{"line": 3}`` for a source).
+        self.extra = dict(extra or {})
 
 
 class InvalidInput(DomainError):

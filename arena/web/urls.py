@@ -15,6 +15,7 @@ from arena.web.views import (
     home,
     ladder,
     matches,
+    playground,
     tournaments,
 )
 
@@ -24,6 +25,13 @@ urlpatterns = [
     path("games/<str:game>/", games.game_detail, name="game"),
     path("games/<str:game>/rules/", games.game_rules, name="game-rules"),
     path("games/<str:game>/starter/", games.game_starter, name="game-starter"),
+    path("games/<str:game>/play/", playground.playground, name="playground"),
+    path("games/<str:game>/play/upload/", playground.playground_upload, name="playground-upload"),
+    path(
+        "games/<str:game>/play/runs/<int:run_id>/matches/<int:number>/",
+        playground.playground_match,
+        name="playground-match",
+    ),
     path("ladder/", ladder.ladder_index, name="ladder-index"),
     path("ladder/<str:game>/", ladder.ladder, name="ladder"),
     path("bots/", bots.bot_index, name="bots"),

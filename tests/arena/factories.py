@@ -19,6 +19,9 @@ from arena.models import (
     Match,
     MatchLog,
     MatchSeat,
+    PlaygroundDraft,
+    PlaygroundMatch,
+    PlaygroundRun,
     Rating,
     Replay,
     Tournament,
@@ -228,3 +231,55 @@ class TournamentScheduleFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Nightly {n}")
     game = "lie21"
     crontab = "0 3 * * *"
+
+
+class PlaygroundDraftFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PlaygroundDraft
+
+    owner = factory.SubFactory(UserFactory)
+    game = "lie21"
+    source = BOT_SOURCE.decode()
+
+
+class PlaygroundRunFactory(factory.django.DjangoModelFactory):
+    """A run of one played match against the built-in random bot, with a real replay (the
+    engine plays it in-process: a few milliseconds) and the draft's output."""
+
+    class Meta:
+        model = PlaygroundRun
+        skip_postgeneration_save = True
+
+    owner = factory.SubFactory(UserFactory)
+    game = "lie21"
+    source = BOT_SOURCE.decode()
+    sha256 = factory.LazyAttribute(lambda run: hashlib.sha256(run.source.encode()).hexdigest())
+    opponents = factory.LazyFunction(
+        lambda: [{"ref": "random", "label": "random (built-in)", "builtin": "random"}]
+    )
+    matches_requested = 1
+    seed = factory.Sequence(lambda n: n + 1)
+
+    @factory.post_generation
+    def played(self: PlaygroundRun, create: bool, extracted: bool | None, **kwargs) -> None:
+        if not create:
+            return
+        import engine
+
+        bots = [engine.builtin_bot(self.game, "random")] * 2
+        players = [engine.InProcessPlayer(name, bot) for name, bot in zip("ab", bots, strict=True)]
+        result = engine.play_match(self.game, players, seed=self.seed, collect_logs=True)
+        PlaygroundMatch.objects.create(
+            run=self,
+            number=1,
+            seed=self.seed,
+            seat_count=2,
+            draft_seat=0,
+            status=PlaygroundMatch.Status.DONE if extracted is not False else "queued",
+            placings=list(result.placings),
+            scores=list(result.scores),
+            reason=result.reason,
+            games_played=result.games_played,
+            replay=dumps(result.replay) if extracted is not False else None,
+            output="hello from the draft\n",
+        )

@@ -27,7 +27,7 @@ def assert_error(response, status: int, code: str | None = None) -> dict:
     body = response.json()
     assert isinstance(body.get("detail"), str) and body["detail"]
     assert isinstance(body.get("code"), str) and body["code"]
-    assert set(body) <= {"detail", "code", "fields"}
+    assert set(body) <= {"detail", "code", "fields", "line"}
     if code is not None:
         assert body["code"] == code, body
     return body

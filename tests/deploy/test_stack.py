@@ -298,6 +298,37 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
         first = _wait("a ladder match", lambda: _done_matches(port, token, bot["id"]), 300)
         timings["first_match_s"] = time.monotonic() - t
 
+        # The playground: a draft run on the worker's playground queue, its replay served, and
+        # the editor's bundle among the static files.
+        t = time.monotonic()
+        run = _api(
+            port,
+            "POST",
+            "/api/playground/runs/",
+            token,
+            json={"game": "lie21", "source": BOT.decode(), "opponents": ["random"], "matches": 2},
+        )
+        played = _wait(
+            "a playground run",
+            lambda: (
+                (done := _api(port, "GET", f"/api/playground/runs/{run['id']}/", token))["status"]
+                == "done"
+                and done
+            ),
+            120,
+            every_s=1.0,
+        )
+        assert played["played"] == 2, played
+        replay = _api(port, "GET", played["matches"][0]["replay"], token)
+        assert replay["game"] == "lie21"
+        timings["playground_run_s"] = time.monotonic() - t
+        bundle = urllib.request.Request(
+            f"http://127.0.0.1:{port}/static/arena/editor/editor.bundle.js",
+            headers={"Host": "localhost"},
+        )
+        with urllib.request.urlopen(bundle, timeout=30) as response:
+            assert b"createEditor" in response.read()
+
         # The worker host: the main worker stopped, so whatever plays now is the new one.
         main.compose("stop", "worker")
         t = time.monotonic()

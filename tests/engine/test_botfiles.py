@@ -97,7 +97,7 @@ def test_bad_bots_are_refused_with_a_clear_reason(filename, data, code, message)
 )
 def test_an_act_imported_assigned_or_defined_conditionally_counts(source):
     """The quick check errs on the bot's side; the sandbox's import has the final word."""
-    assert read_bot("bot.py", source).files["bot.py"] == source
+    assert read_bot("bot.py", source, importable=frozenset({"helpers"})).files["bot.py"] == source
 
 
 @pytest.mark.parametrize("source", [b"act = None\n", b"act = 3\n", b"act = 'play'\n"])
@@ -244,3 +244,61 @@ def test_a_byte_order_mark_is_utf8_and_python_reads_it():
     package = read_bot("bom.py", data)
     assert package.files == {"bot.py": data}
     assert package.source.startswith("def act")
+
+
+# --- imports: the standard library and the bot's own files only -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "name"),
+    [
+        (b"import numpy\ndef act(o): return {}\n", 1, "numpy"),
+        (b"import json, numpy.linalg\ndef act(o): return {}\n", 1, "numpy.linalg"),
+        (b"from requests import get\ndef act(o): return {}\n", 1, "requests"),
+        (b"def act(o):\n    import torch\n    return {}\n", 2, "torch"),
+        (b"import os\n\n\nimport engine\ndef act(o): return {}\n", 4, "engine"),
+        (b"if True:\n    import django\ndef act(o): return {}\n", 2, "django"),
+        (b"try:\n    pass\nfinally:\n    import yaml\ndef act(o): return {}\n", 4, "yaml"),
+    ],
+)
+def test_an_import_bots_cannot_have_is_refused_with_its_line(source, line, name):
+    with pytest.raises(BotFileError) as refused:
+        read_bot("bot.py", source)
+    assert refused.value.code == "forbidden_import"
+    assert refused.value.line == line
+    assert refused.value.message.startswith(f"bot.py: line {line}: import {name}: ")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"import json, random, collections.abc\nfrom itertools import product\n",
+        b"from __future__ import annotations\nimport typing\n",
+        b"try:\n    import numpy\nexcept ImportError:\n    numpy = None\n",
+        b"try:\n    import numpy\nexcept Exception:\n    pass\nelse:\n    pass\n",
+        b"from . import helpers\n",  # relative: the bot's own files
+        b"import approved_pkg\n",  # made importable by the operator (below)
+    ],
+)
+def test_the_standard_library_guarded_relative_and_approved_imports_pass(source):
+    data = source + b"def act(o):\n    return {}\n"
+    assert read_bot("bot.py", data, importable=frozenset({"approved_pkg"})).files
+
+
+def test_a_zipped_bot_imports_its_own_modules_and_packages():
+    data = make_zip(
+        {
+            "bot.py": b"import helper\nfrom strategy.core import plan\n" + GOOD,
+            "helper.py": b"import math\n",
+            "strategy/__init__.py": b"",
+            "strategy/core.py": b"from strategy import tables\nplan = 1\n",
+            "strategy/tables.py": b"",
+        }
+    )
+    assert set(read_bot("bot.zip", data).files) >= {"bot.py", "helper.py", "strategy/core.py"}
+
+
+def test_a_syntax_error_carries_its_line():
+    with pytest.raises(BotFileError) as refused:
+        read_bot("bot.py", b"def act(o):\n    return 1\n\nx = (\n")
+    assert refused.value.code == "syntax_error" and refused.value.line == 4

@@ -252,3 +252,16 @@ def test_the_proxy_configuration_is_valid_nginx(tmp_path):
         check=False,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+def test_the_worker_serves_every_queue_playground_first(settings):
+    """The compose worker names its queues (-Q) in the order the arena serves them: a
+    playground run before a validation, a validation before ladder and tournament work."""
+    worker = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]["worker"]
+    command = worker["command"]
+    queues = command[command.index("-Q") + 1].split(",")
+    assert queues == [queue.name for queue in settings.CELERY_TASK_QUEUES]
+    assert queues[0] == "playground"
+    assert settings.CELERY_TASK_ROUTES["workers.tasks.play_playground_match"] == {
+        "queue": "playground"
+    }

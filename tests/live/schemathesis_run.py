@@ -6,7 +6,9 @@ What it does, so a failure can be reproduced by hand:
    afresh, migrated, and given rows to find: staff ``olga`` (who owns bots, so owner-only
    routes are reached) and other users' bots, a two-seat match with its replay and logs, a
    three-seat match of the test game High Card (hosted for the run, ``ARENA_EXTRA_GAMES``),
-   tournaments and a schedule.
+   tournaments, a schedule, and olga's playground draft and played run. Playground runs the
+   fuzzing starts are queued (nothing consumes them) and capped by the hourly quota
+   (``ARENA_PLAYGROUND_RUNS_PER_HOUR``, left as it is: its 429 is documented).
 2. The static files are collected, as ``make run`` and the image do, and gunicorn serves the
    app on 127.0.0.1 (a free port) with ``DEBUG=0`` and the throttles raised out of the way
    (they are tested on their own). Without the collected files every HTML page, the 404
@@ -66,7 +68,8 @@ SEED = """
 from rest_framework.authtoken.models import Token
 from django.contrib.auth import get_user_model
 from tests.arena.factories import (BotFactory, BotVersionFactory, MatchFactory, MatchLogFactory,
-    RatingFactory, ReplayFactory, TournamentFactory, TournamentScheduleFactory)
+    PlaygroundDraftFactory, PlaygroundRunFactory, RatingFactory, ReplayFactory, TournamentFactory,
+    TournamentScheduleFactory)
 staff = get_user_model().objects.create_user("olga", "olga@example.com", "olga-pass-123",
                                              is_staff=True)
 mine = BotVersionFactory(bot=BotFactory(owner=staff, name="staffbot")).bot
@@ -86,6 +89,8 @@ MatchLogFactory(match=three, seat=0)
 TournamentFactory(created_by=staff)
 TournamentFactory(created_by=staff, game="highcard")
 TournamentScheduleFactory(created_by=staff)
+PlaygroundDraftFactory(owner=staff)
+PlaygroundRunFactory(owner=staff)
 print(Token.objects.get_or_create(user=staff)[0].key)
 """
 

@@ -66,9 +66,11 @@ class Command(BaseCommand):
         url = f"http://{options['host']}:{options['port']}/"
         processes = _Processes()
         processes.start("web", _web_command(options))
-        processes.start(
-            "worker", _celery("worker", "-l", "info", "-c", str(options["concurrency"]))
-        )
+        # Every queue, in the order the worker serves them (playground, validation, then
+        # ladder and tournament matches): CELERY_TASK_QUEUES.
+        queues = ",".join(queue.name for queue in settings.CELERY_TASK_QUEUES)
+        concurrency = str(options["concurrency"])
+        processes.start("worker", _celery("worker", "-l", "info", "-c", concurrency, "-Q", queues))
         processes.start("beat", _celery("beat", "-l", "info"))
         signal.signal(signal.SIGINT, processes.request_stop)
         signal.signal(signal.SIGTERM, processes.request_stop)

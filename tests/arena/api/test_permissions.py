@@ -18,6 +18,8 @@ from tests.arena.factories import (
     BotVersionFactory,
     MatchFactory,
     MatchLogFactory,
+    PlaygroundDraftFactory,
+    PlaygroundRunFactory,
     RatingFactory,
     ReplayFactory,
     TournamentFactory,
@@ -62,6 +64,8 @@ def world(owner, other_user, staff) -> dict[str, Any]:
             "challenge": challenge.pk,
             "version": alpha.active_version_id,
             "rival": gamma.active_version_id,
+            "draft": PlaygroundDraftFactory(owner=owner).pk,
+            "run": PlaygroundRunFactory(owner=owner).pk,
         },
     }
 
@@ -128,6 +132,36 @@ MATRIX = [
     ),
     ("get", "/api/challenges/{challenge}/", None, write(owner=200, other=404, staff=200)),
     ("delete", "/api/challenges/{challenge}/", None, write(owner=405, other=405, staff=405)),
+    # The playground: every account has its own; another's draft or run is a 404, for staff too.
+    ("get", "/api/playground/drafts/", None, write(owner=200, other=200, staff=200)),
+    (
+        "post",
+        "/api/playground/drafts/",
+        {"game": "lie21", "source": "def act(o):\n"},
+        write(owner=200, other=200, staff=200),
+    ),
+    ("get", "/api/playground/drafts/{draft}/", None, write(owner=200, other=404, staff=404)),
+    ("delete", "/api/playground/drafts/{draft}/", None, write(owner=405, other=405, staff=405)),
+    ("get", "/api/playground/runs/", None, write(owner=200, other=200, staff=200)),
+    (
+        "post",
+        "/api/playground/runs/",
+        {
+            "game": "lie21",
+            "source": "def act(o):\n    return {}\n",
+            "opponents": ["random"],
+            "matches": 1,
+        },
+        write(owner=201, other=201, staff=201),
+    ),
+    ("get", "/api/playground/runs/{run}/", None, write(owner=200, other=404, staff=404)),
+    ("delete", "/api/playground/runs/{run}/", None, write(owner=405, other=405, staff=405)),
+    (
+        "get",
+        "/api/playground/runs/{run}/matches/1/replay/",
+        None,
+        write(owner=200, other=404, staff=404),
+    ),
     ("get", "/api/tournaments/", None, everyone(200)),
     ("post", "/api/tournaments/", {"name": "Spring cup", "game": "lie21"}, write(staff=201)),
     ("get", "/api/tournaments/{tournament}/", None, everyone(200)),
@@ -219,6 +253,8 @@ def test_the_matrix_covers_every_api_route():
         .replace("<api_id:tournament_id>", "{tournament}")
         .replace("<api_id:schedule_id>", "{schedule}")
         .replace("<api_id:challenge_id>", "{challenge}")
+        .replace("<api_id:draft_id>", "{draft}")
+        .replace("<api_id:run_id>", "{run}")
         .replace("<str:game>", "lie21")
         .replace("<str:name>", "lie21")
         for route in routes

@@ -1,0 +1,254 @@
+"""Reads of the playground: an author's drafts and runs (theirs alone), and whom a run may
+seat. A draft or run of someone else's is NotFound, exactly like one that does not exist."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from arena.services.errors import NotFound
+from arena.services.playground import WAIT_WARNING_S
+from engine import replay as replay_io
+from engine.registry import GAMES
+
+__all__ = [
+    "MatchView",
+    "OpponentChoice",
+    "RunView",
+    "draft_for",
+    "draft_get",
+    "draft_list",
+    "opponent_choices",
+    "playground_match_get",
+    "playground_replay",
+    "run_get",
+    "run_latest_id",
+    "run_list",
+    "run_view",
+]
+
+
+def draft_get(*, user: Any, draft_id: int) -> PlaygroundDraft:
+    draft = PlaygroundDraft.objects.filter(pk=draft_id, owner_id=user.pk).first()
+    if draft is None:
+        raise NotFound(f"You have no draft {draft_id}.")
+    return draft
+
+
+def draft_for(*, user: Any, game: str) -> PlaygroundDraft | None:
+    """The user's draft of ``game``, if it saved one."""
+    return PlaygroundDraft.objects.filter(owner_id=user.pk, game=game).first()
+
+
+def draft_list(*, user: Any) -> QuerySet[PlaygroundDraft]:
+    return PlaygroundDraft.objects.filter(owner_id=user.pk).order_by("-updated", "-id")
+
+
+def _runs(user: Any) -> QuerySet[PlaygroundRun]:
+    matches = PlaygroundMatch.objects.defer("replay", "steps").order_by("number")
+    return PlaygroundRun.objects.filter(owner_id=user.pk).prefetch_related(
+        Prefetch("matches", queryset=matches)
+    )
+
+
+def run_list(*, user: Any, game: str | None = None) -> QuerySet[PlaygroundRun]:
+    """The user's runs, newest first (of one game with ``game``)."""
+    runs = _runs(user).defer("source")
+    return runs.filter(game=game) if game else runs
+
+
+def run_latest_id(*, user: Any, game: str) -> int | None:
+    """The id of the user's newest run of ``game`` (the playground shows it on opening)."""
+    return (
+        PlaygroundRun.objects.filter(owner_id=user.pk, game=game)
+        .order_by("-created", "-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+
+
+def run_get(*, user: Any, run_id: int) -> PlaygroundRun:
+    run = _runs(user).filter(pk=run_id).first()
+    if run is None:
+        raise NotFound(f"You have no playground run {run_id}.")
+    return run
+
+
+def playground_match_get(*, user: Any, run_id: int, number: int) -> PlaygroundMatch:
+    """One match of the user's run, with its replay and the draft's logs."""
+    match = (
+        PlaygroundMatch.objects.select_related("run")
+        .filter(run_id=run_id, run__owner_id=user.pk, number=number)
+        .first()
+    )
+    if match is None:
+        raise NotFound(f"You have no match {number} in playground run {run_id}.")
+    return match
+
+
+def playground_replay(*, match: PlaygroundMatch) -> dict[str, Any]:
+    """The match's replay document; NotFound until it is played."""
+    if match.status != PlaygroundMatch.Status.DONE or not match.replay:
+        raise NotFound("This match has no replay yet.", code="no_replay")
+    return replay_io.loads(bytes(match.replay))
+
+
+# --- what a run looks like --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    match: PlaygroundMatch
+    seats: list[str]  # who sat where, in seat order
+    place: str  # the draft's place: "1st", "=1st", "2nd"; "" before the result
+    result: str  # "win", "draw", "loss" (from the draft's side); "" before the result
+
+
+@dataclass(frozen=True, slots=True)
+class RunView:
+    run: PlaygroundRun
+    matches: list[MatchView]
+    status: str  # "queued" (nothing started), "running", "done"
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    faults: int  # matches the draft lost by its own fault
+    failed: int  # matches the platform could not play
+    waiting_s: float  # how long its queued matches have waited for a worker (0: none waits)
+
+    @property
+    def waiting_for_worker(self) -> bool:
+        return self.waiting_s > WAIT_WARNING_S
+
+    @property
+    def message(self) -> str:
+        """What the author is told about the run's progress, in one sentence."""
+        if self.waiting_for_worker:
+            return (
+                f"Waiting for a worker for {int(self.waiting_s // 60)} min "
+                f"{int(self.waiting_s % 60)} s: the arena's workers are busy (or none is "
+                "running). Your run stays queued and plays as soon as one is free."
+            )
+        if self.status == "queued":
+            return "Queued: waiting for a worker."
+        if self.status == "running":
+            return f"Playing: {self.played + self.failed} of {len(self.matches)} matches over."
+        return f"Done: {self.played} match{'es' if self.played != 1 else ''} played."
+
+
+def _seat_labels(match: PlaygroundMatch, run: PlaygroundRun) -> list[str]:
+    others = [opponent.get("label", "?") for opponent in run.opponents]
+    labels = []
+    for seat in range(match.seat_count):
+        labels.append("your draft" if seat == match.draft_seat else others.pop(0))
+    return labels
+
+
+def _ordinal(number: int) -> str:
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
+
+
+def _result(match: PlaygroundMatch) -> tuple[str, str]:
+    if match.status != PlaygroundMatch.Status.DONE or not match.placings:
+        return "", ""
+    mine = match.placings[match.draft_seat]
+    counts = Counter(match.placings)
+    shared = counts[mine] > 1
+    place = ("=" if shared else "") + _ordinal(mine + 1)
+    if mine == 0:
+        return place, "draw" if shared else "win"
+    return place, "loss"
+
+
+def run_view(*, run: PlaygroundRun) -> RunView:
+    """The run's progress and results from the draft's side (no query: matches prefetched)."""
+    matches = []
+    for match in run.matches.all():
+        place, result = _result(match)
+        matches.append(MatchView(match, _seat_labels(match, run), place, result))
+    statuses = Counter(view.match.status for view in matches)
+    open_ = statuses[PlaygroundMatch.Status.QUEUED] + statuses[PlaygroundMatch.Status.RUNNING]
+    if not open_:
+        status = "done"
+    elif statuses[PlaygroundMatch.Status.QUEUED] == len(matches):
+        status = "queued"
+    else:
+        status = "running"
+    waiting_s = 0.0
+    if statuses[PlaygroundMatch.Status.QUEUED] and not statuses[PlaygroundMatch.Status.RUNNING]:
+        # Queued and nothing playing: the wait began when the run was asked for, or when its
+        # last match ended (a busy arena may take its matches one at a time).
+        ends = [view.match.finished_at for view in matches if view.match.finished_at]
+        since = max([run.created, *ends])
+        waiting_s = max(0.0, (timezone.now() - since).total_seconds())
+    return RunView(
+        run=run,
+        matches=matches,
+        status=status,
+        played=statuses[PlaygroundMatch.Status.DONE],
+        wins=sum(view.result == "win" for view in matches),
+        draws=sum(view.result == "draw" for view in matches),
+        losses=sum(view.result == "loss" for view in matches),
+        faults=sum(bool(view.match.fault) for view in matches),
+        failed=statuses[PlaygroundMatch.Status.FAILED],
+        waiting_s=waiting_s,
+    )
+
+
+# --- whom a run may seat ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentChoice:
+    ref: str  # what a run names it by
+    label: str
+    group: str  # "Built-in bots", "Your versions", "On the ladder"
+
+
+def opponent_choices(*, user: Any, game: str, ladder_limit: int = 200) -> list[OpponentChoice]:
+    """Whom a run of ``game`` may seat: the game's built-in bots (``random`` first), the
+    user's own valid versions (newest first) and the bots on the ladder (by name)."""
+    rules = GAMES[game]
+    names = sorted(
+        (n for n in rules.builtin_bots() if n != "starter"), key=lambda n: (n != "random", n)
+    )
+    choices = [OpponentChoice(name, f"{name} (built-in)", "Built-in bots") for name in names]
+    own = (
+        BotVersion.objects.filter(
+            bot__owner_id=user.pk, bot__game=game, status=BotVersion.Status.VALID
+        )
+        .select_related("bot")
+        .order_by("bot__name", "-number")
+    )
+    choices += [
+        OpponentChoice(f"version:{v.pk}", f"{v.bot.name} v{v.number}", "Your versions")
+        for v in own[:ladder_limit]
+    ]
+    ladder = (
+        Bot.objects.filter(
+            game=game,
+            is_active=True,
+            is_builtin=False,
+            active_version__status=BotVersion.Status.VALID,
+        )
+        .exclude(owner_id=user.pk)
+        .select_related("owner", "active_version")
+        .order_by("name", "id")
+    )
+    choices += [
+        OpponentChoice(
+            f"bot:{bot.pk}",
+            f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
+            "On the ladder",
+        )
+        for bot in ladder[:ladder_limit]
+    ]
+    return choices

@@ -1,0 +1,401 @@
+/*
+ * The playground page (/games/<game>/play/, docs/web.md#the-playground).
+ *
+ * The editor (CodeMirror, bundled in ./editor/) holds the draft; it is saved as you type
+ * (POST /api/playground/drafts/). Run posts the source to /api/playground/runs/, where it is
+ * checked as an upload is: a refusal is shown with its line marked in the editor. A run is
+ * polled until done; each match opens inline in the site's own viewer (the match's page,
+ * framed: the viewer is not copied here), at the draft's fault when it had one.
+ * Upload as new version is a plain form: the server takes the source through the normal
+ * upload and shows the version's page, validating.
+ *
+ * Anything from a bot or another user reaches the page through textContent only.
+ */
+
+import { createEditor } from "./editor/editor.bundle.js";
+
+const config = JSON.parse(document.getElementById("playground-config").textContent);
+const starter = JSON.parse(document.getElementById("playground-starter").textContent);
+const csrf = document.querySelector("#upload-form input[name=csrfmiddlewaretoken]").value;
+const POLL_MS = 1000;
+const SAVE_DELAY_MS = 1200;
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+async function api(method, url, body) {
+  const response = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrf },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = { detail: `the server answered ${response.status} ${response.statusText}` };
+  }
+  return { ok: response.ok, status: response.status, data, retryAfter: response.headers.get("Retry-After") };
+}
+
+const bytes = (text) => new Blob([text]).size;
+
+/* --- the draft ------------------------------------------------------------------------ */
+
+const status = $("draft-status");
+let saveTimer = null;
+let saving = Promise.resolve();
+let savedSource = JSON.parse(document.getElementById("playground-source").textContent);
+
+const editor = createEditor($("editor"), {
+  doc: savedSource,
+  label: `${config.title} bot source (bot.py)`,
+  onChange: () => {
+    status.textContent = "Unsaved changes…";
+    status.dataset.state = "dirty";
+    window.clearTimeout(saveTimer);
+    saveTimer = window.setTimeout(() => save(), SAVE_DELAY_MS);
+    hideRefusal();
+  },
+});
+window.arenaPlayground = { editor }; // for tests and the curious
+
+function save() {
+  window.clearTimeout(saveTimer);
+  const source = editor.getSource();
+  if (source === savedSource) return saving;
+  if (bytes(source) > config.uploadMax) {
+    status.textContent = `Not saved: ${bytes(source).toLocaleString()} bytes is over the ${config.uploadMax.toLocaleString()}-byte limit of a bot.`;
+    status.dataset.state = "error";
+    return saving;
+  }
+  status.textContent = "Saving…";
+  saving = api("POST", config.urls.drafts, { game: config.game, source }).then(({ ok, data }) => {
+    if (ok) {
+      savedSource = source;
+      config.draftId = data.id;
+      if (editor.getSource() === source) {
+        status.textContent = `Draft saved at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+        status.dataset.state = "saved";
+      }
+    } else {
+      status.textContent = `Not saved: ${data.detail}`;
+      status.dataset.state = "error";
+    }
+  }).catch(() => {
+    status.textContent = "Not saved: the arena cannot be reached. Your text stays here.";
+    status.dataset.state = "error";
+  });
+  return saving;
+}
+
+window.addEventListener("beforeunload", (event) => {
+  if (editor.getSource() !== savedSource) {
+    save();
+    event.preventDefault();
+  }
+});
+
+$("reset-starter").addEventListener("click", () => {
+  if (editor.getSource() !== starter && !window.confirm("Replace your draft with the starter bot? (Undo brings it back.)")) return;
+  editor.setSource(starter);
+  editor.view.focus();
+});
+
+$("download-draft").addEventListener("click", (event) => {
+  const link = event.currentTarget;
+  link.href = URL.createObjectURL(new Blob([editor.getSource()], { type: "text/x-python" }));
+  window.setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+});
+
+/* --- refusals: the upload check's verdict, with its line ------------------------------- */
+
+const refusal = $("check-error");
+let refusalLine = null;
+
+function showRefusal(text, line) {
+  $("check-error-text").textContent = text;
+  refusalLine = Number.isInteger(line) ? line : null;
+  $("check-error-line").hidden = refusalLine === null;
+  if (refusalLine !== null) {
+    $("check-error-line").textContent = `Show line ${refusalLine}`;
+    editor.showError(refusalLine, text);
+  }
+  refusal.hidden = false;
+}
+
+function hideRefusal() {
+  if (refusal.hidden) return;
+  refusal.hidden = true;
+  editor.clearError();
+}
+
+$("check-error-line").addEventListener("click", () => {
+  if (refusalLine !== null) editor.focusLine(refusalLine);
+});
+
+/* --- the run form ------------------------------------------------------------------------ */
+
+const seatsBox = $("run-seats");
+const playersSelect = $("run-players");
+
+function opponentSelect(index, value) {
+  const select = el("select", { id: `run-opponent-${index}`, class: "pg-opponent", "aria-label": `Opponent ${index + 1}` });
+  for (const group of config.opponents) {
+    const optgroup = el("optgroup", { label: group.group });
+    for (const choice of group.choices) optgroup.append(el("option", { value: choice.ref, text: choice.label }));
+    select.append(optgroup);
+  }
+  select.value = value || "random";
+  if (!select.value) select.selectedIndex = 0;
+  return select;
+}
+
+function buildSeats() {
+  const players = playersSelect ? Number(playersSelect.value) : config.minPlayers;
+  const kept = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+  seatsBox.querySelectorAll("select").forEach((select) => select.remove());
+  for (let index = 0; index < players - 1; index += 1) seatsBox.append(opponentSelect(index, kept[index]));
+}
+
+if (playersSelect) {
+  playersSelect.replaceChildren(...Array.from(
+    { length: config.maxPlayers - config.minPlayers + 1 },
+    (_, i) => el("option", { value: String(config.minPlayers + i), text: String(config.minPlayers + i) }),
+  ));
+  playersSelect.addEventListener("change", buildSeats);
+}
+buildSeats();
+
+/* --- runs: start, poll, show ------------------------------------------------------------- */
+
+let pollTimer = null;
+let shownRun = null;
+let chosenMatch = null;
+
+async function startRun(event) {
+  if (event) event.preventDefault();
+  const button = $("run-button");
+  if (button.disabled) return;
+  hideRefusal();
+  const source = editor.getSource();
+  const matches = Number($("run-matches").value);
+  if (!Number.isInteger(matches) || matches < 1 || matches > config.maxMatches) {
+    showRefusal(`ask for 1 to ${config.maxMatches} matches.`, null);
+    return;
+  }
+  if (bytes(source) > config.uploadMax) {
+    showRefusal(`bot.py: ${bytes(source).toLocaleString()} bytes is over the ${config.uploadMax.toLocaleString()}-byte limit.`, null);
+    return;
+  }
+  button.disabled = true;
+  button.dataset.busy = "true";
+  try {
+    save();
+    const opponents = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+    const { ok, status: code, data, retryAfter } = await api("POST", config.urls.runs, {
+      game: config.game, source, opponents, matches,
+    });
+    if (!ok) {
+      const wait = code === 429 && retryAfter ? ` Try again in ${Math.ceil(Number(retryAfter) / 60)} min.` : "";
+      showRefusal(`${data.detail}${wait}`, data.line);
+      return;
+    }
+    chosenMatch = null;
+    showRun(data);
+    poll(data.id);
+  } catch (error) {
+    showRefusal(`the arena cannot be reached (${error.message || error}).`, null);
+  } finally {
+    button.disabled = false;
+    delete button.dataset.busy;
+  }
+}
+
+$("run-form").addEventListener("submit", startRun);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) startRun(event);
+});
+
+function poll(id) {
+  window.clearTimeout(pollTimer);
+  pollTimer = window.setTimeout(async () => {
+    try {
+      const { ok, data } = await api("GET", `${config.urls.runs}${id}/`);
+      if (ok && shownRun && shownRun.id === id) {
+        showRun(data);
+        if (data.status === "done") return;
+      }
+    } catch (error) {
+      /* the network blinked: try again */
+    }
+    poll(id);
+  }, POLL_MS);
+}
+
+function tracebackLine(text) {
+  const found = [...(text || "").matchAll(/File "\/bot\/bot\.py", line (\d+)/g)];
+  return found.length ? Number(found[found.length - 1][1]) : null;
+}
+
+function resultCell(match) {
+  if (match.status === "failed") return el("span", { class: "badge", text: "not played (platform)" });
+  if (match.status !== "done") {
+    return el("span", { class: `status-${match.status}`, text: match.status === "running" ? "playing…" : "queued" });
+  }
+  const words = { win: "won", draw: "drew", loss: "lost" };
+  return el("span", {},
+    el("span", { class: `place${match.place.endsWith("1st") ? " first" : ""}`, text: match.place }), " ",
+    el("span", { class: `result ${match.result}`, text: words[match.result] || "" }));
+}
+
+function faultCell(match) {
+  if (!match.fault) return el("span", { class: "muted", text: "—" });
+  const cell = el("span", {}, el("span", { class: "badge error", text: match.fault.replace(/_/g, " ") }), " ",
+    el("span", { class: "pg-fault-detail", text: match.fault_detail }));
+  const line = tracebackLine(match.traceback);
+  if (line !== null) {
+    const button = el("button", { type: "button", class: "link-button pg-goto-line", text: `line ${line}` });
+    button.addEventListener("click", () => editor.focusLine(line));
+    cell.append(" ", button);
+  }
+  return cell;
+}
+
+/* "4–1": the draft's match points first, then the others' in seat order. */
+function scoreText(match) {
+  if (!match.scores.length) return "";
+  const others = match.scores.filter((_, seat) => seat !== match.draft_seat);
+  return [match.scores[match.draft_seat], ...others].join("–");
+}
+
+function showRun(run) {
+  shownRun = run;
+  $("run-results").hidden = false;
+  const box = $("run-status");
+  box.dataset.run = String(run.id);
+  box.dataset.status = run.status;
+  box.dataset.waiting = run.waiting_for_worker ? "true" : "false";
+  $("run-status-text").textContent = run.message;
+  const opponents = run.opponents.map((opponent) => opponent.label).join(", ");
+  const parts = [`Run ${run.id}: your draft against ${opponents}`];
+  if (run.played) {
+    parts.push(`${run.wins} won, ${run.draws} drawn, ${run.losses} lost of ${run.played} played`);
+  }
+  if (run.faults) parts.push(`${run.faults} lost by your draft's fault`);
+  if (run.failed) parts.push(`${run.failed} not played (the platform failed)`);
+  $("run-summary").textContent = `${parts.join(" · ")}.`;
+
+  const rows = run.matches.map((match) => {
+    const table = match.seats.map((name, seat) => (seat === match.draft_seat ? `${name} (seat ${seat + 1})` : name)).join(" vs ");
+    const watch = el("button", {
+      type: "button",
+      class: "secondary small",
+      text: match.fault ? "Watch the fault" : "Watch",
+      disabled: match.status !== "done",
+      "data-watch": String(match.number),
+    });
+    watch.addEventListener("click", () => openMatch(run, match, true));
+    return el("tr", {
+      "data-match": String(match.number),
+      "data-status": match.status,
+      "data-result": match.result,
+      class: [match.fault ? "faulted" : "", chosenMatch === match.number ? "chosen" : ""].join(" ").trim(),
+    },
+    el("td", { class: "num", text: String(match.number) }),
+    el("td", { text: table }),
+    el("td", {}, resultCell(match)),
+    el("td", { class: "num", text: scoreText(match) }),
+    el("td", { class: "num", text: match.status === "done" ? String(match.games_played) : "" }),
+    el("td", {}, faultCell(match)),
+    el("td", {}, watch));
+  });
+  $("run-matches-table").tBodies[0].replaceChildren(...rows);
+
+  if (run.status === "done" && chosenMatch === null) {
+    const first = run.matches.find((match) => match.fault) || run.matches.find((match) => match.status === "done");
+    if (first) openMatch(run, first, false);
+  }
+}
+
+function matchUrl(run, match) {
+  return config.urls.match.replace(/\/runs\/0\/matches\/0\/$/, `/runs/${run.id}/matches/${match.number}/`);
+}
+
+function openMatch(run, match, byHand) {
+  chosenMatch = match.number;
+  for (const row of $("run-matches-table").tBodies[0].rows) {
+    row.classList.toggle("chosen", row.dataset.match === String(match.number));
+  }
+  const url = matchUrl(run, match);
+  const hash = match.fault_link ? `#${match.fault_link}` : "";
+  const frame = $("run-viewer");
+  frame.src = `${url}?embed=1${hash}`;
+  $("run-viewer-open").href = url + hash;
+  $("run-viewer-heading").textContent =
+    `Match ${match.number}: ${match.seats.join(" vs ")}` + (match.fault ? " — at your draft's fault" : "");
+  $("run-viewer-wrap").hidden = false;
+  if (byHand) $("run-viewer-wrap").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+/* The framed viewer is as tall as its page, so the page scrolls, not the frame. */
+const frame = $("run-viewer");
+frame.addEventListener("load", () => {
+  const inner = frame.contentWindow;
+  const doc = frame.contentDocument;
+  if (!inner || !doc || !doc.body) return;
+  const fit = () => {
+    frame.style.height = `${doc.documentElement.scrollHeight}px`;
+  };
+  fit();
+  new inner.ResizeObserver(fit).observe(doc.body);
+  frame.dataset.loaded = frame.src;
+});
+
+/* --- upload as a new version --------------------------------------------------------------- */
+
+const uploadBot = $("upload-bot");
+function nameField() {
+  const isNew = uploadBot.value === "new";
+  $("upload-name-field").hidden = !isNew;
+  $("upload-name").required = isNew;
+}
+uploadBot.addEventListener("change", nameField);
+nameField();
+
+$("upload-form").addEventListener("submit", (event) => {
+  const source = editor.getSource();
+  if (bytes(source) > config.uploadMax) { // the server would refuse the whole request unread
+    event.preventDefault();
+    $("upload-error").textContent = `Not uploaded: bot.py is ${bytes(source).toLocaleString()} bytes, over the ${config.uploadMax.toLocaleString()}-byte limit.`;
+    $("upload-error").hidden = false;
+    return;
+  }
+  $("upload-source").value = source;
+  savedSource = source; // the server saves it as the draft too
+});
+
+/* --- the latest run of this game, as the page was left ------------------------------------- */
+
+if (config.latestRun) {
+  api("GET", `${config.urls.runs}${config.latestRun}/`).then(({ ok, data }) => {
+    if (!ok || shownRun) return;
+    showRun(data);
+    if (data.status !== "done") poll(data.id);
+  });
+}
+document.getElementById("playground").dataset.ready = "true";

@@ -1,0 +1,148 @@
+"""``/api/playground/...``: the run an editor or a script starts, polls and reads; the
+refusals (each a clear error in the one shape, nothing stored, nothing queued); privacy."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+
+from arena.models import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from engine import get_game
+from tests.arena.factories import (
+    BotFactory,
+    BotVersionFactory,
+    PlaygroundDraftFactory,
+    PlaygroundRunFactory,
+)
+from tests.arena.helpers import assert_error
+
+pytestmark = pytest.mark.django_db
+
+STARTER = get_game("lie21").builtin_bots()["starter"].read_text()
+RUNS = "/api/playground/runs/"
+
+
+def _body(**fields):
+    return {"game": "lie21", "source": STARTER, "opponents": ["random"], "matches": 1, **fields}
+
+
+def test_a_run_is_started_polled_and_its_replay_read(
+    owner_client, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        response = owner_client.post(RUNS, _body(matches=2), format="json")
+    assert response.status_code == 201, response.content
+    run = response.json()
+    assert run["status"] in ("queued", "running", "done") and run["matches_requested"] == 2
+    polled = owner_client.get(f"{RUNS}{run['id']}/").json()  # played eagerly on commit
+    assert polled["status"] == "done" and polled["played"] == 2
+    assert polled["wins"] + polled["draws"] + polled["losses"] == 2
+    first = polled["matches"][0]
+    assert first["seats"][first["draft_seat"]] == "your draft"
+    assert first["replay"] == f"{RUNS}{run['id']}/matches/1/replay/"
+    assert first["page"] == f"/games/lie21/play/runs/{run['id']}/matches/1/"
+    replay = owner_client.get(first["replay"]).json()
+    assert replay["game"] == "lie21" and replay["placings"] == first["placings"]
+    listed = owner_client.get(RUNS).json()
+    assert [row["id"] for row in listed["results"]] == [run["id"]]
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "line"),
+    [
+        ("def act(observation):\n    return {\n", "syntax_error", 2),
+        ("import os\nimport numpy as np\n\ndef act(o):\n    return {}\n", "forbidden_import", 2),
+    ],
+)
+def test_a_source_the_upload_check_refuses_is_a_400_with_its_line(
+    owner_client, source, code, line
+) -> None:
+    with mock.patch("arena.services.playground.enqueue") as enqueue:
+        response = owner_client.post(RUNS, _body(source=source), format="json")
+    body = assert_error(response, 400, code)
+    assert body["line"] == line and f"line {line}" in body["detail"]
+    assert not enqueue.called and not PlaygroundRun.objects.exists()
+
+
+def test_a_two_megabyte_draft_is_a_413_and_nothing_is_stored(owner_client) -> None:
+    big = STARTER + "#" * (2 * 1024 * 1024)
+    assert_error(owner_client.post(RUNS, _body(source=big), format="json"), 413)
+    drafts = "/api/playground/drafts/"
+    assert_error(owner_client.post(drafts, {"game": "lie21", "source": big}, format="json"), 413)
+    assert not PlaygroundRun.objects.exists() and not PlaygroundDraft.objects.exists()
+
+
+def test_an_opponent_of_another_game_is_a_400(owner_client, owner) -> None:
+    liars = BotVersionFactory(bot=BotFactory(owner=owner, game="liars"))
+    response = owner_client.post(RUNS, _body(opponents=[f"version:{liars.pk}"]), format="json")
+    body = assert_error(response, 400, "game_mismatch")
+    assert "plays Liars, not Lie 21" in body["detail"]
+    assert not PlaygroundRun.objects.exists()
+
+
+def test_a_strangers_draft_and_run_are_404_and_nothing_runs(owner_client, other_user) -> None:
+    draft = PlaygroundDraftFactory(owner=other_user)
+    run = PlaygroundRunFactory(owner=other_user)
+    assert_error(owner_client.get(f"/api/playground/drafts/{draft.pk}/"), 404)
+    assert_error(owner_client.get(f"{RUNS}{run.pk}/"), 404)
+    assert_error(owner_client.get(f"{RUNS}{run.pk}/matches/1/replay/"), 404)
+    response = owner_client.post(
+        RUNS,
+        {"game": "lie21", "draft": draft.pk, "opponents": ["random"], "matches": 1},
+        format="json",
+    )
+    assert_error(response, 404)
+    assert PlaygroundRun.objects.count() == 1  # theirs alone
+    assert not owner_client.get("/api/playground/drafts/").json()["results"]
+
+
+def test_a_saved_draft_is_run_by_its_id(owner_client, django_capture_on_commit_callbacks) -> None:
+    saved = owner_client.post(
+        "/api/playground/drafts/", {"game": "lie21", "source": STARTER}, format="json"
+    ).json()
+    body = {"game": "lie21", "draft": saved["id"], "opponents": ["random"], "matches": 1}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = owner_client.post(RUNS, body, format="json")
+    assert response.status_code == 201
+    assert PlaygroundRun.objects.get().source == STARTER
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"matches": 11}, "max_value"),
+        ({"matches": "3"}, "invalid"),
+        ({"opponents": []}, "min_length"),
+        ({"game": "chess"}, "unknown_game"),
+        ({"opponents": ["greedy", "random"]}, "bad_table"),
+        ({"opponents": ["bot:99999"]}, "unknown_opponent"),
+    ],
+)
+def test_bad_input_is_a_clean_4xx(owner_client, fields, code) -> None:
+    response = owner_client.post(RUNS, _body(**fields), format="json")
+    assert response.status_code in (400, 404)
+    assert_error(response, response.status_code, code)
+    assert not PlaygroundRun.objects.exists()
+
+
+def test_source_and_draft_together_or_neither_is_a_400(owner_client) -> None:
+    body = _body(draft=1)
+    assert_error(owner_client.post(RUNS, body, format="json"), 400, "source")
+    body = {"game": "lie21", "opponents": ["random"], "matches": 1}
+    assert_error(owner_client.post(RUNS, body, format="json"), 400, "source")
+
+
+def test_the_hourly_quota_is_a_429_with_retry_after(owner_client, settings) -> None:
+    settings.ARENA_PLAYGROUND_RUNS_PER_HOUR = 1
+    with mock.patch("arena.services.playground.enqueue"):
+        assert owner_client.post(RUNS, _body(), format="json").status_code == 201
+        response = owner_client.post(RUNS, _body(), format="json")
+    assert_error(response, 429, "quota")
+    assert 3500 < int(response["Retry-After"]) <= 3600
+    assert PlaygroundMatch.objects.count() == 1
+
+
+def test_anonymous_clients_are_told_to_authenticate(anon_client) -> None:
+    assert_error(anon_client.post(RUNS, _body(), format="json"), 401)
+    assert_error(anon_client.get(RUNS), 401)
