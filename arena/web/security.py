@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
-from csp.constants import SELF
+from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_replace
 
-__all__ = ["frameable_by_self"]
+__all__ = ["editor_styles", "frameable_by_self"]
 
 #: Let the site's own pages frame a view's page (a playground match's viewer); pair it with
 #: Django's ``xframe_options_sameorigin``. Every other page may be framed by nobody.
 frameable_by_self = csp_replace({"frame-ancestors": [SELF]})
+
+#: The playground's page: its code editor (CodeMirror, bundled) adds <style> elements and
+#: style attributes as it runs, without the response's nonce, so that page allows inline
+#: styles (a browser ignores 'unsafe-inline' beside a nonce: the nonce goes). Scripts stay
+#: as strict as everywhere; what the page shows besides the site's own is its author's draft.
+editor_styles = csp_replace({"style-src": [SELF, UNSAFE_INLINE]})

@@ -140,3 +140,14 @@ def test_a_match_page_with_its_viewer_needs_no_inline_code():
     page = InlineCode()
     page.feed(response.content.decode())
     assert not page.inline and not page.attributes
+
+
+def test_only_the_playground_page_allows_inline_styles_and_its_scripts_stay_strict(owner):
+    client = Client()
+    client.force_login(owner)
+    playground = directives(client.get("/games/lie21/play/"))
+    assert playground["style-src"] == ["'self'", "'unsafe-inline'"]  # its bundled editor's
+    assert playground["script-src"] == ["'self'"]
+    assert playground["frame-ancestors"] == ["'none'"]
+    elsewhere = directives(client.get("/games/lie21/"))
+    assert "'unsafe-inline'" not in elsewhere["style-src"]
