@@ -371,10 +371,15 @@ class BotVersionListUploadApi(ListAPIView):
         "validation; `status` is `pending` until a worker has run it. Rejections carry the "
         "problem in `code`: `bad_type`, `bad_zip`, `unsafe_path`, `symlink`, `too_many_files`, "
         "`zip_bomb`, `no_bot_py`, `not_utf8`, `syntax_error` (message names the line), "
-        "`no_entry_point`, `one_file` (two `file` parts) (400); `too_large` (413); "
+        "`no_entry_point`, `one_file` (two `file` parts) (400); `too_large` (413, also a "
+        "chunked body as soon as it runs past the limit); `length_required` (411: a chunked "
+        "body to a server that cannot read one, e.g. `runserver`); "
         "`duplicate_version` (409: the same bytes as the latest version).",
         request={"multipart/form-data": VersionUploadSerializer},
-        responses={201: VersionDetailOutputSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
+        responses={
+            201: VersionDetailOutputSerializer,
+            **errors(400, 401, 403, 404, 409, 411, 413, 429),
+        },
     )
     def post(self, request: Request, bot_id: int) -> Response:
         if len(request.FILES.getlist("file")) > 1:  # the serializer would keep the last one

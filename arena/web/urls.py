@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from arena.web.throttling import ThrottledLoginView
+from arena.web.throttling import LoginView
 from arena.web.views import (
     accounts,
     bots,
@@ -76,7 +76,7 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",
-        ThrottledLoginView.as_view(),
+        LoginView.as_view(),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

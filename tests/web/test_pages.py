@@ -16,7 +16,11 @@ from django_celery_beat.models import CrontabSchedule, PeriodicTask
 from rest_framework.authtoken.models import Token
 
 from arena.models import Bot, BotVersion, Match, Rating, Tournament
-from arena.selectors.pages import bot_head_to_head, next_scheduled_tournaments
+from arena.selectors.pages import (
+    bot_head_to_head,
+    bot_head_to_head_table,
+    next_scheduled_tournaments,
+)
 from arena.services.tournaments import tournament_finish
 from engine.registry import GAMES
 from tests.arena.factories import (
@@ -712,3 +716,22 @@ def test_seat_labels_name_versions_only_where_a_bot_sits_twice() -> None:
         "random v1 (seat 1)",
         "random v1 (seat 2)",
     ]
+
+
+def test_the_bot_page_shows_its_most_played_opponents_and_how_many_it_met(
+    db, client, monkeypatch
+) -> None:
+    me = bot_make(name="me", game="highcard")
+    rivals = [bot_make(name=f"rival{n}", game="highcard") for n in range(4)]
+    for n, rival in enumerate(rivals):
+        for seed in range(n + 1):  # rival3 played most
+            match_record(me, rival, seed=10 * n + seed)
+    table = bot_head_to_head_table(bot=me, limit=2)
+    assert [row.opponent.name for row in table.rows] == ["rival3", "rival2"]
+    assert table.opponents == 4
+    page = client.get(f"/bots/{me.pk}/").content.decode()
+    assert "of the 4 it has met" not in page  # all four shown: nothing left out
+    monkeypatch.setattr("arena.web.views.bots.HEAD_TO_HEAD_SHOWN", 2)
+    page = client.get(f"/bots/{me.pk}/").content.decode()
+    assert "The 2 it played most of the 4 it has met." in page
+    assert page.count('data-opponent="') == 2

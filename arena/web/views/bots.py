@@ -32,7 +32,7 @@ from arena.selectors.challenges import version_comparison
 from arena.selectors.matches import match_list, replays_of_bot
 from arena.selectors.pages import (
     RatingPoint,
-    bot_head_to_head,
+    bot_head_to_head_table,
     bot_rating_history,
     bot_recent_matches,
     bot_versions_for_page,
@@ -64,6 +64,8 @@ __all__ = [
 
 PAGE_SIZE = 50
 VERSIONS_SHOWN = 20
+#: Opponents in its head-to-head table, the most played (a ladder bot meets thousands).
+HEAD_TO_HEAD_SHOWN = 25
 _BOT_FILTERS = ("owner", "search", "game")
 
 
@@ -135,6 +137,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     versions = list(bot_versions_for_page(bot=bot, user=request.user)[:VERSIONS_SHOWN])
     ratings = {rating.version_id: rating for rating in bot.ratings.all()}
     current = next((rating for rating in ratings.values() if rating.current), None)
+    head_to_head = bot_head_to_head_table(bot=bot, limit=HEAD_TO_HEAD_SHOWN)
     return render(
         request,
         "arena/bots/detail.html",
@@ -148,7 +151,8 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             "versions": [(version, ratings.get(version.pk)) for version in versions],
             "history": bot_rating_history(bot=bot),
             "matches": bot_recent_matches(bot=bot, limit=20),
-            "head_to_head": bot_head_to_head(bot=bot),
+            "head_to_head": head_to_head.rows,
+            "opponents_met": head_to_head.opponents,
             "comparison": (
                 version_comparison(version=bot.active_version) if bot.active_version else None
             ),

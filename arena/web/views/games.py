@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -28,7 +27,7 @@ from arena.services.freshness import ladder_version
 from arena.services.kits import KitError, engine_wheel, starter_kit_file, starter_kit_name
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors
-from arena.web.freshness import conditional
+from arena.web.freshness import conditional, shared_page
 from engine.game import Game
 from engine.registry import GAMES
 
@@ -88,14 +87,13 @@ def game_detail(request: HttpRequest, game: str) -> HttpResponse:
     """
     if request.user.is_authenticated:
         return _render_game(request, game)
-    key = f"game-page:{_game_etag(request, game)}"
-    body = cache.get(key)
-    if body is None:
-        response = _render_game(request, game)
-        if response.status_code == 200:
-            cache.set(key, response.content, PAGE_CACHE_S)
-        return response
-    return HttpResponse(body)
+    return shared_page(
+        request,
+        f"game-page:{request.validator}",
+        lambda: _render_game(request, game),
+        fresh_s=PAGE_CACHE_S,
+        keep_s=PAGE_CACHE_S,
+    )
 
 
 def _render_game(request: HttpRequest, name: str) -> HttpResponse:

@@ -6,7 +6,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -25,7 +24,7 @@ from arena.selectors.matches import (
 from arena.selectors.pages import bot_brief
 from arena.services.errors import Forbidden, NotFound
 from arena.web.errors import domain_errors
-from arena.web.freshness import conditional
+from arena.web.freshness import conditional, shared_page
 from arena.web.seats import (
     SeatView,
     fault_words,
@@ -47,26 +46,30 @@ PAGE_CACHE_S = 600
 REFRESH_S = 5
 _MATCH_FILTERS = ("bot", "version", "status", "kind", "game", "tournament")
 
-#: Seconds an anonymous reader's match list page is reused: new matches show within this.
+#: Seconds an anonymous reader's match list page is reused: new matches show within this
+#: (a little later while one request renders the next, the others get the last one).
 LIST_CACHE_S = 5
+#: After this long without a reader, a match list page is rendered afresh by whoever asks.
+LIST_KEEP_S = 60
 
 
 def match_index(request: HttpRequest) -> HttpResponse:
     """Matches, newest first; anonymous readers share one rendering every few seconds.
 
     The list changes with every match played, so it has no cheap validator; a short shared
-    cache is what keeps it off the database under load.
+    rendering, renewed by one request while the others still get the previous one, is what
+    keeps it off the database under load.
     """
     if request.user.is_authenticated:
         return _render_match_index(request)
     key = "match-list:" + hashlib.blake2s(request.get_full_path().encode()).hexdigest()
-    body = cache.get(key)
-    if body is None:
-        response = _render_match_index(request)
-        if response.status_code == 200:
-            cache.set(key, response.content, LIST_CACHE_S)
-        return response
-    return HttpResponse(body)
+    return shared_page(
+        request,
+        key,
+        lambda: _render_match_index(request),
+        fresh_s=LIST_CACHE_S,
+        keep_s=LIST_KEEP_S,
+    )
 
 
 def _render_match_index(request: HttpRequest) -> HttpResponse:
@@ -116,17 +119,16 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
     Logged-in readers may see their own bots' logs on it, so theirs is rendered for them.
     """
-    etag = None if request.user.is_authenticated else _match_etag(request, match_id)
+    etag = None if request.user.is_authenticated else request.validator
     if etag is None:
         return _render_match(request, match_id)
-    key = f"match-page:{etag}"
-    body = cache.get(key)
-    if body is None:
-        response = _render_match(request, match_id)
-        if response.status_code == 200:
-            cache.set(key, response.content, PAGE_CACHE_S)
-        return response
-    return HttpResponse(body)
+    return shared_page(
+        request,
+        f"match-page:{etag}",
+        lambda: _render_match(request, match_id),
+        fresh_s=PAGE_CACHE_S,
+        keep_s=PAGE_CACHE_S,
+    )
 
 
 def _render_match(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -59,13 +59,15 @@ export function seatNames(replay) {
 }
 
 /* A small DOM helper: el("div", {class: "x"}, child, "text"). Text goes in as text only
- * (names and anything from bots never become markup). */
+ * (names and anything from bots never become markup); `style` is set through the CSSOM. */
 export function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
+    // Through the CSSOM: the site's policy refuses style="" attributes (see adoptStyle).
+    else if (key === "style") node.style.cssText = String(value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children) {
@@ -119,4 +121,17 @@ export function faultAt(replay, position) {
     if (moment.gameIndex === position.game && moment.move === position.move) return moment.fault;
   }
   return null;
+}
+
+/* A renderer's styles, added to the page once: a constructed style sheet the document adopts.
+ * The site's Content-Security-Policy refuses <style> elements a script adds (only the
+ * response's own, with its nonce, apply); style sheets built through the CSSOM are the
+ * page's own code styling itself, and apply. `key` names the sheet so it is added once. */
+const adopted = new Set();
+export function adoptStyle(key, css) {
+  if (adopted.has(key)) return;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  adopted.add(key);
 }

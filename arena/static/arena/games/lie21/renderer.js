@@ -18,7 +18,7 @@
  *
  * For tests the board exposes what it shows as data-* attributes (docs/web.md).
  */
-import { eventsUpTo, seatNames, el, faultAt, FAULT_WORDS } from "../../viewer/events.js";
+import { adoptStyle, eventsUpTo, seatNames, el, faultAt, FAULT_WORDS } from "../../viewer/events.js";
 
 const SUITS = "SHDC";
 const RANKS = "A234567JQK";
@@ -438,10 +438,7 @@ function describe(state, hand, name, fault) {
 const STYLE_ID = "l21-style";
 
 function ensureStyle() {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = `
+  adoptStyle(STYLE_ID, `
 .l21 { --felt: #17613c; --felt-dark: #0f4a2d; --red-card: #c0141e; }
 .l21-status { font-weight: 600; min-height: 3em; margin: .25rem 0; }
 .l21 .felt { display: flex; flex-direction: column; gap: .75rem;
@@ -501,6 +498,5 @@ function ensureStyle() {
   .l21 .card { width: 2.3em; height: 3.3em; }
   .l21 .played-name { min-width: 0; width: 100%; }
 }
-`;
-  document.head.append(style);
+`);
 }
