@@ -30,7 +30,7 @@ missing=""; \
 	fi
 endef
 
-.PHONY: help run test test-docker test-fast test-strength test-faults lint format bench schemathesis system-packages test-packages clean assets
+.PHONY: help run test test-docker test-fast test-strength test-faults lint format bench schemathesis system-packages test-packages bot-packages clean assets
 
 help:
 	@echo "make run    install everything and start the arena (web + worker + beat) on http://$(HOST):$(PORT)/"
@@ -63,19 +63,24 @@ system-packages:
 test-packages:
 	@$(call apt_ensure,$(TEST_PACKAGES))
 
-run: $(VENV)/.run-deps system-packages
+# The third-party packages bots may import (engine/botpackages.py: numpy), installed for the
+# sandbox's own interpreter (Debian's python3.11) under .venv/bot-packages/; a no-op once there.
+bot-packages: $(VENV)/.run-deps
+	@$(PY) -m engine packages --install >/dev/null
+
+run: $(VENV)/.run-deps system-packages bot-packages
 	DEBUG=$${DEBUG:-1} $(PY) manage.py arena_up --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.dev-deps test-packages
+test: $(VENV)/.dev-deps test-packages bot-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(PYTEST_ARGS)
 
 # The inner loop: everything but browser, strength, slow and fault tests (a few minutes).
 FAST_MARKERS := not browser and not strength and not slow and not faults
-test-fast: $(VENV)/.dev-deps
+test-fast: $(VENV)/.dev-deps bot-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
 
 # Also part of `make test`: the built-in bots' strength, hundreds of matches each.
-test-strength: $(VENV)/.dev-deps
+test-strength: $(VENV)/.dev-deps bot-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m strength $(PYTEST_ARGS)
 
 # Not part of `make test`: builds the image and runs the compose stack (tests/deploy). Needs a
@@ -84,12 +89,12 @@ test-docker: $(VENV)/.dev-deps
 	ARENA_DOCKER_TESTS=1 DEBUG=$${DEBUG:-0} $(PY) -m pytest -s -m docker tests/deploy $(PYTEST_ARGS)
 
 # Also part of `make test`; needs PostgreSQL (DATABASE_URL), Redis (REDIS_URL) and redis-server.
-test-faults: $(VENV)/.dev-deps test-packages
+test-faults: $(VENV)/.dev-deps test-packages bot-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m faults tests/workers $(PYTEST_ARGS)
 
 # Every schemathesis check against gunicorn with DEBUG=0 on a scratch PostgreSQL database;
 # fails on any failure. SCHEMATHESIS_MAX_EXAMPLES sets the budget per operation.
-schemathesis: $(VENV)/.dev-deps
+schemathesis: $(VENV)/.dev-deps bot-packages
 	$(PY) tests/live/schemathesis_run.py $(SCHEMATHESIS_ARGS)
 
 lint: $(VENV)/.dev-deps
@@ -100,7 +105,7 @@ format: $(VENV)/.dev-deps
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: $(VENV)/.dev-deps system-packages
+bench: $(VENV)/.dev-deps system-packages bot-packages
 	@for f in benchmarks/*.py; do echo "# $$f"; $(PY) $$f || exit 1; done
 
 # The site's bundled scripts (CodeMirror for the playground's editor), from the versions pinned

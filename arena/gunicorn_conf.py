@@ -40,6 +40,9 @@ graceful_timeout = 10
 limit_request_line = 4094
 limit_request_fields = 60
 limit_request_field_size = 8190
+# No run-time control socket (~/.gunicorn/gunicorn.ctl): nothing here uses it, and two
+# servers on one machine (the web and a benchmark, say) would fight over the one path.
+control_socket_disable = True
 
 
 def on_starting(server: object) -> None:

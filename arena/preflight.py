@@ -55,10 +55,12 @@ def check_broker(timeout_s: float = 3.0) -> str | None:
 
 def check_sandbox() -> str | None:
     """None when bots can be sandboxed here (or unsafe mode was chosen), else one line."""
-    from sandbox import SandboxConfig, SandboxUnavailable, check_available
+    from sandbox import SandboxConfig, SandboxUnavailable, check_available, check_packages
 
     try:
-        check_available(SandboxConfig.from_env())
+        config = SandboxConfig.from_env()
+        check_available(config)
+        check_packages(config)
     except SandboxUnavailable as exc:
         return f"{exc} (bots cannot be played until this is fixed)"
     return None

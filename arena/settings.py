@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
 from kombu import Exchange, Queue
 
 from arena.config import (
@@ -71,8 +73,14 @@ def _load() -> dict[str, object]:
         "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", debug),
         "DEMO_ADMIN": env_bool("ARENA_DEMO_ADMIN", debug),
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
-        "RATE_TOKENS": os.environ.get("ARENA_THROTTLE_TOKENS", "20/hour"),
-        "RATE_LOGIN_ACCOUNT": os.environ.get("ARENA_THROTTLE_LOGIN_ACCOUNT", "10/hour"),
+        # Wrong passwords (arena.web.logins): free tries per account and address, per
+        # account from every address, per address on every account; then waits that
+        # double from the first to the longest.
+        "LOGIN_FAILURES": env_int("ARENA_LOGIN_FAILURES", 5),
+        "LOGIN_ACCOUNT_FAILURES": env_int("ARENA_LOGIN_ACCOUNT_FAILURES", 10),
+        "LOGIN_ADDRESS_FAILURES": env_int("ARENA_LOGIN_ADDRESS_FAILURES", 30),
+        "LOGIN_WAIT": env_float("ARENA_LOGIN_WAIT_S", 30.0),
+        "LOGIN_MAX_WAIT": env_float("ARENA_LOGIN_MAX_WAIT_S", 900.0),
         # How many proxies of ours add to X-Forwarded-For; 0: the header is ignored.
         "TRUSTED_PROXIES": env_int("ARENA_TRUSTED_PROXIES", 0),
         # Whether those proxies say, in X-Forwarded-Proto, that the client came over HTTPS.
@@ -83,6 +91,16 @@ def _load() -> dict[str, object]:
         "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
         or hashlib.sha256(f"arena-bot-seeds:{secret}".encode()).hexdigest(),
     }
+    for gone in ("ARENA_THROTTLE_TOKENS", "ARENA_THROTTLE_LOGIN_ACCOUNT"):
+        if os.environ.get(gone, "").strip():
+            raise ConfigError(
+                f"{gone} is no longer read: wrong passwords are limited by ARENA_LOGIN_FAILURES, "
+                "ARENA_LOGIN_ACCOUNT_FAILURES and ARENA_LOGIN_ADDRESS_FAILURES (docs/deploy.md)"
+            )
+    if min(env["LOGIN_FAILURES"], env["LOGIN_ACCOUNT_FAILURES"], env["LOGIN_ADDRESS_FAILURES"]) < 1:  # type: ignore[call-overload]
+        raise ConfigError("ARENA_LOGIN_*_FAILURES must be at least 1")
+    if not 0 < env["LOGIN_WAIT"] <= env["LOGIN_MAX_WAIT"]:  # type: ignore[operator]
+        raise ConfigError("ARENA_LOGIN_WAIT_S must be above 0 and at most ARENA_LOGIN_MAX_WAIT_S")
     if env["FORWARDED_PROTO"] and not env["TRUSTED_PROXIES"]:
         raise ConfigError(
             "ARENA_FORWARDED_PROTO=1 trusts a proxy's X-Forwarded-Proto, but "
@@ -136,15 +154,20 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",  # failed log-ins, per account and address (arena.web.logins)
     "django_filters",
     "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from here, not from a CDN
+    "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "django_celery_beat",
+    "csp",
     "arena",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Early, so every answer carries the policy (refusals and error pages too) and every
+    # view can ask for the response's nonce.
+    "csp.middleware.CSPMiddleware",
     "arena.web.limits.BodySizeLimitMiddleware",  # before anything reads the body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -153,8 +176,16 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "arena.web.security.ContentSecurityPolicyMiddleware",
     "arena.api.caching.PrivateApiAnswersMiddleware",
+    # Last: turns an attempt django-axes refused into its 429 (arena.web.logins).
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First: asks arena.web.logins whether this attempt must wait before any password is
+    # checked; then Django's own check of the password.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "arena.urls"
@@ -244,6 +275,29 @@ if _env["FORWARDED_PROTO"]:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy on every answer (django-csp), the admin and the API's docs included.
+# Bot names and descriptions are user input: templates escape them, and the policy is the
+# second line, so even an injected tag could neither run a script nor load or send anything
+# elsewhere. Scripts, styles, fonts, workers and fetches come from this site only; an inline
+# <script> or <style> runs only with the response's nonce (``request.csp_nonce``: Swagger UI's
+# start-up, arena/templates/arena/api/), never an injected one; no style="..." attributes.
+# Scripts style through the CSSOM (the game renderers adopt constructed style sheets).
+# Images may also be data: URLs (icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # --- REST API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -261,12 +315,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["arena.api.filtering.FilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
-    "DEFAULT_THROTTLE_RATES": {
-        "uploads": _env["RATE_UPLOADS"],
-        "tokens": _env["RATE_TOKENS"],
-        "logins_account": _env["RATE_LOGIN_ACCOUNT"],
-    },
-    # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front.
+    "DEFAULT_THROTTLE_RATES": {"uploads": _env["RATE_UPLOADS"]},
+    # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front
+    # (arena.web.addresses, which the log-in limits use too).
     "NUM_PROXIES": _env["TRUSTED_PROXIES"],
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
 }
@@ -278,7 +329,6 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "arena.api.schema.postprocess",
@@ -298,7 +348,7 @@ SPECTACULAR_SETTINGS = {
 if _env["BROKER_URL"].startswith(("redis://", "rediss://")):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "arena.cache.RedisCache",  # Django's, one client per pool
             "LOCATION": _env["BROKER_URL"],
             "KEY_PREFIX": "arena",
         }
@@ -379,6 +429,31 @@ ARENA_MATCH_WALL_S: float = _env["MATCH_WALL"]
 ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
 ARENA_DEMO_ADMIN: bool = _env["DEMO_ADMIN"]
 ARENA_SEED_KEY: str = _env["SEED_KEY"]
+# How many proxies of ours add to X-Forwarded-For (arena.web.addresses).
+ARENA_TRUSTED_PROXIES: int = _env["TRUSTED_PROXIES"]
+
+# --- Wrong passwords: django-axes records them, arena.web.logins decides the waits ---------
+ARENA_LOGIN_FAILURES: int = _env["LOGIN_FAILURES"]
+ARENA_LOGIN_ACCOUNT_FAILURES: int = _env["LOGIN_ACCOUNT_FAILURES"]
+ARENA_LOGIN_ADDRESS_FAILURES: int = _env["LOGIN_ADDRESS_FAILURES"]
+ARENA_LOGIN_WAIT_S: float = _env["LOGIN_WAIT"]
+ARENA_LOGIN_MAX_WAIT_S: float = _env["LOGIN_MAX_WAIT"]
+AXES_HANDLER = "arena.web.logins.LoginLimitsHandler"
+# Rows per account and address (and user agent); the handler sums them as it needs.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = ARENA_LOGIN_FAILURES
+AXES_COOLOFF_TIME = timedelta(days=1)  # a day without failures forgets them
+AXES_RESET_ON_SUCCESS = True  # a right password forgives its address's failures on the account
+# An attempt refused before its password was checked is not a failure: waiting out the
+# delay always gives a real try, and a guesser hammering does not push it further.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "arena.web.logins.account_name"
+AXES_CLIENT_IP_CALLABLE = "arena.web.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "arena.web.logins.lockout_response"
+# No row per successful log-in (API clients trade a password for a token often, and the
+# session hash axes keeps would make a session for each of them).
+AXES_DISABLE_ACCESS_LOG = True
+
 # Bodies over the upload limit (plus its form) are refused unread (arena.web.limits); form
 # fields are capped at the same size, and an upload is kept in memory (never spooled to a
 # temporary file) since it is at most that size.
@@ -397,5 +472,7 @@ LOGGING = {
         # here, so each line is printed once.
         "django": {"handlers": ["console"], "level": _env["LOG_LEVEL"], "propagate": False},
         "django.db.backends": {"level": "WARNING"},
+        # Its start-up banner and every successful log-in are INFO; failures are WARNING.
+        "axes": {"level": "WARNING"},
     },
 }

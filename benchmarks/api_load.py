@@ -188,73 +188,188 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     return by_game
 
 
-def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Random) -> None:
-    """Finished, rated matches with their seats: two seats of the main game, and a share
-    of three or four seats of the multi-seat game."""
-    from arena.models import Match, MatchSeat
+MATCH_COLUMNS = (
+    "id",
+    "game",
+    "kind",
+    "seed",
+    "status",
+    "attempts",
+    "claimed_by",
+    "created",
+    "started_at",
+    "finished_at",
+    "duration_s",
+    "reason",
+    "games_played",
+    "failure_reason",
+    "rated",
+    "claim_token",
+    "options",
+    "seat_count",
+    "ranked",
+    "duplicate_key",
+    "totals",
+    "leg",
+)
+SEAT_COLUMNS = (
+    "id",
+    "match_id",
+    "seat",
+    "version_id",
+    "bot_id",
+    "placing",
+    "score",
+    "fault",
+    "fault_detail",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
+HISTORY_COLUMNS = (
+    "id",
+    "match_id",
+    "version_id",
+    "bot_id",
+    "game",
+    "mu",
+    "sigma",
+    "score",
+    "created",
+)
+#: Seconds between two matches' creation: 1,000,000 matches span about three years.
+MATCH_SPACING_S = 97
 
-    for start in range(0, matches, BATCH):
-        tables = []
-        for _ in range(min(BATCH, matches - start)):
-            multi = rng.random() < MULTI_SEAT_SHARE
-            game = MULTI_GAME if multi else MAIN_GAME
-            seated = rng.sample(versions[game], rng.choice((3, 4)) if multi else 2)
-            scores = [rng.randint(0, 7) for _ in seated]
-            placings = [sum(other > mine for other in scores) for mine in scores]
-            if multi:
-                totals = {"firsts": [int(p == 0) for p in placings]}
-            else:
-                totals = {
-                    "game_wins": [rng.randint(0, 4) for _ in seated],
-                    "points": [rng.randint(100, 600) for _ in seated],
-                    "sweeps": [0 for _ in seated],
-                }
-            match = Match(
-                game=game,
-                seed=rng.getrandbits(52),
-                seat_count=len(seated),
-                status="done",
-                reason="games" if multi else "match_points",
-                games_played=3 if multi else rng.randint(4, 9),
-                totals=totals,
-                duration_s=rng.uniform(2, 30),
-                rated=True,
-            )
-            tables.append((match, seated, scores, placings))
-        Match.objects.bulk_create([match for match, *_ in tables])
-        seats = []
-        for match, seated, scores, placings in tables:
-            for seat, (version, score, placing) in enumerate(
-                zip(seated, scores, placings, strict=True)
-            ):
-                mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
-                fault = "timeout" if rng.random() < 0.01 else ""
-                seats.append(
-                    MatchSeat(
-                        match=match,
-                        seat=seat,
-                        version=version,
-                        bot_id=version.bot_id,
-                        placing=placing,
-                        score=score,
-                        fault=fault,
-                        fault_detail="took 3.2 s for one move" if fault else "",
-                        mu_before=mu,
-                        sigma_before=sigma,
-                        mu_after=mu + rng.uniform(-1, 1),
-                        sigma_after=sigma * 0.97,
+
+def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Random) -> int:
+    """Finished, rated matches with their seats and a rating-history row per seat: two seats
+    of the main game, and a share of three or four seats of the multi-seat game.
+
+    Written with PostgreSQL's COPY, three streams side by side, with the foreign-key
+    triggers off for the session (every id written refers to a row written before it): a
+    million matches and their 2.3 million seats load in a few minutes instead of hours.
+    Returns the number of seats.
+    """
+    import json
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    now = timezone.now()
+    pick = {game: [(v.pk, v.bot_id) for v in found] for game, found in versions.items()}
+    seat_id = 0
+    with connection.cursor() as cursor:
+        raw = cursor.connection  # the psycopg connection under Django's
+        raw.execute("SET session_replication_role = replica")  # no FK triggers while loading
+        for start in range(0, matches, 20 * BATCH):
+            end = min(matches, start + 20 * BATCH)
+            match_rows, seat_rows, history_rows = [], [], []
+            for match_id in range(start + 1, end + 1):
+                multi = rng.random() < MULTI_SEAT_SHARE
+                game = MULTI_GAME if multi else MAIN_GAME
+                seated = rng.sample(pick[game], rng.choice((3, 4)) if multi else 2)
+                scores = [rng.randint(0, 7) for _ in seated]
+                placings = [sum(other > mine for other in scores) for mine in scores]
+                if multi:
+                    totals = {"firsts": [int(p == 0) for p in placings]}
+                else:
+                    totals = {
+                        "game_wins": [rng.randint(0, 4) for _ in seated],
+                        "points": [rng.randint(100, 600) for _ in seated],
+                        "sweeps": [0 for _ in seated],
+                    }
+                # Newest last: ids and times rise together, as they do when matches are played.
+                created = now - timedelta(seconds=(matches - match_id + 1) * MATCH_SPACING_S)
+                finished = created + timedelta(seconds=20)
+                match_rows.append(
+                    (
+                        match_id,
+                        game,
+                        "ladder",
+                        rng.getrandbits(52),
+                        "done",
+                        1,
+                        "",
+                        created,
+                        created + timedelta(seconds=1),
+                        finished,
+                        rng.uniform(2, 30),
+                        "games" if multi else "match_points",
+                        3 if multi else rng.randint(4, 9),
+                        "",
+                        True,
+                        "",
+                        "{}",
+                        len(seated),
+                        True,
+                        "",
+                        json.dumps(totals),
+                        0,
                     )
                 )
-        MatchSeat.objects.bulk_create(seats, batch_size=BATCH)
+                for seat, ((version_id, bot_id), score, placing) in enumerate(
+                    zip(seated, scores, placings, strict=True)
+                ):
+                    seat_id += 1
+                    mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
+                    fault = "timeout" if rng.random() < 0.01 else ""
+                    seat_rows.append(
+                        (
+                            seat_id,
+                            match_id,
+                            seat,
+                            version_id,
+                            bot_id,
+                            placing,
+                            score,
+                            fault,
+                            "took 3.2 s for one move" if fault else "",
+                            mu,
+                            sigma,
+                            mu + rng.uniform(-1, 1),
+                            sigma * 0.97,
+                        )
+                    )
+                    history_rows.append(
+                        (
+                            seat_id,
+                            match_id,
+                            version_id,
+                            bot_id,
+                            game,
+                            mu,
+                            sigma * 0.97,
+                            mu - 3 * sigma * 0.97,
+                            finished,
+                        )
+                    )
+            for table, columns, rows in (
+                ("arena_match", MATCH_COLUMNS, match_rows),
+                ("arena_matchseat", SEAT_COLUMNS, seat_rows),
+                ("arena_ratinghistory", HISTORY_COLUMNS, history_rows),
+            ):
+                quoted = ", ".join(f'"{column}"' for column in columns)  # "placing" is a keyword
+                with raw.cursor().copy(f"COPY {table} ({quoted}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            log(f"  {end:,} matches, {seat_id:,} seats")
+        raw.execute("SET session_replication_role = DEFAULT")
+        for table in ("arena_match", "arena_matchseat", "arena_ratinghistory"):
+            cursor.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"(SELECT coalesce(max(id), 1) FROM {table}))"
+            )
+    return seat_id
 
 
 def seed(*, bots: int, matches: int, replays: int) -> list[int]:
     """Fill the database; returns the ids of the matches that have a replay."""
     from django.core.management import call_command
     from django.db import connection
-    from django.utils import timezone
 
-    from arena.models import Match, MatchSeat, Replay
+    from arena.models import Match, Replay
     from engine.replay import REPLAY_FORMAT
 
     started = time.perf_counter()
@@ -263,19 +378,9 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
     versions = seed_bots(bots, rng)
     log(f"seeded {bots} bots in {time.perf_counter() - started:.1f} s")
 
-    seed_matches(matches, versions, rng)
-    # auto_now_add gave every row the same instant: spread them over the past months.
-    now = timezone.now()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE arena_match SET created = %s - (id * interval '97 seconds'),"
-            " started_at = %s - (id * interval '97 seconds') + interval '1 second',"
-            " finished_at = %s - (id * interval '97 seconds') + interval '20 seconds'",
-            [now, now, now],
-        )
-    seats = MatchSeat.objects.count()
+    seats = seed_matches(matches, versions, rng)
     elapsed = time.perf_counter() - started
-    log(f"seeded {matches} matches ({seats} seats) in {elapsed:.1f} s")
+    log(f"seeded {matches} matches ({seats} seats, as many rating-history rows) in {elapsed:.1f} s")
 
     documents = real_replays(24)
     recent = list(
@@ -304,10 +409,41 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
 # --- the server and the load ---------------------------------------------------------------
 
 
-def start_server(env: dict[str, str], port: int, workers: int | None) -> subprocess.Popen:
-    """gunicorn on loopback: ``workers`` sync processes, or the arena's own sizing (None)."""
+def cpu_list(text: str) -> set[int]:
+    """CPUs from a taskset-style list: ``0-2,5`` -> {0, 1, 2, 5}."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def session_cpu_seconds(session: int) -> float:
+    """CPU seconds (user + system) used so far by every process of a session (the server's
+    master and workers; their dead children's time is in the parents' counts)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:  # field 6 of stat: the session id
+            total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return total / ticks
+
+
+def start_server(
+    env: dict[str, str], port: int, workers: int | None, *, cpus: str | None = None
+) -> subprocess.Popen:
+    """gunicorn on loopback: ``workers`` sync processes, or the arena's own sizing (None),
+    on the CPUs listed in ``cpus`` (taskset style) if given."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     sizing = ["-c", "python:arena.gunicorn_conf"] if workers is None else [f"--workers={workers}"]
+    pinned = cpu_list(cpus) if cpus else None
     server = subprocess.Popen(
         [
             str(gunicorn),
@@ -315,10 +451,12 @@ def start_server(env: dict[str, str], port: int, workers: int | None) -> subproc
             *sizing,
             f"--bind=127.0.0.1:{port}",
             "--log-level=warning",
+            "--no-control-socket",
         ],
         cwd=ROOT,
         env={**os.environ, **env},
         start_new_session=True,
+        preexec_fn=(lambda: os.sched_setaffinity(0, pinned)) if pinned else None,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -400,19 +538,33 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=1_000)
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--replays", type=int, default=5_000, help="matches with a replay")
-    parser.add_argument("--requests", type=int, default=2_000, help="per endpoint")
+    parser.add_argument("--requests", type=int, default=1_000, help="per endpoint")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=0, help="client threads (default: workers)")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--server-cpus", help="CPUs gunicorn may run on (taskset list: 0-2)")
+    parser.add_argument("--client-cpus", help="CPUs this client may run on (3)")
+    parser.add_argument(
+        "--only",
+        help="comma-separated endpoints to measure (default: all): " + ", ".join(ENDPOINTS),
+    )
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--no-seed", action="store_true", help="reuse a database kept by --keep")
     args = parser.parse_args()
+    if args.client_cpus:
+        os.sched_setaffinity(0, cpu_list(args.client_cpus))
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
     with tempfile.TemporaryDirectory(prefix="arena-api-load-") as data_dir:
         results = run(args, url, data_dir)
+    log(f"conditions: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
     for name, latencies in results.items():
         print(f"{name}_median: {statistics.median(latencies):.1f} ms")
         print(f"{name}_p99: {percentile(latencies, 0.99):.1f} ms")
+
+
+#: What is measured, each with its share of requests filtered or paged at random:
+#: the API's ladder, match list, bot and match; a replay; the site's bot and match pages.
+ENDPOINTS = ("ladder", "matches", "bot", "match", "replay", "bot_page", "match_page")
 
 
 def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[float]]:
@@ -437,37 +589,45 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[flo
         with_replay = list(Replay.objects.values_list("match_id", flat=True))
     else:
         with_replay = seed(bots=args.bots, matches=args.matches, replays=args.replays)
+    from django.core.management import call_command
     from django.db import connection
 
+    from arena.models import Bot, Match
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # the site's pages need it
+    bot_ids = list(Bot.objects.values_list("id", flat=True))
+    last_match = Match.objects.order_by("-id").values_list("id", flat=True).first() or 1
     connection.close()  # the server's processes must not share this one
 
-    ladder_pages = max(1, int(args.bots * (1 - MULTI_SEAT_SHARE) * 0.9) // 50)
-    match_pages = max(1, min(100, args.matches // 50))  # a smaller run: its own pages
+    ladder_pages = max(1, int(len(bot_ids) * (1 - MULTI_SEAT_SHARE) * 0.9) // 50)
+    match_pages = max(1, min(100, last_match // 50))  # a smaller run: its own pages
 
-    def ladder(rng: random.Random) -> str:
-        return f"/api/ladder/{MAIN_GAME}/?page={rng.randint(1, ladder_pages)}"
-
-    def matches(rng: random.Random) -> str:
-        if rng.random() < 0.25:
-            return f"/api/matches/?bot={rng.randint(1, args.bots)}"
-        return f"/api/matches/?page={rng.randint(1, match_pages)}"
-
-    def replay(rng: random.Random) -> str:
-        return f"/api/matches/{rng.choice(with_replay)}/replay/"
-
+    paths: dict[str, Callable[[random.Random], str]] = {
+        "ladder": lambda rng: f"/api/ladder/{MAIN_GAME}/?page={rng.randint(1, ladder_pages)}",
+        "matches": lambda rng: (
+            f"/api/matches/?bot={rng.choice(bot_ids)}"
+            if rng.random() < 0.25
+            else f"/api/matches/?page={rng.randint(1, match_pages)}"
+        ),
+        "bot": lambda rng: f"/api/bots/{rng.choice(bot_ids)}/",
+        "match": lambda rng: f"/api/matches/{rng.randint(1, last_match)}/",
+        "replay": lambda rng: f"/api/matches/{rng.choice(with_replay)}/replay/",
+        "bot_page": lambda rng: f"/bots/{rng.choice(bot_ids)}/",
+        "match_page": lambda rng: f"/matches/{rng.randint(1, last_match)}/",
+    }
+    wanted = args.only.split(",") if args.only else list(ENDPOINTS)
     threads = args.threads or args.workers
     gzip = {"Accept-Encoding": "gzip"}
-    server = start_server(env, args.port, args.workers)
+    server = start_server(env, args.port, args.workers, cpus=args.server_cpus)
     try:
-        for paths, headers in ((ladder, None), (matches, None), (replay, gzip)):
-            measure(args.port, paths, requests=100, threads=threads, headers=headers)  # warm up
-        return {
-            "ladder": measure(args.port, ladder, requests=args.requests, threads=threads),
-            "matches": measure(args.port, matches, requests=args.requests, threads=threads),
-            "replay": measure(
-                args.port, replay, requests=args.requests, threads=threads, headers=gzip
-            ),
-        }
+        results = {}
+        for name in wanted:
+            headers = gzip if name == "replay" else None
+            measure(args.port, paths[name], requests=100, threads=threads, headers=headers)
+            results[name] = measure(
+                args.port, paths[name], requests=args.requests, threads=threads, headers=headers
+            )
+        return results
     finally:
         stop_server(server)
         if not args.keep:

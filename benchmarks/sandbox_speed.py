@@ -3,12 +3,15 @@
 Prints exactly these lines (medians)::
 
     sandbox_startup: N ms      jail + interpreter + import bot + on_match_start (random bot)
+    sandbox_startup_numpy: N ms  the same for the random bot with ``import numpy`` on top
     sandbox_decision: N us     one act() round trip, freeze/thaw included
     inprocess_decision: N us   the same act() in this process
     sandbox_match: N ms        a whole Lie 21 best-of-seven, random vs random, both sandboxed
     inprocess_match: N ms      the same match in this process
 
-Targets: startup <= 50 ms, decision <= 150 us, sandboxed match <= 100 ms. The observations
+Targets: startup <= 50 ms, decision <= 150 us, sandboxed match <= 100 ms; a bot that does
+not import numpy pays nothing for its being installed (compare ``sandbox_startup`` with the
+packages directory missing: ``ARENA_SANDBOX_PACKAGES_DIR=/nonexistent``). The observations
 are real ones, recorded from an in-process match. Run: ``.venv/bin/python
 benchmarks/sandbox_speed.py`` (as root or not; ARENA_SANDBOX_* settings apply).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -39,10 +43,10 @@ def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1e3
 
 
-def bench_startup(config: SandboxConfig) -> float:
+def bench_startup(config: SandboxConfig, bot: Path | None = None) -> float:
     samples = []
     for index in range(STARTS):
-        player = SandboxedPlayer(f"bench-{index}", _random_bot(), config=config)
+        player = SandboxedPlayer(f"bench-{index}", bot or _random_bot(), config=config)
         began = time.perf_counter()
         player.start({"seed": index, "seat": 0})
         samples.append(time.perf_counter() - began)
@@ -124,6 +128,14 @@ def main() -> None:
     bot = _random_bot()
 
     print(f"sandbox_startup: {bench_startup(config):.1f} ms", flush=True)
+    if config.packages_installed:
+        with tempfile.TemporaryDirectory(prefix="bench-numpy-") as folder:
+            numpy_bot = Path(folder) / "numpy_bot.py"
+            numpy_bot.write_text("import numpy\n" + bot.read_text())
+            startup = bench_startup(config, numpy_bot)
+        print(f"sandbox_startup_numpy: {startup:.1f} ms", flush=True)
+    else:
+        print("note: bot packages not installed: sandbox_startup_numpy skipped", file=sys.stderr)
     observations = record_observations(engine) if engine else [SYNTHETIC]
     sandboxed = SandboxedPlayer("bench", bot, config=config)
     print(f"sandbox_decision: {bench_decisions(sandboxed, observations):.0f} us", flush=True)

@@ -1,27 +1,41 @@
 """Web load: throughput and tail latency of the pages people open, with 50 clients at once.
 
-Seeds a database of its own on the N-seat model (bots of every hosted game, each with a
-valid version on its game's ladder and a rating history; finished matches with a seat row
-per seat, placings, scores and rating changes; real format-2 replays on the newest), serves
-the app with gunicorn sized by ``arena/gunicorn_conf.py``, and drives it from 50 client
-threads for 30 seconds with a mix of what visitors open: a game's page (its ladder), the
-match list page, a match page (with its embedded replay and the viewer shell), a replay
-download and the API's bot list. Only 127.0.0.1 is ever contacted, and the run stops by
-itself. Prints:
+Seeds a database of its own on the N-seat model (500 bots of every hosted game, each with a
+valid version on its game's ladder and a rating history; 5,000 finished matches with a seat
+row per seat, placings, scores and rating changes; real format-2 replays on the newest),
+serves the app with gunicorn sized by ``arena/gunicorn_conf.py`` (``DEBUG=0``), and drives it
+from 50 client threads for 30 seconds with a mix of what visitors open: a game's page (its
+ladder), the match list page, a match page (with its embedded replay and the viewer shell)
+and a replay download. Only 127.0.0.1 is ever contacted, and the run stops by itself.
 
-    web_load_rps: N req/s      completed requests per second over the run
-    web_load_p99_ms: N ms      99th percentile latency, request sent to body read
-    web_load_median_ms: N ms
+Two kinds of client, each run against the same server (``--mode``, default both):
 
-Clients behave like browsers: a client that has seen a page sends ``If-None-Match`` /
-``If-Modified-Since`` when it opens it again, and asks for gzip. Goal on a 2-core machine:
-p99 < 250 ms with at least 300 requests/s.
+* ``keepalive``: like a browser, one connection per client kept open, ``If-None-Match`` /
+  ``If-Modified-Since`` sent for a page seen before, gzip asked for;
+* ``new`` (``--new-connections``): a new TCP connection for every request, closed after it,
+  and no validators: every request is a first visit by a new browser.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench \\
-        .venv/bin/python benchmarks/web_load.py
+Prints, per kind of client (``keepalive`` or ``newconn``)::
 
-Like ``api_load.py`` it needs PostgreSQL (default ``arena_bench`` on 127.0.0.1); the database
-named in DATABASE_URL is dropped and created again.
+    web_load_<kind>_rps: N req/s            completed requests per second over the run
+    web_load_<kind>_p99_ms: N ms            99th percentile latency, request sent to body read
+    web_load_<kind>_median_ms: N ms
+    web_load_<kind>_server_cpu_ms: N ms     gunicorn's CPU time (all processes) per request
+    web_load_<kind>_client_cpu_ms: N ms     this generator's CPU time per request
+
+and, on stderr, each kind of request's count, median and p99, and the share answered 304.
+Goal on a 2-core machine: at least 300 req/s with p99 under 250 ms, for both clients.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench \
+    REDIS_URL=redis://127.0.0.1:6379/0 \
+        .venv/bin/python benchmarks/web_load.py --server-cpus 0-1 --client-cpus 1
+
+On a machine with more cores, pin the generator apart from the server (``--client-cpus 3
+--server-cpus 0-2``); on two cores there is no apart, and the figures say how the two share
+them. ``REDIS_URL`` is the production cache (anonymous pages and ladder versions); without
+it the server falls back to a file cache. Like ``api_load.py`` it needs PostgreSQL (default
+``arena_bench`` on 127.0.0.1); the database named in DATABASE_URL is dropped and created
+again (``--keep`` leaves it for a second run with ``--no-seed``).
 """
 
 from __future__ import annotations
@@ -35,42 +49,73 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 
 import api_load  # the seeding and server helpers (this directory is on sys.path)
 
-MIX = (("ladder", 3), ("match_list", 2), ("match_page", 3), ("replay", 3), ("bot_list", 2))
+MIX = (("ladder", 3), ("match_list", 2), ("match_page", 3), ("replay", 3))
+MODES = {"keepalive": "keepalive", "new": "newconn"}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", type=int, default=1_000)
-    parser.add_argument("--matches", type=int, default=20_000)
+    parser.add_argument("--bots", type=int, default=500)
+    parser.add_argument("--matches", type=int, default=5_000)
     parser.add_argument("--replays", type=int, default=2_000, help="matches with a replay")
     parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=30.0, help="per kind of client")
     parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument(
+        "--mode", choices=["keepalive", "new", "both"], default="both", help="kind of client"
+    )
+    parser.add_argument(
+        "--new-connections",
+        action="store_const",
+        const="new",
+        dest="mode",
+        help="same as --mode new: a new connection (and no validators) per request",
+    )
+    parser.add_argument("--server-cpus", help="CPUs gunicorn may run on (taskset list: 0-2)")
+    parser.add_argument("--client-cpus", help="CPUs this load generator may run on (3)")
+    parser.add_argument("--workers", type=int, help="gunicorn processes (WEB_WORKERS)")
+    parser.add_argument("--threads", type=int, help="threads per process (WEB_THREADS)")
     parser.add_argument(
         "--sync-workers",
         type=int,
         default=0,
         help="plain sync gunicorn workers instead of arena/gunicorn_conf.py (for comparison)",
     )
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--no-seed", action="store_true", help="reuse a database kept by --keep")
     args = parser.parse_args()
+    if args.client_cpus:
+        os.sched_setaffinity(0, api_load.cpu_list(args.client_cpus))
+    modes = ["keepalive", "new"] if args.mode == "both" else [args.mode]
     with tempfile.TemporaryDirectory(prefix="arena-web-load-") as data_dir:
         url = os.environ.get("DATABASE_URL") or api_load.DEFAULT_URL
-        latencies, elapsed = run(args, url, data_dir)
-    every = [ms for values in latencies.values() for ms in values]
-    for kind, values in sorted(latencies.items()):  # where the time goes, on stderr
-        api_load.log(
-            f"{kind}: {len(values)} requests, median {statistics.median(values):.1f} ms, "
-            f"p99 {api_load.percentile(values, 0.99):.0f} ms"
-        )
-    print(f"web_load_rps: {len(every) / elapsed:.0f} req/s")
-    print(f"web_load_p99_ms: {api_load.percentile(every, 0.99):.0f} ms")
-    print(f"web_load_median_ms: {statistics.median(every):.1f} ms")
+        results = run(args, url, data_dir, modes)
+    api_load.log(
+        f"conditions: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end, "
+        f"server CPUs {args.server_cpus or 'all'}, client CPUs {args.client_cpus or 'all'}"
+    )
+    for mode, (latencies, statuses, elapsed, server_cpu, client_cpu) in results.items():
+        every = [ms for values in latencies.values() for ms in values]
+        name = MODES[mode]
+        for kind, values in sorted(latencies.items()):  # where the time goes, on stderr
+            median, p99 = statistics.median(values), api_load.percentile(values, 0.99)
+            api_load.log(
+                f"{name} {kind}: {len(values)} requests, median {median:.1f} ms, p99 {p99:.0f} ms"
+            )
+        share = 100 * statuses[304] / max(1, sum(statuses.values()))
+        api_load.log(f"{name}: {dict(statuses)} ({share:.0f}% answered 304)")
+        print(f"web_load_{name}_rps: {len(every) / elapsed:.0f} req/s")
+        print(f"web_load_{name}_p99_ms: {api_load.percentile(every, 0.99):.0f} ms")
+        print(f"web_load_{name}_median_ms: {statistics.median(every):.1f} ms")
+        print(f"web_load_{name}_server_cpu_ms: {1000 * server_cpu / len(every):.2f} ms")
+        print(f"web_load_{name}_client_cpu_ms: {1000 * client_cpu / len(every):.2f} ms")
 
 
-def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[dict[str, list[float]], float]:
+def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> dict:
     env = {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "DATABASE_URL": url,
@@ -80,24 +125,66 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> tuple[dict[str, li
         "ARENA_DATA_DIR": data_dir,
         "LOG_LEVEL": "WARNING",
     }
-    api_load.recreate_database(url)
+    if args.workers:
+        env["WEB_WORKERS"] = str(args.workers)
+    if args.threads:
+        env["WEB_THREADS"] = str(args.threads)
+    if not args.no_seed:
+        api_load.recreate_database(url)
     api_load.setup_django(env)
-    with_replay = seed(bots=args.bots, matches=args.matches, replays=args.replays)
+    if args.no_seed:
+        from arena.models import Replay
+
+        with_replay = list(Replay.objects.order_by("-match_id").values_list("match_id", flat=True))
+    else:
+        with_replay = seed(bots=args.bots, matches=args.matches, replays=args.replays)
     from django.core.management import call_command
     from django.db import connection
 
     call_command("collectstatic", interactive=False, verbosity=0)
     connection.close()  # the server's processes must not share this one
     paths = _paths(args, with_replay)
-    server = api_load.start_server(env, args.port, args.sync_workers or None)
+    server = api_load.start_server(env, args.port, args.sync_workers or None, cpus=args.server_cpus)
+    results = {}
     try:
-        _drive(args.port, paths, clients=args.clients, seconds=3.0)  # warm up
-        started = time.monotonic()
-        latencies = _drive(args.port, paths, clients=args.clients, seconds=args.seconds)
-        return latencies, time.monotonic() - started
+        _warm(args.port, args, with_replay)
+        for mode in modes:
+            fresh = mode == "new"
+            _drive(args.port, paths, clients=args.clients, seconds=3.0, fresh=fresh)  # warm up
+            server_before = api_load.session_cpu_seconds(server.pid)
+            client_before = sum(os.times()[:2])
+            started = time.monotonic()
+            latencies, statuses = _drive(
+                args.port, paths, clients=args.clients, seconds=args.seconds, fresh=fresh
+            )
+            elapsed = time.monotonic() - started
+            results[mode] = (
+                latencies,
+                statuses,
+                elapsed,
+                api_load.session_cpu_seconds(server.pid) - server_before,
+                sum(os.times()[:2]) - client_before,
+            )
+        return results
     finally:
         api_load.stop_server(server)
-        api_load.drop_database(url)
+        if not args.keep:
+            api_load.drop_database(url)
+
+
+def _warm(port: int, args: argparse.Namespace, with_replay: list[int]) -> None:
+    """Open every page of the mix once, so neither kind of client pays for first renderings
+    (a server that has run for a while has them); replays need no warming."""
+    from engine.registry import GAMES
+
+    pages = max(1, args.bots // len(GAMES) // 50)
+    paths = [
+        f"/games/{game}/?page={page}" for game in GAMES for page in range(1, min(pages, 5) + 1)
+    ]
+    paths += [f"/matches/?page={page}" for page in range(1, 21)]
+    paths += [f"/matches/{match_id}/" for match_id in with_replay[:200]]
+    for path in paths:
+        api_load.get(port, path, {"Accept-Encoding": "gzip"})
 
 
 def _paths(args: argparse.Namespace, with_replay: list[int]):
@@ -115,9 +202,7 @@ def _paths(args: argparse.Namespace, with_replay: list[int]):
             return kind, f"/matches/?page={rng.randint(1, 20)}"
         if kind == "match_page":
             return kind, f"/matches/{rng.choice(with_replay[:200])}/"
-        if kind == "replay":
-            return kind, f"/api/matches/{rng.choice(with_replay)}/replay/"
-        return kind, f"/api/bots/?page={rng.randint(1, 10)}"
+        return kind, f"/api/matches/{rng.choice(with_replay)}/replay/"
 
     return pick
 
@@ -330,10 +415,14 @@ def log(message: str) -> None:
 # --- the load ----------------------------------------------------------------------------
 
 
-def _drive(port: int, pick, *, clients: int, seconds: float) -> dict[str, list[float]]:
-    """Latencies (ms) by kind of every request the clients completed within ``seconds``."""
+def _drive(
+    port: int, pick, *, clients: int, seconds: float, fresh: bool
+) -> tuple[dict[str, list[float]], Counter]:
+    """Latencies (ms) by kind of every request the clients completed within ``seconds``,
+    and the statuses. ``fresh``: a new connection and no validators for every request."""
     deadline = time.monotonic() + seconds
     latencies: dict[str, list[float]] = {kind: [] for kind, _ in MIX}
+    statuses: Counter = Counter()
     failures: list[str] = []
     lock = threading.Lock()
 
@@ -341,37 +430,47 @@ def _drive(port: int, pick, *, clients: int, seconds: float) -> dict[str, list[f
         rng = random.Random(number)
         seen: dict[str, tuple[str | None, str | None]] = {}  # a browser's cache validators
         mine: list[tuple[str, float]] = []
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        codes: Counter = Counter()
+        connection = None
         while time.monotonic() < deadline:
             kind, path = pick(rng)
             headers = {"Accept-Encoding": "gzip"}
-            etag, modified = seen.get(path, (None, None))
-            if etag:
-                headers["If-None-Match"] = etag
-            if modified:
-                headers["If-Modified-Since"] = modified
+            if fresh:
+                headers["Connection"] = "close"
+            else:
+                etag, modified = seen.get(path, (None, None))
+                if etag:
+                    headers["If-None-Match"] = etag
+                if modified:
+                    headers["If-Modified-Since"] = modified
             began = time.perf_counter()
             try:
+                if connection is None:
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
                 connection.request("GET", path, headers=headers)
                 response = connection.getresponse()
                 response.read()
             except (OSError, http.client.HTTPException) as exc:
                 failures.append(f"{type(exc).__name__} {path}")
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                if connection is not None:
+                    connection.close()
+                connection = None
                 continue
             mine.append((kind, (time.perf_counter() - began) * 1000))
+            codes[response.status] += 1
             if response.status not in (200, 304):
                 failures.append(f"{response.status} {path}")
-            else:
+            elif not fresh:
                 seen[path] = (response.getheader("ETag"), response.getheader("Last-Modified"))
-            if response.getheader("Connection", "").lower() == "close":
+            if fresh or response.getheader("Connection", "").lower() == "close":
                 connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.close()
+                connection = None
+        if connection is not None:
+            connection.close()
         with lock:
             for kind, ms in mine:
                 latencies[kind].append(ms)
+            statuses.update(codes)
 
     threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     for thread in threads:
@@ -380,7 +479,7 @@ def _drive(port: int, pick, *, clients: int, seconds: float) -> dict[str, list[f
         thread.join()
     if failures:
         sys.exit(f"web_load: {len(failures)} failed requests, e.g. {failures[:3]}")
-    return latencies
+    return latencies, statuses
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from engine.botpackages import allowed_names
 from engine.sourcecheck import check_sources
 
 __all__ = [
@@ -87,13 +88,18 @@ def read_bot(
     the arena and the local runner unpack with (:meth:`BotPackage.write_to`), so whatever
     is accepted here is known to unpack there.
 
-    Its sources may import the standard library, their own modules and ``importable`` (the
-    packages an operator made importable in the sandbox); anything else is refused with
-    its line (``forbidden_import``), since it could only fail when the bot starts.
+    Its sources may import the standard library, the packages every bot may import
+    (:mod:`engine.botpackages`: numpy, here and in the local runner alike), their own modules
+    and ``importable`` (the packages an operator made importable in the sandbox); anything
+    else is refused with its line (``forbidden_import``), since it could only fail when the
+    bot starts.
     """
     package, name, is_zip = _read_files(filename, data, limits, label)
     problem = check_sources(
-        package.files, entry=ENTRY_FILE, entry_point=ENTRY_POINT, importable=importable
+        package.files,
+        entry=ENTRY_FILE,
+        entry_point=ENTRY_POINT,
+        importable=importable | allowed_names(),
     )
     if problem is not None:
         where = f"{name}: {problem.path}" if is_zip else name

@@ -6,6 +6,7 @@
     python -m engine tournament [--game GAME] BOT BOT [BOT ...] [--matches N] [--seed S] [--json]
     python -m engine replay FILE
     python -m engine bots [--game GAME]
+    python -m engine packages [--install]
 
 While matches play, what each bot prints and any traceback of its own go to stderr, labelled
 with the match, game, step and where in the game (``--quiet`` silences them). Bad input (a
@@ -24,7 +25,7 @@ from typing import Any
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError
-from engine.htmlviewer import ViewerFilesMissing, replay_html
+from engine.htmlviewer import ViewerFilesMissing, logs_path, replay_html
 from engine.match import MatchResult
 from engine.registry import GAMES, UnknownGame, get_game
 from engine.runner import SandboxMissing, Summary, run_matches
@@ -93,6 +94,16 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help="write a single-file HTML page drawing the replay with the site's viewer",
     )
+    packages = sub.add_parser(
+        "packages",
+        help="the third-party packages bots may import (numpy), and whether the sandbox has them",
+    )
+    packages.add_argument(
+        "--install",
+        action="store_true",
+        help="install them for the sandbox's interpreter (once; needs pip's index or "
+        "PIP_FIND_LINKS)",
+    )
     bots = sub.add_parser("bots", help="list the built-in bots")
     bots.add_argument("--game", help="only this game's")
     sub.add_parser("games", help="list the hosted games and their seat counts")
@@ -115,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tournament(args)
         if args.command == "games":
             return _games()
+        if args.command == "packages":
+            return _packages(install=args.install)
         for name, game in GAMES.items():
             if args.game and name != get_game(args.game).name:
                 continue
@@ -129,6 +142,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(message))
     except SandboxMissing as exc:
         return _fail(str(exc))
+
+
+def _packages(*, install: bool) -> int:
+    """List the packages bots may import; with ``install``, install them for the sandbox."""
+    from engine.botpackages import requirements, summary
+    from sandbox import SandboxConfig
+    from sandbox.packages import install as install_packages
+    from sandbox.packages import missing
+
+    config = SandboxConfig.from_env()
+    print(f"bots may import {summary()}")
+    if install:
+        try:
+            install_packages(config.python, config.packages_dir)
+        except RuntimeError as exc:
+            return _fail(str(exc))
+    problem = missing(config.packages_dir)
+    if problem is None:
+        print(f"installed for the sandbox ({config.python}) at {config.packages_dir}")
+        return 0
+    print(f"not installed for the sandbox ({config.python}): {', '.join(requirements())}")
+    print("run: python -m engine packages --install")
+    return 0 if not install else _fail(problem)
 
 
 def _games() -> int:
@@ -146,7 +182,7 @@ def _replay(path: str, *, html_out: str | None = None) -> int:
     try:
         document = replay_io.load(path)
         if html_out is not None:
-            return _replay_html(document, html_out)
+            return _replay_html(document, html_out, _local_logs(path))
         text = transcript(document)
     except ViewerFilesMissing as exc:
         return _fail(str(exc))
@@ -160,8 +196,23 @@ def _replay(path: str, *, html_out: str | None = None) -> int:
     return 0
 
 
-def _replay_html(document: dict[str, Any], out: str) -> int:
-    page = replay_html(document)
+def _local_logs(path: str) -> list[list[dict[str, Any]]] | None:
+    """The bots' output the local runner kept beside this replay (``*.logs.json``), if any."""
+    beside = logs_path(path)
+    try:
+        kept = json.loads(beside.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    logs = kept.get("logs") if isinstance(kept, dict) else None
+    if not isinstance(logs, list) or not all(isinstance(seat, list) for seat in logs):
+        return None
+    return logs
+
+
+def _replay_html(
+    document: dict[str, Any], out: str, logs: list[list[dict[str, Any]]] | None = None
+) -> int:
+    page = replay_html(document, logs=logs)
     with open(out, "w", encoding="utf-8") as file:
         file.write(page)
     print(f"wrote {out}: open it in a browser", file=sys.stderr)
@@ -275,7 +326,7 @@ def _print_tournament(tournament: Any) -> None:
             str(row["played"]),
             f"{row['points']:g}",
             str(row["first_places"]),
-            f"{row['mean_placing'] + 1:.2f}",
+            f"{row['mean_place']:.2f}",
             str(row["faults"]),
             rating,
         )
@@ -366,7 +417,7 @@ def _print_table(summary: Summary) -> None:
     n = len(summary.players)
     rows: list[tuple[str, list[Any]]] = [
         ("first places", summary.first_places),
-        ("mean place", [f"{summary.mean_placing(k) + 1:.2f}" for k in range(n)]),
+        ("mean place", [f"{summary.mean_place(k):.2f}" for k in range(n)]),
     ]
     if n == 2:
         rows.insert(0, ("match wins", summary.match_wins))

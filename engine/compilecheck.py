@@ -84,7 +84,8 @@ def first_foreign_import(tree: ast.Module, importable: frozenset[str]) -> tuple[
     """The first import (line, dotted name) of a module that is neither in the standard
     library nor in ``importable`` (the bot's own modules, and any the operator approved).
 
-    A bot runs with the standard library only (``python -I -S`` in the jail), so such an
+    A bot runs with the standard library and the bot packages only (``python -I -S`` in the
+    jail; ``engine.botpackages``, which the parent passes in ``importable``), so such an
     import can only fail, at the start of the bot's first match; refusing it here says so at
     once, with its line. An import inside a ``try`` that has handlers is left alone: the bot
     is ready for it to fail (``try: import numpy`` ... ``except ImportError``). So are
@@ -145,7 +146,7 @@ def _check_one(
         return {
             "code": "forbidden_import",
             "message": f"line {line}: import {name}: bots may import only the Python standard "
-            "library and their own files (see docs/bot-api.md)",
+            "library, the packages docs/bot-api.md lists and their own files",
             "line": line,
         }
     if entry_point is not None and not defines(tree, entry_point):

@@ -11,6 +11,12 @@ editable install) they are the arena's own, under ``arena/static/arena/`` and
 data under ``engine/_viewer/`` (setup.py copies them at build time);
 ``ARENA_VIEWER_STATIC`` names another directory laid out like ``engine/_viewer/``.
 
+With the bots' output (``logs``: ``MatchResult.logs``, which ``python -m engine play
+--replay-dir`` keeps beside each replay as ``*.logs.json``), the page is the owner's match
+page: each line of output in the viewer's log panel at the step it was printed in, the faults
+listed with a link to their moment, the fault box at that moment, and every entry below the
+viewer; steps and labels come from :mod:`engine.steplogs`, as on the site.
+
 ES modules cannot import each other from inside one file, so a small loader turns each
 module's text into a ``blob:`` URL and points the relative imports at those URLs; the
 modules' code is otherwise inlined unchanged.
@@ -25,7 +31,25 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ViewerFilesMissing", "replay_html", "viewer_files"]
+from engine.steplogs import FAULT_WORDS, fault_moments, viewer_logs
+
+__all__ = ["LOGS_SUFFIX", "ViewerFilesMissing", "logs_path", "replay_html", "viewer_files"]
+
+#: What the local runner's ``*.json.gz`` replay's logs file is called: ``*.logs.json``.
+LOGS_SUFFIX = ".logs.json"
+
+
+def logs_path(replay_path: str | os.PathLike[str]) -> Path:
+    """Where the local runner keeps a replay's logs: ``match-0000-7.json.gz`` ->
+    ``match-0000-7.logs.json`` (a name ``*.json.gz`` does not match)."""
+    path = Path(replay_path)
+    name = path.name
+    for suffix in (".json.gz", ".json", ".gz"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return path.with_name(name + LOGS_SUFFIX)
+
 
 _PACKAGE = Path(__file__).resolve().parent
 _REPO = _PACKAGE.parent
@@ -88,8 +112,76 @@ import(blob(linked(sources["viewer/shell.js"])));
 """
 
 
-def replay_html(replay: dict[str, Any], *, title: str | None = None) -> str:
-    """The whole page for ``replay`` (a replay document, format 2)."""
+def _faults_section(replay: dict[str, Any], names: list[str]) -> str:
+    """The match's faults, each with its moment and a link to it (the site's fault box)."""
+    items = []
+    for fault in fault_moments(replay):
+        seat = fault.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "A bot"
+        game = fault.get("game")
+        where = (
+            f"in game {game}" + (f" ({fault['where_text']})" if fault["where_text"] else "")
+            if game
+            else "before the first game"
+        )
+        link = (
+            f' <a href="#{html.escape(fault["link"])}" class="jump-link">See it in the replay</a>'
+            if fault["link"]
+            else ""
+        )
+        kind = str(fault.get("kind", ""))
+        items.append(
+            f'<li data-seat="{html.escape(str(seat))}" data-kind="{html.escape(kind)}">'
+            f"<strong>{html.escape(who)}</strong> {html.escape(FAULT_WORDS.get(kind, kind))} "
+            f"{html.escape(where)}, and is placed last. "
+            f'<span class="detail">{html.escape(str(fault.get("detail", "")))}</span>{link}</li>'
+        )
+    if not items:
+        return ""
+    heading = "A fault" if len(items) == 1 else "Faults"
+    return (
+        '<section class="fault" id="match-error" role="note" aria-labelledby="fault-heading">'
+        f'<h2 id="fault-heading">{heading}</h2><ul class="plain">{"".join(items)}</ul></section>'
+    )
+
+
+def _logs_section(logs: list[dict[str, Any]]) -> str:
+    """Every seat's output, entry by entry, each labelled and linked to its step."""
+    if not logs:
+        return ""
+    articles = []
+    for log in logs:
+        entries = []
+        for entry in log["entries"]:
+            label = html.escape(entry["label"])
+            if entry["step"] is not None and entry["game"]:
+                jump = f"game={entry['game']}&step={entry['step']}"
+                label = f'<a href="#{html.escape(jump)}">{label}</a>'
+            entries.append(
+                f'<li data-game="{entry["game"]}" data-step="{entry["step"]}">'
+                f'<p class="log-marker">{label}</p><pre class="log">{html.escape(entry["text"])}'
+                "</pre></li>"
+            )
+        articles.append(
+            f'<article class="match-log" data-seat="{log["seat"]}"><h3>'
+            f"{html.escape(log['name'])} (seat {log['seat'] + 1})</h3>"
+            f'<ol class="log-entries">{"".join(entries)}</ol></article>'
+        )
+    return (
+        '<section class="owner-only" id="match-logs" aria-labelledby="logs-heading">'
+        '<h2 id="logs-heading">What the bots printed <span class="badge">yours: not in the '
+        f"replay file</span></h2>{''.join(articles)}</section>"
+    )
+
+
+def replay_html(
+    replay: dict[str, Any],
+    *,
+    title: str | None = None,
+    logs: list[list[dict[str, Any]]] | None = None,
+) -> str:
+    """The whole page for ``replay`` (a replay document, format 2); with ``logs`` (per seat,
+    as ``MatchResult.logs``), the bots' output beside its steps."""
     game = str(replay.get("game", ""))
     files = viewer_files(game)
     game_title = title or game
@@ -112,8 +204,15 @@ def replay_html(replay: dict[str, Any], *, title: str | None = None) -> str:
         name: files[name].read_text(encoding="utf-8")
         for name in ("viewer/events.js", "viewer/shell.js", "renderer")
     }
-    names = " · ".join(str(seat.get("name", "?")) for seat in replay.get("seats", []))
+    seat_names = [str(seat.get("name", "?")) for seat in replay.get("seats", [])]
+    names = " · ".join(seat_names)
     heading = html.escape(f"{game_title}: {names}" if names else game_title)
+    filed = viewer_logs(replay, logs) if logs else []
+    logs_script = (
+        f'<script type="application/json" id="viewer-logs">{_script_json(filed)}</script>\n'
+        if filed
+        else ""
+    )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -125,14 +224,22 @@ def replay_html(replay: dict[str, Any], *, title: str | None = None) -> str:
 </style>
 </head>
 <body>
-<main id="main" class="container">
+<main id="main" class="page">
+<header class="page-header">
 <h1>{heading}</h1>
 <p class="muted">A replay written by <code>python -m engine replay --html</code>: the arena's own
-viewer, offline. Keys: arrows step, Home / End, space plays, F jumps to a fault.</p>
+viewer, offline. Keys: arrows step, Home / End, space plays, F jumps to a fault.{
+        " What the bots printed is beside each step and listed below the viewer." if filed else ""
+    }</p>
+</header>
+{_faults_section(replay, seat_names)}
+<section class="viewer-section" aria-label="Replay">
 {markup}
+</section>
+{_logs_section(filed)}
 </main>
 <script type="application/json" id="replay-data">{_script_json(replay)}</script>
-<script type="application/json" id="viewer-modules">{_script_json(modules)}</script>
+{logs_script}<script type="application/json" id="viewer-modules">{_script_json(modules)}</script>
 <script type="module">{_LOADER}</script>
 </body>
 </html>

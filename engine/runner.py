@@ -9,6 +9,7 @@ seat equally often.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import tempfile
@@ -19,6 +20,7 @@ from typing import Any
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError, read_bot_path
+from engine.htmlviewer import logs_path
 from engine.inprocess import InProcessPlayer
 from engine.match import MatchResult, play_match
 from engine.players import Player
@@ -123,8 +125,9 @@ class Summary:
                 }
             )
 
-    def mean_placing(self, bot: int) -> float:
-        return self.placing_sum[bot] / self.matches if self.matches else 0.0
+    def mean_place(self, bot: int) -> float:
+        """The bot's mean place, 1 for first (a shared first place is 1 too)."""
+        return 1 + self.placing_sum[bot] / self.matches if self.matches else 0.0
 
     def errors_by_kind(self, player: int) -> dict[str, int]:
         kinds: dict[str, int] = {}
@@ -141,7 +144,7 @@ class Summary:
                 "name": name,
                 "matches": self.matches,
                 "first_places": self.first_places[k],
-                "mean_placing": round(self.mean_placing(k), 4),
+                "mean_place": round(self.mean_place(k), 4),
                 "faults": self.errors_by_kind(k),
                 "totals": {key: values[k] for key, values in self.totals.items()},
             }
@@ -228,6 +231,14 @@ def run_matches(
     return summary
 
 
+def _save_logs(replay_path: Path, result: MatchResult) -> None:
+    """What the bots printed, beside the replay (``*.logs.json``): the replay format holds no
+    bot's output (on the site it is its owner's alone), so the local runner keeps it apart;
+    ``python -m engine replay FILE --html`` puts it back beside its steps."""
+    document = {"replay": replay_path.name, "logs": [list(entries) for entries in result.logs]}
+    logs_path(replay_path).write_text(json.dumps(document), encoding="utf-8")
+
+
 def run_table(
     bots: Sequence[str],
     *,
@@ -286,7 +297,11 @@ def run_table(
                     collect_logs=collect_logs,
                 )
                 if out is not None:
-                    replay_io.save(result.replay, out / f"match-{index:04d}-{match_seed}.json.gz")
+                    saved = replay_io.save(
+                        result.replay, out / f"match-{index:04d}-{match_seed}.json.gz"
+                    )
+                    if collect_logs and any(result.logs):
+                        _save_logs(saved, result)
                 if on_match is not None:
                     on_match(index, result, list(table))
                 index += 1

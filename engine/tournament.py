@@ -116,7 +116,7 @@ class LocalTournament:
                     "played": self.played[b],
                     "points": self.points[b],
                     "first_places": self.first_places[b],
-                    "mean_placing": round(self.placing_sum[b] / max(self.played[b], 1), 4),
+                    "mean_place": round(1 + self.placing_sum[b] / max(self.played[b], 1), 4),
                     "faults": self.faults[b],
                     **(self._rating(b) if self.ratings else {}),
                 }

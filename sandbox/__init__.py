@@ -18,7 +18,7 @@ no Celery.
 
 from __future__ import annotations
 
-from sandbox.availability import check_available, limits_in_force
+from sandbox.availability import check_available, check_packages, limits_in_force
 from sandbox.config import CGROUP_MODES, MODES, SandboxConfig
 from sandbox.errors import SandboxError, SandboxUnavailable
 from sandbox.limits import Limits
@@ -33,5 +33,6 @@ __all__ = [
     "SandboxUnavailable",
     "SandboxedPlayer",
     "check_available",
+    "check_packages",
     "limits_in_force",
 ]

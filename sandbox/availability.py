@@ -21,7 +21,7 @@ from sandbox.limits import Limits
 from sandbox.runtime import PythonRuntime, discover_runtime
 from sandbox.seccomp_filter import SeccompPrograms, SeccompUnavailable, build_programs
 
-__all__ = ["check_available", "limits_in_force", "run_as", "seccomp_programs"]
+__all__ = ["check_available", "check_packages", "limits_in_force", "run_as", "seccomp_programs"]
 
 log = logging.getLogger("sandbox")
 
@@ -61,6 +61,23 @@ def check_available(config: SandboxConfig | None = None) -> None:
             except SandboxUnavailable as exc:
                 _checked[config] = str(exc)
         problem = _checked[config]
+    if problem is not None:
+        raise SandboxUnavailable(problem)
+
+
+def check_packages(config: SandboxConfig | None = None) -> None:
+    """Raise :class:`SandboxUnavailable` unless the packages bots may import are installed
+    for the sandbox (``sandbox.packages``).
+
+    The arena's workers require them: on a host without numpy, a bot that imports it would
+    fail validation or lose its matches for the host's fault. The local runner does not (a
+    bot that imports nothing of them runs anywhere; ``python -m engine packages`` says what
+    is missing).
+    """
+    from sandbox.packages import missing
+
+    config = config or SandboxConfig.from_env()
+    problem = missing(config.packages_dir)
     if problem is not None:
         raise SandboxUnavailable(problem)
 
@@ -105,6 +122,7 @@ def _probe_jail(
             fds,
             bot_dir=None,
             command=[runtime.executable, "-I", "-S", "-c", "pass"],
+            packages=config.packages_installed,
         )
         kwargs: dict[str, object] = {}
         if ids is not None:

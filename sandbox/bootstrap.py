@@ -254,6 +254,10 @@ def _prepare(channel, init):
             _install_exec_filter(libc, bytes.fromhex(init["exec_filter"]))
         _limit_malloc_arenas(libc)
         os.environ.clear()
+        # numpy's OpenBLAS would start a thread per host CPU when loaded: the bot's CPU time
+        # counts every thread and the jail allows few tasks, so one thread, as documented
+        # (docs/sandbox.md). The only variables a bot sees; none of the host's.
+        os.environ.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
         _apply_rlimits(init["rlimits"])
         sys.path[:0] = [init["bot_dir"]]
         sys.path.extend(init.get("extra_paths", []))

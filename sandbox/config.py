@@ -47,7 +47,7 @@ class SandboxConfig:
 
     #: One of :data:`MODES`.
     mode: str = "bubblewrap"
-    #: Interpreter that runs bots (its stdlib is the only library a bot sees).
+    #: Interpreter that runs bots (its stdlib, and the packages below, are all a bot sees).
     python: str = ""
     #: The bubblewrap binary.
     bwrap: str = ""
@@ -56,6 +56,11 @@ class SandboxConfig:
     #: their own user namespace.
     bot_uid: int = _NOBODY
     bot_gid: int = _NOBODY
+    #: Where the packages every bot may import (``engine.botpackages``: numpy) are
+    #: installed for ``python``; "" = ``sandbox.packages.default_dir(python)``. Shown
+    #: read-only at ``sandbox.jail.PACKAGES_DIR`` and put on the bot's ``sys.path`` when it
+    #: holds a finished install (the arena's workers refuse to start without one).
+    packages_dir: str = ""
     #: Directories of operator-approved third-party packages, made visible read-only at
     #: the same path and appended to the bot's ``sys.path``. None by default.
     extra_python_paths: tuple[str, ...] = ()
@@ -79,6 +84,10 @@ class SandboxConfig:
             object.__setattr__(self, "python", _default_python())
         if not self.bwrap:
             object.__setattr__(self, "bwrap", _default_bwrap())
+        if not self.packages_dir:
+            from sandbox.packages import default_dir
+
+            object.__setattr__(self, "packages_dir", str(default_dir(self.python)))
         object.__setattr__(self, "extra_python_paths", tuple(self.extra_python_paths))
         if self.mode not in MODES:
             raise ValueError(f"sandbox mode must be one of {', '.join(MODES)}, not {self.mode!r}")
@@ -88,13 +97,21 @@ class SandboxConfig:
             )
         if self.spin_us < 0:
             raise ValueError(f"spin_us must be 0 or more, not {self.spin_us}")
-        for path in self.extra_python_paths:
+        for path in (*self.extra_python_paths, self.packages_dir):
             if not os.path.isabs(path):
                 raise ValueError(f"extra python path must be absolute: {path!r}")
 
     @property
     def unsafe(self) -> bool:
         return self.mode == "unsafe"
+
+    @property
+    def packages_installed(self) -> bool:
+        """Whether ``packages_dir`` holds a finished install of the pinned bot packages
+        (read at each jail start: a stat and a small read)."""
+        from sandbox.packages import missing
+
+        return missing(self.packages_dir) is None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> SandboxConfig:
@@ -112,6 +129,7 @@ class SandboxConfig:
             "ARENA_SANDBOX_CGROUP": "cgroup",
             "ARENA_SANDBOX_CGROUP_ROOT": "cgroup_root",
             "ARENA_SANDBOX_WORK_DIR": "work_dir",
+            "ARENA_SANDBOX_PACKAGES_DIR": "packages_dir",
         }
         for var, field in text.items():
             value = env.get(var, "").strip()

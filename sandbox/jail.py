@@ -28,10 +28,20 @@ from sandbox.config import SandboxConfig
 from sandbox.limits import Limits
 from sandbox.runtime import PythonRuntime
 
-__all__ = ["BOT_DIR", "JAIL_UID", "JailFds", "bootstrap_command", "bwrap_command"]
+__all__ = [
+    "BOT_DIR",
+    "JAIL_UID",
+    "PACKAGES_DIR",
+    "JailFds",
+    "bootstrap_command",
+    "bwrap_command",
+    "jail_python_paths",
+]
 
 #: Where the bot's files appear inside the jail.
 BOT_DIR = "/bot"
+#: Where the bot packages (``engine.botpackages``) appear inside the jail.
+PACKAGES_DIR = "/opt/bot-packages"
 #: uid/gid of the bot *inside* its user namespace (mapped to the unprivileged host uid
 #: bwrap runs as; see ``SandboxConfig.bot_uid``).
 JAIL_UID = 65534
@@ -61,6 +71,13 @@ def bootstrap_command(python: str, to_bot: int, from_bot: int) -> list[str]:
     return [python, "-I", "-S", "-B", "-c", bootstrap_source(), str(to_bot), str(from_bot)]
 
 
+def jail_python_paths(config: SandboxConfig, *, packages: bool, jailed: bool) -> list[str]:
+    """What the bootstrap appends to ``sys.path``: the bot packages (at their jail path, or
+    their host path in unsafe mode), then the operator's extra paths."""
+    first = [PACKAGES_DIR if jailed else config.packages_dir] if packages else []
+    return [*first, *config.extra_python_paths]
+
+
 def bwrap_command(
     config: SandboxConfig,
     runtime: PythonRuntime,
@@ -69,8 +86,12 @@ def bwrap_command(
     *,
     bot_dir: str | None,
     command: list[str] | None = None,
+    packages: bool = False,
 ) -> list[str]:
-    """The full bwrap argv; ``command`` defaults to the bootstrap on ``fds``."""
+    """The full bwrap argv; ``command`` defaults to the bootstrap on ``fds``.
+
+    ``packages``: bind the installed bot packages (the caller reads
+    ``SandboxConfig.packages_installed`` once per run and tells the bootstrap the same)."""
     args = [
         config.bwrap,
         "--unshare-all",
@@ -97,7 +118,12 @@ def bwrap_command(
         "--dev", "/dev",
         "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",  # noqa: S108 - the jail's own
     ]  # fmt: skip
-    for path in config.extra_python_paths:  # after /tmp, so a path under /tmp stays visible
+    # The bot packages (numpy), read-only at a fixed path that names nothing of the host,
+    # then the operator's extra paths, read-only at their own; after /tmp, so a path under
+    # /tmp stays visible.
+    if packages:
+        args += ["--ro-bind", config.packages_dir, PACKAGES_DIR]
+    for path in config.extra_python_paths:
         args += ["--ro-bind", path, path]
     args += [
         "--remount-ro", "/dev",

@@ -30,7 +30,7 @@ from sandbox.cgroups import BotCgroup, CgroupError, cgroup_support
 from sandbox.config import SandboxConfig
 from sandbox.errors import SandboxError, SandboxUnavailable
 from sandbox.faults import exit_fault, phase_text, reported_fault
-from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command
+from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command, jail_python_paths
 from sandbox.limits import SPAWN_GRACE_S, Limits
 from sandbox.process import BotProcess, SpawnRequest, spawn
 from sandbox.protocol import ProtocolViolation, decode, encode
@@ -61,7 +61,10 @@ class SandboxedPlayer:
     """A bot (a ``.py`` file, or a directory with ``bot.py``) run in a sandbox.
 
     ``limits`` default to :class:`Limits()`, ``config`` to :meth:`SandboxConfig.from_env`.
-    Nothing starts until :meth:`start`. Not thread-safe: one match drives one player.
+    ``source_name`` is what the author calls the entry file (default: a ``.py`` bot's own
+    file name): tracebacks and output show it instead of the jail's ``/bot/bot.py``, and a
+    zipped bot's other files by their path in the zip. Nothing starts until :meth:`start`.
+    Not thread-safe: one match drives one player.
     """
 
     trusted = False  # its actions meet the game's schema before the rules
@@ -73,9 +76,12 @@ class SandboxedPlayer:
         *,
         limits: Limits | None = None,
         config: SandboxConfig | None = None,
+        source_name: str | None = None,
     ) -> None:
         self.name = name
         self.bot_path = Path(bot_path)
+        is_file = self.bot_path.suffix == ".py" and not self.bot_path.is_dir()
+        self.source_name = source_name or (self.bot_path.name if is_file else "bot.py")
         self.limits = limits or Limits()
         self.config = config or SandboxConfig.from_env()
         #: Hooks the bot defines (known after ``start``); the match runner may skip others.
@@ -189,7 +195,7 @@ class SandboxedPlayer:
             return ""
         if not self._process.closed:
             self._process.output.drain()
-        return self._process.output.text()
+        return self._author_paths(self._process.output.text())
 
     def take_output(self) -> str:
         """What the bot printed since the last call (within the cap), for per-step logs."""
@@ -197,7 +203,7 @@ class SandboxedPlayer:
             return ""
         if not self._process.closed:
             self._process.output.drain()
-        return self._process.output.take()
+        return self._author_paths(self._process.output.take())
 
     def __enter__(self) -> SandboxedPlayer:
         return self
@@ -223,13 +229,14 @@ class SandboxedPlayer:
         runtime = None if config.unsafe else discover_runtime(config.python)
         programs = None if config.unsafe else seccomp_programs(config)
         bot_dir = str(self._staged.bot_dir)
+        packages = config.packages_installed  # read once: the bind and sys.path agree
 
         def argv_for(to_bot: int, from_bot: int, *bwrap_fds: int) -> list[str]:
             if runtime is None:
                 return bootstrap_command(os.path.realpath(config.python), to_bot, from_bot)
             seccomp, info_fd, block = bwrap_fds
             fds = JailFds(to_bot, from_bot, seccomp, info_fd, block)
-            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir)
+            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir, packages=packages)
 
         request = SpawnRequest(
             unsafe=config.unsafe,
@@ -251,7 +258,7 @@ class SandboxedPlayer:
             "exec_filter": programs.exec_deny.hex() if programs else None,
             "rlimits": self._rlimits(),
             "bot_dir": BOT_DIR if runtime is not None else bot_dir,
-            "extra_paths": list(config.extra_python_paths),
+            "extra_paths": jail_python_paths(config, packages=packages, jailed=runtime is not None),
             "info": dict(info),
             "hooks": list(self._offered),
             "message_bytes": limits.message_bytes,
@@ -577,7 +584,22 @@ class SandboxedPlayer:
             process.collect_exit(1.0)
             if not fault.private:
                 fault.private = process.output.tail()
+        self._fault.private = self._author_paths(self._fault.private)
         raise self._fault
+
+    def _author_paths(self, text: str) -> str:
+        """Tracebacks as the author knows the files: ``File "/bot/bot.py"`` (or the staged
+        copy's host path in unsafe mode) becomes ``File "my_bot.py"``, and a zipped bot's
+        ``File "/bot/lib/x.py"`` becomes ``File "lib/x.py"``."""
+        if 'File "' not in text:
+            return text
+        roots = [BOT_DIR + "/"]
+        if self._staged is not None:
+            roots.append(str(self._staged.bot_dir) + "/")
+        for root in roots:
+            text = text.replace(f'File "{root}bot.py"', f'File "{self.source_name}"')
+            text = text.replace(f'File "{root}', 'File "')
+        return text
 
     def _shutdown(self) -> None:
         if self._finalizer is not None:

@@ -7,7 +7,8 @@ filter (``--seccomp FD`` is applied right before bwrap's own ``execvp``):
   clone without ``CLONE_THREAD`` or with namespace flags; ``clone3`` answers ENOSYS so glibc
   falls back to ``clone``, whose flags a filter can read), sockets, ptrace and cross-process
   memory access, signals to any process but the bot itself (the bot is PID 1 of its own PID
-  namespace), mounts and namespaces, io_uring (it would bypass this filter), memfd (memory
+  namespace), changes of identity (setuid, setgid, setgroups and kin, capset), chroot,
+  mounts and namespaces, io_uring (it would bypass this filter), memfd (memory
   outside the address-space limit), BPF, perf, keyrings, kernel modules and the like;
 * the *exec* program, installed by the in-jail bootstrap before it imports the bot:
   ``execve`` and ``execveat``. Seccomp filters stack and can never be removed, so from
@@ -63,6 +64,10 @@ DENIED_SYSCALLS = (
     # other processes
     "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
     "tkill", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
+    # identity: inside the bot's user namespace only its own uid/gid are mapped, so these
+    # failed with EINVAL (reported as a crash) instead of the refusal they are
+    "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setgroups",
+    "setfsuid", "setfsgid", "capset",
     # namespaces and mounts
     "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "open_tree",
     "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",

@@ -11,8 +11,8 @@ from arena.settings import *  # noqa: F403
 
 # Hashing passwords slowly protects nothing here and costs seconds across the suite.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-# Throttles are tested on purpose, by tests that lower these rates.
-REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"uploads": None, "tokens": None}}  # noqa: F405
+# The upload throttle is tested on purpose, by tests that lower its rate.
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"uploads": None}}  # noqa: F405
 
 # Tasks run inline in the test process unless a test starts real workers (which set
 # ARENA_TEST_EAGER=0 for themselves and switch the app to the broker).

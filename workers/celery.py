@@ -81,10 +81,12 @@ def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
     The pool processes inherit the probe's caches (interpreter runtime, seccomp programs),
     so no match pays for them.
     """
-    from sandbox import SandboxConfig, SandboxError, check_available
+    from sandbox import SandboxConfig, SandboxError, check_available, check_packages
 
     try:
-        check_available(SandboxConfig.from_env())
+        config = SandboxConfig.from_env()
+        check_available(config)
+        check_packages(config)
     except SandboxError as exc:
         log.critical("sandbox unavailable on this worker, refusing to take tasks: %s", exc)
         raise SystemExit(EXIT_SANDBOX_UNAVAILABLE) from None

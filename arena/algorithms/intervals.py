@@ -11,10 +11,11 @@ were played, so a duplicate set cut short counts for what was played, no more:
   ratio estimator over clusters), after one extra unit won outright and one lost outright, each
   of average size, are counted in (as the Agresti-Coull "plus two" does for a proportion), so
   that four wins out of four do not read as certainty;
-- that variance is turned into an effective number of matches, and the **95% interval** is
-  Wilson's score interval at that size. It always lies within 0-100%, always contains the
-  score, and is not symmetric near the ends: pages show it as its two ends ("75%, 95% interval
-  52%-89%"), never as "±".
+- that variance is set against the variance as many independent matches would have (the
+  design effect), which turns the matches played into an effective number of matches, and the
+  **95% interval** is Wilson's score interval at that size. It always lies within 0-100%,
+  always contains the score, and is not symmetric near the ends: pages show it as its two
+  ends ("75%, 95% interval 52%-89%"), never as "±".
 
 >>> share = score_share([(1.0, 1), (1.0, 1), (0.5, 1), (0.0, 1)])
 >>> share.score, share.low < share.score < share.high
@@ -94,6 +95,11 @@ def score_share(units: Iterable[tuple[float, float]]) -> Share:
     variance = (
         k / (k - 1) * sum((weight * (s - centre)) ** 2 for s, weight in padded) / padded_total**2
     )
-    effective = centre * (1 - centre) / variance if variance > 0 else padded_total
+    # The effective number of matches is the matches played over the design effect (the
+    # units' variance against the variance of as many independent matches): about the matches
+    # played for single matches, more where duplicate sets cancel luck. Never more than the
+    # padded count would allow for independent matches: three wins of three are not "sure".
+    binomial = centre * (1 - centre) / padded_total
+    effective = total * binomial / variance if variance > 0 else total
     low, high = wilson(score, effective)
     return Share(score, low, high, total, len(played), effective)

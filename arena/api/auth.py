@@ -8,14 +8,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ErrorDetail, Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from arena.api.fields import StrictCharField
 from arena.api.schema import errors
-from arena.api.throttles import LoginGuard
+from arena.web.logins import forgive_failures, refusal_sentence
 
 
 class TokenRequestSerializer(AuthTokenSerializer):
@@ -35,8 +35,11 @@ class TokenOutputSerializer(serializers.Serializer):
     tags=["auth"],
     summary="Get your API token",
     description=(
-        "The same token every time, until it is revoked in the admin. Wrong passwords are "
-        "limited per client address and per account (429 with `Retry-After`)."
+        "The same token every time, until it is revoked in the admin. Wrong passwords slow "
+        "down further tries on the account from the address that made them, and from any "
+        "address once the account has had many (429 with `Retry-After`; the site's log-in "
+        "form shares these limits). An address that has not failed on an account is never "
+        "held back by other addresses' failures on it."
     ),
     request=TokenRequestSerializer,
     responses={200: TokenOutputSerializer, **errors(400, 429)},
@@ -50,11 +53,18 @@ class TokenCreateApi(ObtainAuthToken):
     serializer_class = TokenRequestSerializer
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        username = request.data.get("username") if hasattr(request.data, "get") else None
-        guard = LoginGuard(request, username)
-        guard.check()
         try:
-            return super().post(request, *args, **kwargs)
+            response = super().post(request, *args, **kwargs)
         except ValidationError:
-            guard.failed()
+            # django-axes refused to check the password (arena.web.logins): say how long
+            # to wait, like the log-in form, instead of "wrong password".
+            if getattr(request, "axes_locked_out", False):
+                wait = float(getattr(request, "arena_login_wait", 0.0))
+                refused = Throttled(wait=wait)
+                refused.detail = ErrorDetail(refusal_sentence(wait), code="throttled")
+                raise refused from None
             raise
+        # A right password forgives this address's failures on the account, as a log-in
+        # through the form does (axes hears of that one through Django's user_logged_in).
+        forgive_failures(request)
+        return response

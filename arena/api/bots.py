@@ -96,13 +96,16 @@ class VersionRatingSerializer(RatingRecordSerializer):
 
 
 class ComparisonSerializer(serializers.Serializer):
-    """A version against its bot's previous version: "v2 vs v1: 58% ± 6%"."""
+    """A version against its bot's last valid, unpaused earlier version: "v3 vs v1"."""
 
     challenge = serializers.IntegerField(
         source="challenge.pk", help_text="The comparison's id under /api/challenges/ (owner)."
     )
     version = serializers.IntegerField(help_text="The new version's number.")
-    previous = serializers.IntegerField(help_text="The previous version's number.")
+    previous = serializers.IntegerField(
+        help_text="The number of the version it played: the bot's last valid, unpaused "
+        "version before it."
+    )
     summary = ChallengeSummarySerializer()
 
 
@@ -114,7 +117,7 @@ class VersionStatsSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="Matches lost by its own fault, by kind."
     )
     fault_rate = serializers.FloatField(allow_null=True)
-    mean_placing = serializers.FloatField(allow_null=True, help_text="0 = first.")
+    mean_place = serializers.FloatField(allow_null=True, help_text="Mean place, 1 = first.")
     first_places = serializers.IntegerField()
     decision_ms_mean = serializers.FloatField(allow_null=True)
     decision_ms_p95 = serializers.FloatField(allow_null=True)
@@ -376,10 +379,15 @@ class BotVersionListUploadApi(ListAPIView):
         "validation; `status` is `pending` until a worker has run it. Rejections carry the "
         "problem in `code`: `bad_type`, `bad_zip`, `unsafe_path`, `symlink`, `too_many_files`, "
         "`zip_bomb`, `no_bot_py`, `not_utf8`, `syntax_error` (message names the line), "
-        "`no_entry_point`, `one_file` (two `file` parts) (400); `too_large` (413); "
+        "`no_entry_point`, `one_file` (two `file` parts) (400); `too_large` (413, also a "
+        "chunked body as soon as it runs past the limit); `length_required` (411: a chunked "
+        "body to a server that cannot read one, e.g. `runserver`); "
         "`duplicate_version` (409: the same bytes as the latest version).",
         request={"multipart/form-data": VersionUploadSerializer},
-        responses={201: VersionDetailOutputSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
+        responses={
+            201: VersionDetailOutputSerializer,
+            **errors(400, 401, 403, 404, 409, 411, 413, 429),
+        },
     )
     def post(self, request: Request, bot_id: int) -> Response:
         if len(request.FILES.getlist("file")) > 1:  # the serializer would keep the last one

@@ -81,9 +81,19 @@ class ChallengeSummarySerializer(serializers.Serializer):
         help_text="Share of rivals placed behind, 0..1 (a level rival counts one half); "
         "null before any result.",
     )
-    low = serializers.FloatField(allow_null=True, help_text="95% confidence interval, low end.")
-    high = serializers.FloatField(allow_null=True, help_text="95% confidence interval, high end.")
+    low = serializers.FloatField(
+        allow_null=True,
+        help_text="Low end of the score's 95% interval (docs/api.md, \"Score shares and their "
+        'intervals"); null before any result.',
+    )
+    high = serializers.FloatField(
+        allow_null=True, help_text="High end of the score's 95% interval; null before any result."
+    )
     significant = serializers.BooleanField(help_text="The interval leaves out 0.5.")
+    units = serializers.IntegerField(
+        help_text="Independent units the interval is drawn from: single matches, or duplicate "
+        "sets (each weighted by the matches of it played)."
+    )
     wins = serializers.IntegerField(help_text="Matches ahead of every rival.")
     draws = serializers.IntegerField(help_text="Matches neither ahead of all nor behind all.")
     losses = serializers.IntegerField(help_text="Matches behind every rival.")

@@ -68,7 +68,7 @@ class LadderRowSerializer(RatingRecordSerializer):
             "draws": row["draws"],
             "losses": row["losses"],
             "first_places": row["first_places"],
-            "mean_placing": row["placing_sum"] / matches if matches else None,
+            "mean_place": 1 + row["placing_sum"] / matches if matches else None,
             "faults": row["faults"],
             "fault_rate": row["faults"] / matches if matches else None,
             "win_rate": row["wins"] / matches if matches else None,

@@ -39,6 +39,7 @@ from arena.selectors.matches import (
     replay_bytes,
     replay_exists,
 )
+from arena.web.compression import accepts_gzip
 from engine import winner_of
 
 TAGS = ["matches"]
@@ -275,23 +276,6 @@ class MatchDetailApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = match_get(match_id=match_id)
         return Response(MatchDetailOutputSerializer(match, context={"request": request}).data)
-
-
-def accepts_gzip(accept_encoding: str) -> bool:
-    """Whether an Accept-Encoding header allows gzip (``gzip;q=0`` refuses it).
-
-    >>> accepts_gzip("gzip, deflate, br"), accepts_gzip("gzip;q=0"), accepts_gzip("")
-    (True, False, False)
-    """
-    for item in accept_encoding.lower().split(","):
-        coding, _, params = item.partition(";")
-        if coding.strip() in ("gzip", "x-gzip"):
-            quality = params.strip().removeprefix("q=")
-            try:
-                return not params.strip() or float(quality) > 0
-            except ValueError:
-                return False
-    return False
 
 
 class MatchReplayApi(APIView):

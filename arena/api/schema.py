@@ -42,6 +42,7 @@ _DESCRIPTIONS = {
     403: "Authenticated but not allowed (not the owner, not staff).",
     404: "No such object.",
     409: "Conflicts with the current state (duplicate, wrong status).",
+    411: "A body sent without a length (chunked) to a server that cannot read one.",
     413: "The uploaded file is too large.",
     429: "Too many requests; retry after `Retry-After` seconds.",
 }

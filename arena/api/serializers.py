@@ -54,8 +54,8 @@ class RatingRecordSerializer(serializers.Serializer):
     draws = serializers.IntegerField(help_text="Matches placed first, shared.")
     losses = serializers.IntegerField(help_text="Matches placed anywhere else.")
     first_places = serializers.IntegerField(help_text="wins + draws.")
-    mean_placing = serializers.FloatField(
-        allow_null=True, help_text="Mean rank, 0 = first; null before any match."
+    mean_place = serializers.FloatField(
+        allow_null=True, help_text="Mean place, 1 = first; null before any match."
     )
     faults = serializers.IntegerField(help_text="Matches its own fault put it out of.")
     fault_rate = serializers.FloatField(

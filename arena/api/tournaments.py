@@ -337,8 +337,8 @@ class _StandingRowSerializer(serializers.Serializer):
     wins = serializers.IntegerField(help_text="First place alone.")
     draws = serializers.IntegerField(help_text="First place shared.")
     losses = serializers.IntegerField(help_text="Any other place.")
-    mean_placing = serializers.FloatField(
-        allow_null=True, help_text="Mean rank (0 = first); null before any match."
+    mean_place = serializers.FloatField(
+        allow_null=True, help_text="Mean place, 1 = first; null before any match."
     )
     match_points = serializers.IntegerField(help_text="The game's own match points, summed.")
     faults = serializers.IntegerField(help_text="Matches its own fault put it out of.")
@@ -367,7 +367,7 @@ class _StandingRowSerializer(serializers.Serializer):
     exit_place = serializers.IntegerField(
         required=False,
         allow_null=True,
-        help_text="Promotion only: its place (0 = first) at the table it went out from.",
+        help_text="Promotion only: its place (1 = first) at the table it went out from.",
     )
 
 

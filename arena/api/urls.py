@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, path, re_path, register_converter, resolve
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView
 
 from arena.api import auth, bots, challenges, games, ladder, matches, playground, tournaments
+from arena.api.docs import ApiDocsView
 from arena.api.errors import error_body
 
 
@@ -171,8 +173,9 @@ urlpatterns = [
         name="api-playground-replay",
     ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
+    # ReDoc was here (arena/api/docs.py says why it went): old links lead to Swagger UI.
+    path("redoc/", RedirectView.as_view(pattern_name="api-docs", permanent=True), name="api-redoc"),
     # Last: anything else under /api/, newlines included (``%0A`` in a path).
     re_path(r"^(?P<rest>[\s\S]*)\Z", not_found),
 ]

@@ -94,8 +94,9 @@ class Rating(models.Model):
         return self.wins / self.matches if self.matches else None
 
     @property
-    def mean_placing(self) -> float | None:
-        return self.placing_sum / self.matches if self.matches else None
+    def mean_place(self) -> float | None:
+        """Mean place, 1 = first (docs/api.md, "Places")."""
+        return 1 + self.placing_sum / self.matches if self.matches else None
 
     @property
     def fault_rate(self) -> float | None:

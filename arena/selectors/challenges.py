@@ -20,6 +20,8 @@ from arena.services.errors import NotFound
 from engine.registry import get_game
 
 __all__ = [
+    "ChallengeChoice",
+    "ChallengeChoices",
     "ChallengeView",
     "Comparison",
     "challenge_choices",
@@ -29,6 +31,7 @@ __all__ = [
     "challenge_rows",
     "challenge_view",
     "version_comparison",
+    "version_game",
 ]
 
 
@@ -105,12 +108,14 @@ def challenge_rows(*, challenges: list[Challenge]) -> list[ChallengeView]:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """A version against its bot's previous version: "v2 vs v1: 58% ± 6%"."""
+    """A version against its bot's last valid, unpaused earlier version: "v3 vs v1: 58%, 95%
+    interval 47%-68%"."""
 
     challenge: Challenge
     version: int  # the new version's number
     previous: int  # the earlier version's number
     summary: ChallengeSummary
+    skipped: str = ""  # the versions between them and why: "v2 (paused)"
 
 
 def version_comparison(*, version: BotVersion) -> Comparison | None:
@@ -122,41 +127,98 @@ def version_comparison(*, version: BotVersion) -> Comparison | None:
     )
     if challenge is None or not challenge.opponents:
         return None
-    previous = BotVersion.objects.filter(pk=challenge.opponents[0]).values_list("number", flat=True)
+    previous = (
+        BotVersion.objects.filter(pk=challenge.opponents[0])
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    )
+    between = BotVersion.objects.filter(
+        bot_id=version.bot_id, number__gt=previous, number__lt=version.number
+    ).order_by("number")
+    skipped = ", ".join(
+        f"v{other.number} ({'paused' if other.is_paused else other.get_status_display().lower()})"
+        for other in between
+    )
     return Comparison(
         challenge=challenge,
         version=version.number,
-        previous=previous.first() or 0,
+        previous=previous,
         summary=challenge_summary(challenge=challenge),
+        skipped=skipped,
     )
 
 
-def challenge_choices(*, user: Any) -> tuple[list[tuple[int, str]], list[tuple[str, list]]]:
-    """What a challenge form offers ``user``: its valid versions, and the rivals by game (the
-    ladder's bots at their current version, and the user's own valid versions)."""
+@dataclass(frozen=True, slots=True)
+class ChallengeChoice:
+    """A version a challenge form offers, as challenger or as rival."""
+
+    version_id: int
+    label: str  # "marvin v3 · alice", "mybot v2 (yours)"
+    game: str
+    bot_id: int
+    current: bool  # the bot's version on the ladder (a challenger's own is left out as rival)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeChoices:
+    """What a challenge form offers ``user`` for one game: its valid versions of that game,
+    and the rivals of that game (the ladder's bots at their current version, and the user's
+    own valid versions); ``games`` are the games it has a valid version of."""
+
+    game: str | None
+    games: list[tuple[str, str]]  # (name, title)
+    versions: list[ChallengeChoice]
+    rivals: list[ChallengeChoice]
+
+
+def version_game(*, version_id: int) -> str | None:
+    """The game a version plays (None for an unknown id)."""
+    return BotVersion.objects.filter(pk=version_id).values_list("bot__game", flat=True).first()
+
+
+def challenge_choices(*, user: Any, game: str | None = None) -> ChallengeChoices:
+    """The challenge form's choices for ``game`` (default: the game of the user's newest
+    valid version). Rivals never include another game's bots: a challenge is one game."""
     own = list(
         BotVersion.objects.filter(bot__owner=user, status=BotVersion.Status.VALID)
         .select_related("bot")
         .order_by("bot__name", "-number")
     )
-    games = sorted({version.bot.game for version in own})
+    games = sorted({version.bot.game for version in own}, key=lambda name: get_game(name).title)
+    if game not in games:
+        newest = max(own, key=lambda version: version.pk, default=None)
+        game = newest.bot.game if newest is not None else None
+    if game is None:
+        return ChallengeChoices(None, [], [], [])
     ladder = (
-        Bot.objects.filter(game__in=games, is_active=True, active_version__isnull=False)
+        Bot.objects.filter(game=game, is_active=True, active_version__isnull=False)
         .select_related("owner", "active_version")
         .order_by("name")
     )
-    rivals: dict[str, list[tuple[int, str]]] = {game: [] for game in games}
-    offered = set()
+    rivals, offered = [], set()
     for bot in ladder:  # the user's own bots on the ladder too: they are public
-        label = f"{bot.name} v{bot.active_version.number} · {bot.owner.username}"
-        rivals[bot.game].append((bot.active_version_id, label))
+        mine = " (yours)" if bot.owner_id == user.pk else ""
+        label = f"{bot.name} v{bot.active_version.number} · {bot.owner.username}{mine}"
+        rivals.append(ChallengeChoice(bot.active_version_id, label, game, bot.pk, True))
         offered.add(bot.active_version_id)
-    for version in own:  # and its own earlier versions (of the bot it challenges with)
+    mine_here = [version for version in own if version.bot.game == game]
+    for version in mine_here:  # and its own earlier versions
         if version.pk not in offered:
             label = f"{version.bot.name} v{version.number} (yours)"
-            rivals[version.bot.game].append((version.pk, label))
+            current = version.bot.active_version_id == version.pk
+            rivals.append(ChallengeChoice(version.pk, label, game, version.bot_id, current))
     versions = [
-        (version.pk, f"{version.bot.name} v{version.number} ({get_game(version.bot.game).title})")
-        for version in own
+        ChallengeChoice(
+            version.pk,
+            f"{version.bot.name} v{version.number}"
+            + (" (current)" if version.bot.active_version_id == version.pk else ""),
+            game,
+            version.bot_id,
+            version.bot.active_version_id == version.pk,
+        )
+        for version in mine_here
     ]
-    return versions, [(get_game(game).title, rivals[game]) for game in games]
+    return ChallengeChoices(
+        game, [(name, get_game(name).title) for name in games], versions, rivals
+    )

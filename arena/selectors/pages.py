@@ -59,6 +59,7 @@ __all__ = [
     "StarterBot",
     "bot_brief",
     "bot_head_to_head",
+    "bot_head_to_head_table",
     "bot_rating_history",
     "bot_recent_matches",
     "bot_versions_for_page",
@@ -86,7 +87,7 @@ LADDER_SORTS = {
     "interval": "rating_sigma",
     "matches": "matches",
     "win_rate": "win_ratio",
-    "placing": "mean_place",
+    "placing": "mean_rank",
 }
 DEFAULT_LADDER_SORT = "-rating"
 
@@ -168,7 +169,8 @@ def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str
     # Bots without a value (no matches: no win rate) go last both ways, on every database.
     descending = key.startswith("-")
     expression = F(field).desc(nulls_last=True) if descending else F(field).asc(nulls_last=True)
-    ladder = ladder_for_game(game=game).annotate(win_ratio=ratio, mean_place=place)
+    # The mean rank (0 = first) sorts as the mean place does; pages show ``Rating.mean_place``.
+    ladder = ladder_for_game(game=game).annotate(win_ratio=ratio, mean_rank=place)
     return ladder.order_by(expression, F("rating").desc(), "id"), key
 
 
@@ -372,11 +374,24 @@ class HeadToHead:
 
 
 def bot_head_to_head(*, bot: Bot) -> list[HeadToHead]:
-    """The bot's record against each opponent it shared a table with, most played first.
+    """The bot's record against each opponent it shared a table with, most played first."""
+    return bot_head_to_head_table(bot=bot).rows
+
+
+@dataclass(frozen=True)
+class HeadToHeadTable:
+    rows: list[HeadToHead]  # the opponents shown, most played first
+    opponents: int  # every opponent it met
+
+
+def bot_head_to_head_table(*, bot: Bot, limit: int | None = None) -> HeadToHeadTable:
+    """The bot's head-to-head record, against its ``limit`` most played opponents (all by
+    default), and how many opponents it met in all.
 
     In a match of any size, the bot "won" against an opponent it placed ahead of. The
     database pairs the bot's seat with every other seat of its finished matches and groups
-    by opponent in one query; a second query fetches the opponents' names.
+    by opponent in one query; a second query fetches the shown opponents' names. A bot
+    that has played for long has met thousands: the page shows the most played.
     """
     mine = MatchSeat.objects.filter(match_id=OuterRef("match_id"), bot_id=bot.pk)
     rows = list(
@@ -401,6 +416,8 @@ def bot_head_to_head(*, bot: Bot) -> list[HeadToHead]:
         )
         .order_by("-played", "bot_id")
     )
+    met = len(rows)
+    rows = rows[:limit]
     for row in rows:
         row["opponent"] = row["bot_id"]
     opponents = (
@@ -408,7 +425,7 @@ def bot_head_to_head(*, bot: Bot) -> list[HeadToHead]:
         .defer("description")
         .in_bulk([row["opponent"] for row in rows])
     )
-    return [
+    shown = [
         HeadToHead(
             opponent=opponents[row["opponent"]],
             played=row["played"],
@@ -421,6 +438,7 @@ def bot_head_to_head(*, bot: Bot) -> list[HeadToHead]:
         for row in rows
         if row["opponent"] in opponents
     ]
+    return HeadToHeadTable(rows=shown, opponents=met)
 
 
 # --- tournaments --------------------------------------------------------------------------

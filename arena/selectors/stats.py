@@ -34,7 +34,7 @@ class VersionStats:
     matches: int  # finished matches (ranked or not)
     faults: dict[str, int]  # by kind
     fault_rate: float | None
-    mean_placing: float | None  # 0 = first
+    mean_place: float | None  # 1 = first
     first_places: int
     decision_ms_mean: float | None
     decision_ms_p95: float | None
@@ -48,7 +48,7 @@ def version_stats(*, version: BotVersion) -> VersionStats:
     """The version's statistics (see the module docstring)."""
     seats = MatchSeat.objects.filter(version=version, match__status=Match.Status.DONE)
     latest = seats.order_by("-match_id").values_list("match_id", flat=True).first()
-    key = f"arena:version-stats:{version.pk}:{latest}"
+    key = f"arena:version-stats:2:{version.pk}:{latest}"  # 2: mean_place counts from 1
     cached = cache.get(key)
     if cached is not None:
         return cached
@@ -62,7 +62,7 @@ def version_stats(*, version: BotVersion) -> VersionStats:
         matches=len(rows),
         faults=faults,
         fault_rate=(sum(faults.values()) / len(rows)) if rows else None,
-        mean_placing=statistics.fmean(placed) if placed else None,
+        mean_place=1 + statistics.fmean(placed) if placed else None,
         first_places=sum(1 for p in placed if p == 0),
         decision_ms_mean=statistics.fmean(times) if times else None,
         decision_ms_p95=sorted(times)[int(0.95 * (len(times) - 1))] if times else None,

@@ -82,7 +82,7 @@ CSV_COLUMNS = (
     "wins",
     "draws",
     "losses",
-    "mean_placing",
+    "mean_place",
     "match_points",
     "faults",
 )
@@ -122,7 +122,7 @@ def standings_csv(standings: Mapping[str, Any]) -> str:
                 row["wins"],
                 row["draws"],
                 row["losses"],
-                row["mean_placing"],
+                row["mean_place"],
                 row["match_points"],
                 row["faults"],
             )

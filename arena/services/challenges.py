@@ -6,19 +6,19 @@
   challenge matches in any rolling day (default 200; beyond it :class:`TooManyRequests`, a
   429 with ``Retry-After``) and at most :data:`MAX_MATCHES` per challenge.
 * A **comparison**: when a new version becomes active, it plays
-  ``ARENA_COMPARISON_MATCHES`` (default 20) unrated matches against its bot's previous valid
-  version, started by the platform, so the bot page can say "v5 vs v4: 58% ± 6%".
+  ``ARENA_COMPARISON_MATCHES`` (default 20) unrated matches against its bot's last valid,
+  unpaused earlier version (a paused or invalid one says nothing about progress), started by
+  the platform, so the bot page can say "v5 vs v3: 58%, 95% interval 47%-68%".
 
 For games whose deals are best played in duplicate (``Game.duplicate_helps``), matches come in
 duplicate sets (the same deal once per seat rotation), which cancels the luck of the deal.
 Tables larger than the chosen versions are filled with the game's built-in ``random`` bot.
 The verdict (:func:`challenge_summary`) is the challenger's **score** against the rivals:
 per match, 1 for each rival it placed ahead of, 1/2 per rival level, divided by the rivals;
-reported as a share with a 95% confidence interval over the matches (per duplicate set where
-sets were played, since a set's matches share their deals; a normal approximation counting
-one extra win and one extra loss, as the Agresti-Coull interval does, so a short run of
-identical results is not read as certainty) and called significant when the interval leaves
-out 50%.
+reported as a share with a 95% interval by the arena's one method for score shares
+(:func:`arena.algorithms.intervals.score_share`; docs/api.md, "Score shares and their
+intervals"): a duplicate set is one unit weighted by the matches of it that were played, and
+the verdict is significant when the interval leaves out 50%.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from arena.algorithms.intervals import score_share
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
 from arena.services.errors import Forbidden, InvalidInput, NotFound, TooManyRequests
 from arena.services.matches import duplicate_create, match_create, seconds_setting
@@ -48,6 +49,7 @@ __all__ = [
     "challenge_quota_left",
     "challenge_summaries",
     "challenge_summary",
+    "comparison_baseline",
     "comparison_start",
 ]
 
@@ -208,19 +210,30 @@ def challenge_create(
     return challenge
 
 
-def comparison_start(*, version_id: int) -> Challenge | None:
-    """A new version against its bot's previous valid version (once; None if there is none)."""
-    version = BotVersion.objects.select_related("bot__owner").filter(pk=version_id).first()
-    if version is None or version.status != BotVersion.Status.VALID:
-        return None
-    previous = (
+def comparison_baseline(*, version: BotVersion) -> BotVersion | None:
+    """The version a new one is measured against: the bot's latest earlier version that is
+    valid and not paused for its faults. Beating a version that crashes half its matches
+    says nothing about progress, and would read as "significantly better"."""
+    return (
         BotVersion.objects.filter(
-            bot_id=version.bot_id, number__lt=version.number, status=BotVersion.Status.VALID
+            bot_id=version.bot_id,
+            number__lt=version.number,
+            status=BotVersion.Status.VALID,
+            paused_at__isnull=True,
         )
         .select_related("bot")
         .order_by("-number")
         .first()
     )
+
+
+def comparison_start(*, version_id: int) -> Challenge | None:
+    """A new version against its bot's last valid, unpaused earlier version (once; None if
+    there is none)."""
+    version = BotVersion.objects.select_related("bot__owner").filter(pk=version_id).first()
+    if version is None or version.status != BotVersion.Status.VALID:
+        return None
+    previous = comparison_baseline(version=version)
     count = comparison_matches()
     if previous is None or count < 1:
         return None
@@ -246,23 +259,17 @@ class ChallengeSummary:
     open: int  # queued or running
     failed: int
     score: float | None  # the challenger's share against its rivals, 0..1
-    low: float | None  # 95% confidence interval of the score
+    low: float | None  # 95% interval of the score (arena.algorithms.intervals)
     high: float | None
     significant: bool  # the interval leaves out one half
     wins: int  # matches it placed ahead of every rival
     draws: int
     losses: int
+    units: int = 0  # independent units the interval is drawn from (matches, or duplicate sets)
 
     @property
     def done(self) -> bool:
         return self.open == 0
-
-    @property
-    def margin(self) -> float | None:
-        """Half the width of the 95% interval: the "± 6%" of "58% ± 6%"."""
-        if self.low is None or self.high is None:
-            return None
-        return (self.high - self.low) / 2
 
     @property
     def verdict(self) -> str:
@@ -273,7 +280,7 @@ class ChallengeSummary:
 
 
 def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
-    """The challenger's score so far, with its 95% confidence interval (two queries)."""
+    """The challenger's score so far, with its 95% interval (two queries)."""
     return challenge_summaries(challenges=[challenge])[challenge.pk]
 
 
@@ -301,7 +308,10 @@ def _summarize(
     matches: dict[int, dict[str, Any]],
     by_match: dict[int, list[dict[str, Any]]],
 ) -> ChallengeSummary:
-    scores: dict[str, list[float]] = defaultdict(list)  # by duplicate set (or by match)
+    """Score and interval by :func:`arena.algorithms.intervals.score_share`: a unit is a
+    duplicate set (its matches share their deals) or a single match, weighted by the matches
+    of it that were played, so a set cut short counts for what was played."""
+    units: dict[str, list[float]] = defaultdict(list)  # by duplicate set (or by match)
     wins = draws = losses = 0
     for match_id, match in matches.items():
         if match["status"] != Match.Status.DONE:
@@ -315,39 +325,29 @@ def _summarize(
         points = [
             1.0 if placing < r["placing"] else 0.5 if placing == r["placing"] else 0.0
             for r in rivals
+            if r["placing"] is not None
         ]
-        score = sum(points) / len(points)
-        scores[match["duplicate_key"] or f"match-{match_id}"].append(score)
+        if not points:
+            continue
+        units[match["duplicate_key"] or f"match-{match_id}"].append(sum(points) / len(points))
         wins += all(p == 1.0 for p in points)
         losses += all(p == 0.0 for p in points)
         draws += not all(p == 1.0 for p in points) and not all(p == 0.0 for p in points)
-    units = [statistics.fmean(values) for values in scores.values()]
-    played = sum(len(values) for values in scores.values())
+    share = score_share((statistics.fmean(scores), len(scores)) for scores in units.values())
     open_count = sum(
         m["status"] in (Match.Status.QUEUED, Match.Status.RUNNING) for m in matches.values()
     )
     failed = sum(m["status"] == Match.Status.FAILED for m in matches.values())
-    if not units:
-        return ChallengeSummary(0, open_count, failed, None, None, None, False, 0, 0, 0)
-    mean = statistics.fmean(units)
-    # The interval counts one extra win and one extra loss (as the Agresti-Coull "plus four"
-    # interval of a proportion does): otherwise four wins out of four read as "100% ± 0%" and
-    # two losses out of two as a significant defeat. It always contains the score itself.
-    padded = [*units, 0.0, 1.0]
-    centre = statistics.fmean(padded)
-    half = 1.96 * statistics.stdev(padded) / math.sqrt(len(padded)) if len(units) > 1 else 0.5
-    if len(units) == 1:
-        centre = mean  # one unit: the widest interval, round its only result
-    low, high = max(0.0, centre - half), min(1.0, centre + half)
     return ChallengeSummary(
-        played=played,
+        played=int(share.matches),
         open=open_count,
         failed=failed,
-        score=mean,
-        low=low,
-        high=high,
-        significant=len(units) > 1 and (low > 0.5 or high < 0.5),
+        score=share.score,
+        low=share.low,
+        high=share.high,
+        significant=share.significant,
         wins=wins,
         draws=draws,
         losses=losses,
+        units=share.units,
     )

@@ -3,29 +3,51 @@
 The wheel is the repo's installable part (``engine`` and ``sandbox``, see pyproject.toml),
 built offline once per version of their sources and kept under ``DATA_DIR/downloads/``. A
 starter kit is a zip of everything to begin with: the game's starter bot, its rules, a README
-saying how to install and run, a test harness, and the wheel itself, so that::
+saying how to install and run, a test harness, the wheel itself and, under ``wheels/``, the
+wheels of everything the engine needs (fastjsonschema, rich, trueskill and theirs), so that::
 
-    pip install bluff_arena_engine-*.whl
+    pip install --no-index --find-links wheels bluff_arena_engine-*.whl
     python -m engine play my_bot.py random
 
-works from the kit's folder, offline.
+works from the kit's folder with no network at all.
+
+Why ship the dependencies rather than make the engine need none for local play: the local
+runner must judge a bot as the arena does, and the arena checks every action with
+fastjsonschema against the game's schema, so a kit without it would accept moves the arena
+refuses; rich draws the runner's tables and trueskill rates its tournaments as the ladder
+does. They are pure-Python wheels (any OS, any CPU), about 1.6 MB together, built once per
+version set from the very versions this arena runs (read from its own environment), with pip,
+under ``DATA_DIR/downloads/wheels/``.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.metadata
 import io
+import os
+import re
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
 from django.conf import settings
 
+from engine.botpackages import requirements, summary
 from engine.registry import get_game
 
-__all__ = ["KitError", "engine_wheel", "starter_kit", "starter_kit_name"]
+__all__ = [
+    "KitError",
+    "dependency_wheels",
+    "engine_dependencies",
+    "engine_wheel",
+    "starter_kit",
+    "starter_kit_file",
+    "starter_kit_name",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What the wheel is built from (the viewer's files go in as engine/_viewer: setup.py).
@@ -78,6 +100,71 @@ def engine_wheel() -> Path:
     return built[-1]
 
 
+def engine_dependencies() -> dict[str, str]:
+    """The engine's runtime dependencies and theirs, as installed here: name -> version.
+
+    Read from pyproject.toml and this environment's package metadata, so the kit carries the
+    versions the arena itself runs. A requirement not installed here (one whose marker does
+    not apply to this Python) is left out.
+    """
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    found: dict[str, str] = {}
+    pending = list(project.get("dependencies", []))
+    while pending:
+        requirement = pending.pop()
+        marker = requirement.split(";", 1)[1] if ";" in requirement else ""
+        if "extra" in marker:
+            continue
+        name = re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0]
+        key = name.lower().replace("_", "-")
+        if not name or key in found:
+            continue
+        try:
+            found[key] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        pending += importlib.metadata.requires(name) or []
+    return dict(sorted(found.items()))
+
+
+def dependency_wheels() -> list[Path]:
+    """Wheels of :func:`engine_dependencies`, built with pip once per version set.
+
+    pip takes them from its cache or the package index (``PIP_FIND_LINKS`` and friends
+    apply); a host that can reach neither gets :class:`KitError` saying so.
+    """
+    pins = [f"{name}=={version}" for name, version in engine_dependencies().items()]
+    digest = hashlib.sha256("\n".join(pins).encode()).hexdigest()[:16]
+    target = Path(settings.DATA_DIR) / "downloads" / "wheels" / digest
+    done_marker = target / ".complete"
+    if done_marker.is_file():
+        return sorted(target.glob("*.whl"))
+    target.mkdir(parents=True, exist_ok=True)
+    with (target / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done_marker.is_file():
+            command = [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--wheel-dir",
+                str(target),
+                *pins,
+            ]
+            built = subprocess.run(
+                command, capture_output=True, text=True, timeout=600, cwd=target, check=False
+            )
+            if built.returncode != 0 or len(list(target.glob("*.whl"))) < len(pins):
+                tail = (built.stderr or built.stdout).strip()[-500:]
+                raise KitError(f"building the engine's dependency wheels failed: {tail}")
+            done_marker.write_text("\n".join(pins) + "\n")
+    return sorted(target.glob("*.whl"))
+
+
 def starter_kit_name(game: str) -> str:
     return f"{get_game(game).name}-starter-kit.zip"
 
@@ -89,19 +176,30 @@ _README = """# {title}: starter kit
 ## Set up (once)
 
     python3 -m venv .venv && . .venv/bin/activate
-    pip install {wheel}
+    pip install --no-index --find-links wheels {wheel}
+
+`{wheel}` is the engine (the arena's own rules, match runner, sandbox and replay viewer);
+`wheels/` holds what it needs, so this works offline. Bots may import the standard library
+and {packages}, nothing else (the list and why: **Write a bot** on the site). To run a
+bot that imports numpy in the sandbox, once (pip fetches it for the sandbox's interpreter):
+
+    python -m engine packages --install
+
+and for `--in-process` runs, in this venv: `pip install {pins}`.
 
 ## Play your bot locally
 
     python -m engine play my_bot.py random --game {game} --matches 10 --in-process
     python -m engine play my_bot.py random --game {game} --matches 10   # sandboxed, as on the site
-    python -m engine tournament my_bot.py {bots} --game {game}
+    python -m engine tournament my_bot.py {rivals} --game {game}
 
 What your bot prints, and its traceback if it fails, are shown on stderr labelled with the
-match, game and step (`--quiet` hides them). `--replay-dir replays/` keeps every replay;
+match, game and step (`--quiet` hides them). `--replay-dir replays/` keeps every replay, with
+what your bot printed beside it (`*.logs.json`, yours alone: never uploaded);
 `python -m engine replay replays/<file>` prints one as text, and with `--html match.html`
-writes it as one page with the site's own viewer (open it in a browser; `F` jumps to a fault).
-The site's replay page opens these files too. Sandboxed runs need Linux with
+writes it as one page with the site's own viewer, your bot's output and any fault beside the
+step they belong to (open it in a browser; `F` jumps to a fault). The site's replay page
+opens the replay files too. Sandboxed runs need Linux with
 bubblewrap (`apt install bubblewrap`); elsewhere use `--in-process` (your code only).
 
 ## Check it before you upload
@@ -160,6 +258,7 @@ def starter_kit(game: str) -> bytes:
     rules = get_game(game)
     bots = rules.builtin_bots()
     wheel = engine_wheel()
+    dependencies = dependency_wheels()
     folder = f"{rules.name}-starter"
     others = ", ".join(sorted(name for name in bots if name != "starter"))
     readme = _README.format(
@@ -168,6 +267,9 @@ def starter_kit(game: str) -> bytes:
         game=rules.name,
         wheel=wheel.name,
         bots=others,
+        rivals=" ".join(sorted(name for name in bots if name != "starter")),
+        packages=summary().removeprefix("the standard library and "),
+        pins=" ".join(requirements()),
     )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as kit:
@@ -177,5 +279,32 @@ def starter_kit(game: str) -> bytes:
         docs = rules.docs_path()
         if docs.is_file():
             kit.writestr(f"{folder}/rules.md", docs.read_bytes())
-        kit.write(wheel, f"{folder}/{wheel.name}")
+        # Wheels are zips already: stored, not compressed twice.
+        kit.write(wheel, f"{folder}/{wheel.name}", compress_type=zipfile.ZIP_STORED)
+        for dependency in dependencies:
+            kit.write(
+                dependency, f"{folder}/wheels/{dependency.name}", compress_type=zipfile.ZIP_STORED
+            )
     return buffer.getvalue()
+
+
+def starter_kit_file(game: str) -> Path:
+    """The starter kit of ``game`` as a file, built once per version of what goes into it
+    (the engine's sources, its dependencies, the game's starter bot and rules), so serving
+    it costs a file read, not a 2 MB zip per request."""
+    rules = get_game(game)
+    digest = hashlib.sha256(engine_wheel().name.encode())
+    digest.update(_sources_digest().encode())
+    for path in [*dependency_wheels(), rules.builtin_bots()["starter"], rules.docs_path()]:
+        digest.update(str(path).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    target = (
+        Path(settings.DATA_DIR) / "downloads" / "kits" / digest.hexdigest()[:16]
+    ) / starter_kit_name(game)
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = target.with_suffix(f".{os.getpid()}.part")
+        scratch.write_bytes(starter_kit(game))
+        scratch.replace(target)  # atomic: a reader never sees half a zip
+    return target

@@ -808,7 +808,13 @@ class _Row:
 
     @property
     def mean_placing(self) -> float | None:
+        """Mean seats placed ahead of it (0 = always first): what ranks sort by."""
         return self.placing_sum / self.played if self.played else None
+
+    @property
+    def mean_place(self) -> float | None:
+        """Its mean place as people count it, 1 = first (docs/api.md, "Places")."""
+        return 1 + self.placing_sum / self.played if self.played else None
 
 
 def _seat_points(placing: int, placings: Sequence[int]) -> float:
@@ -1064,9 +1070,7 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
                 "wins": row.wins,
                 "draws": row.draws,
                 "losses": row.losses,
-                "mean_placing": (
-                    round(row.mean_placing, 3) if row.mean_placing is not None else None
-                ),
+                "mean_place": round(row.mean_place, 3) if row.mean_place is not None else None,
                 "match_points": row.match_points,
                 "faults": row.faults,
                 "superiority_over_next": superiority[index],
@@ -1089,7 +1093,11 @@ def _format_columns(tournament: Tournament, row: _Row) -> dict[str, Any]:
     if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
         return {"eliminated_in": row.eliminated_in, "byes": row.byes}
     if tournament.format == Tournament.Format.PROMOTION:
-        return {"eliminated_in": row.eliminated_in, "exit_place": row.exit_place, "byes": row.byes}
+        return {
+            "eliminated_in": row.eliminated_in,
+            "exit_place": None if row.exit_place is None else row.exit_place + 1,
+            "byes": row.byes,
+        }
     return {}
 
 

@@ -46,6 +46,7 @@ from arena.services.matches import (
     match_limits,
     sandbox_config,
     seconds_setting,
+    source_name,
     version_bytes,
 )
 from arena.services.ratings import rating_activate
@@ -115,7 +116,13 @@ def _play_one(
     config = sandbox_config()
     with tempfile.TemporaryDirectory(prefix=f"arena-version-{version.pk}-") as tmp:
         package.write_to(tmp)
-        candidate = SandboxedPlayer(str(version.bot), Path(tmp), limits=limits, config=config)
+        candidate = SandboxedPlayer(
+            str(version.bot),
+            Path(tmp),
+            limits=limits,
+            config=config,
+            source_name=source_name(version),  # its traceback names the author's file
+        )
         random_bot = engine.builtin_bot(game, "random")
         players: list[engine.Player] = [
             engine.InProcessPlayer(f"random{other}", random_bot) for other in range(seats)
@@ -166,7 +173,7 @@ def _validation_matches(version: BotVersion) -> _Verdict:
             break
     limits = match_limits()
     text = (
-        f"valid: bot.py imported in the sandbox and act() answered every move of "
+        f"valid: {source_name(version)} imported in the sandbox and act() answered every move of "
         f"{len(summaries)} complete match(es), {games} game(s), against the built-in random "
         f"bot (limits: {limits.move_timeout_s:g} s per move, {limits.time_bank_s:g} s time "
         f"bank; {limits.move_wall_s:g} s of wall-clock time per move, "

@@ -74,20 +74,51 @@ class UploadForm(forms.Form):
     file = _file_field(required=True)
 
 
+class _TaggedSelect(forms.Select):
+    """A select whose options carry ``data-*`` attributes (by option value)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.option_data: dict[str, dict[str, str]] = {}
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        option["attrs"].update(self.option_data.get(str(value), {}))
+        return option
+
+
+class _TaggedCheckboxes(forms.CheckboxSelectMultiple):
+    """Checkboxes (one click each, no ctrl-click) whose inputs carry ``data-*`` attributes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.option_data: dict[str, dict[str, str]] = {}
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        option["attrs"].update(self.option_data.get(str(value), {}))
+        return option
+
+
 class ChallengeForm(forms.Form):
     """A challenge: one of the user's versions, the rivals, how many matches.
 
-    The choices are offered by the view (the user's valid versions; the ladder's bots and
-    the user's own versions of those games); the service decides what may meet what.
+    The choices are offered by the view for one game (``challenge_choices``): the user's valid
+    versions of it, and its ladder's bots and the user's own versions of it; the service
+    decides what may meet what.
     """
 
-    version = forms.TypedChoiceField(coerce=int, label="Your version", choices=())
+    game = forms.CharField(widget=forms.HiddenInput, required=False)
+    version = forms.TypedChoiceField(
+        coerce=int, label="Your version", choices=(), widget=_TaggedSelect
+    )
     rivals = forms.TypedMultipleChoiceField(
         coerce=int,
         choices=(),
-        help_text="A bot on the ladder (its current version) or one of your own earlier "
-        "versions, of the same game; for a game of more seats, choose several (empty seats "
-        "are filled with the game's random bot).",
+        widget=_TaggedCheckboxes,
+        help_text="Bots on this game's ladder (their current version) and your own other "
+        "versions; for a game of more seats, tick several (empty seats are filled with the "
+        "game's random bot). Your chosen version is not offered against itself.",
     )
     # Not "matches": a form control of that name would shadow the form element's own
     # Element.matches() in the browser (and break any script that calls it).
@@ -99,14 +130,22 @@ class ChallengeForm(forms.Form):
         help_text="1 to 100 unrated matches (whole duplicate sets where the game deals them).",
     )
 
-    def __init__(
-        self,
-        *args: Any,
-        versions: list[tuple[int, str]],
-        rivals: list[tuple[str, list[tuple[int, str]]]],
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *args: Any, choices: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["version"].choices = versions
-        self.fields["rivals"].choices = rivals
-        self.fields["rivals"].widget.attrs["size"] = 8
+        version, rivals = self.fields["version"], self.fields["rivals"]
+        version.choices = [(c.version_id, c.label) for c in choices.versions]
+        rivals.choices = [(c.version_id, c.label) for c in choices.rivals]
+        version.widget.option_data = {
+            str(c.version_id): {"data-game": c.game, "data-bot": str(c.bot_id)}
+            for c in choices.versions
+        }
+        rivals.widget.option_data = {
+            str(c.version_id): {
+                "data-game": c.game,
+                "data-bot": str(c.bot_id),
+                "data-current": "true" if c.current else "false",
+                "data-label": c.label.casefold(),
+            }
+            for c in choices.rivals
+        }
+        self.fields["game"].initial = choices.game

@@ -12,19 +12,35 @@ repeated for readers who already have the page. Each cacheable read gets a cheap
 Browsers are told to revalidate every time (``Cache-Control: no-cache``), so a reader who
 has a page gets a 304 in a few milliseconds and a reader who doesn't gets the current page.
 Pages that show who is logged in are validated per user (the user's id is in the ETag).
+
+The validator is worked out once per request (it costs a cache or database read) and kept
+on the request as ``request.validator``, so a view can key its cached rendering on it.
+
+Anonymous readers share renderings (:func:`shared_page`): one per validator for pages that
+have one, and for a page without a cheap validator (the match list) one every few seconds,
+renewed by a single request while the others are still served the previous one, so a
+page's expiry never sends every reader of it to the database and the template at once.
+Shared renderings are kept gzip-compressed and sent so (a tenth of the bytes).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
 
-__all__ = ["conditional"]
+from arena.web.compression import compress, compressed_answer
+
+__all__ = ["conditional", "shared_page"]
+
+#: How long one request may take to renew a shared rendering before another may try.
+RENEWING_S = 10
 
 
 def conditional(
@@ -36,18 +52,17 @@ def conditional(
     logged in) and the response is private to that browser.
     """
 
-    def tag(request: HttpRequest, *args: Any, **kwargs: Any) -> str | None:
-        value = etag(request, *args, **kwargs)
-        if value is None:
-            return None
-        return f"{value}-u{request.user.pk or 0}" if per_user else value
-
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        checked = condition(etag_func=tag)(view)
-
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            response = checked(request, *args, **kwargs)
+            value = etag(request, *args, **kwargs)
+            request.validator = value  # type: ignore[attr-defined]
+            if value is not None:
+                # Weak: the same page goes out gzip-encoded or not (Vary: Accept-Encoding).
+                value = f'W/"{value}-u{request.user.pk or 0}"' if per_user else f'W/"{value}"'
+            response = condition(etag_func=lambda *_args, **_kwargs: value)(view)(
+                request, *args, **kwargs
+            )
             if response.has_header("ETag"):
                 if per_user:
                     patch_cache_control(response, no_cache=True, private=True)
@@ -59,3 +74,34 @@ def conditional(
         return wrapper
 
     return decorate
+
+
+def shared_page(
+    request: HttpRequest,
+    key: str,
+    render: Callable[[], HttpResponse],
+    *,
+    fresh_s: float,
+    keep_s: int,
+) -> HttpResponse:
+    """The page cached under ``key``, rendered by ``render`` when missing or stale.
+
+    A rendering is fresh for ``fresh_s`` seconds; after that the first request to find it
+    stale renders it again while concurrent readers still get the stale one, for at most
+    ``keep_s`` seconds after it was made. Only 200 answers are shared; they are stored
+    gzip-compressed and sent so to clients that accept it.
+    """
+    entry = cache.get(key)
+    now = time.time()
+    if entry is not None:
+        made, stored = entry
+        if now - made < fresh_s or not cache.add(f"{key}:renewing", 1, RENEWING_S):
+            return compressed_answer(request, stored)
+    response = render()
+    if response.status_code != 200:
+        return response
+    stored = compress(response.content)
+    cache.set(key, (now, stored), keep_s)
+    if entry is not None:
+        cache.delete(f"{key}:renewing")
+    return compressed_answer(request, stored)

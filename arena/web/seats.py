@@ -9,12 +9,13 @@ matches, how its rating moved. Everything here reads the seats the selectors pre
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from arena.models import Match, MatchSeat
+from arena.services.matches.playing import distinct_labels
 from engine.registry import GAMES
+from engine.steplogs import FAULT_WORDS, where_words
 
 __all__ = [
     "FAULT_WORDS",
@@ -26,17 +27,6 @@ __all__ = [
     "seat_views",
     "where_words",
 ]
-
-#: How a fault kind reads in a sentence ("beta crashed").
-FAULT_WORDS = {
-    "timeout": "timed out",
-    "crash": "crashed",
-    "memory": "ran out of memory",
-    "illegal_move": "played an illegal move",
-    "bad_output": "sent bad output",
-    "forbidden": "tried a forbidden operation",
-    "protocol": "broke the bot protocol",
-}
 
 
 def fault_words(kind: str) -> str:
@@ -58,20 +48,12 @@ def game_title(name: str) -> str:
     return game.title if game is not None else name
 
 
-def where_words(where: Mapping[str, Any] | None) -> str:
-    """A game's own location (``{"hand": 3, "phase": "answer"}``) as "hand 3, answer"."""
-    parts = []
-    for key, value in (where or {}).items():
-        label = str(key).replace("_", " ")
-        parts.append(str(value) if key == "phase" else f"{label} {value}")
-    return ", ".join(parts)
-
-
 @dataclass(frozen=True, slots=True)
 class SeatView:
     seat: int
     bot_id: int
     name: str
+    label: str  # the name, with the version where two seats share a bot ("alice v3")
     owner: str
     version: int
     placing: int | None  # 0 = first; None until the match is recorded
@@ -94,8 +76,9 @@ def seat_views(match: Match) -> list[SeatView]:
     seats: Sequence[MatchSeat] = sorted(match.seats.all(), key=lambda row: row.seat)
     done = match.status == Match.Status.DONE
     counts = Counter(row.placing for row in seats if row.placing is not None)
+    labels = distinct_labels([(row.bot.name, row.version.number) for row in seats])
     views = []
-    for row in seats:
+    for row, label in zip(seats, labels, strict=True):
         placing = row.placing if done else None
         shared = placing is not None and counts[placing] > 1
         place = "" if placing is None else ("=" if shared else "") + ordinal(placing + 1)
@@ -104,6 +87,7 @@ def seat_views(match: Match) -> list[SeatView]:
                 seat=row.seat,
                 bot_id=row.bot_id,
                 name=row.bot.name,
+                label=label,
                 owner=row.bot.owner.username,
                 version=row.version.number,
                 placing=placing,
@@ -121,19 +105,20 @@ def seat_views(match: Match) -> list[SeatView]:
 
 
 def _names(seats: Iterable[SeatView]) -> str:
-    names = [seat.name for seat in seats]
+    names = [seat.label for seat in seats]
     if len(names) <= 2:
         return " and ".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def result_line(seats: Sequence[SeatView]) -> str:
-    """ "alpha wins", "alpha and beta share first place", or "Drawn: every seat is first"."""
+    """ "alpha wins", "alpha and beta share first place", or "Drawn: every seat is first";
+    a version against its own bot's other version: "alpha v3 wins"."""
     firsts = [seat for seat in seats if seat.first]
     if not firsts:
         return ""
     if len(firsts) == 1:
-        return f"{firsts[0].name} wins"
+        return f"{firsts[0].label} wins"
     if len(firsts) == len(seats):
         return "Drawn: every seat shares first place"
     return f"{_names(firsts)} share first place"

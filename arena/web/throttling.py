@@ -1,23 +1,23 @@
-"""The API's rate limits, applied to the pages that do the same things.
+"""The pages' share of the arena's limits: uploads and log-ins cost the same as on the API.
 
-Uploading through the upload page and logging in through the login form cost the same as
-their API counterparts, so they draw on the same budgets (``ARENA_THROTTLE_UPLOADS`` per
-user; ``ARENA_THROTTLE_TOKENS`` failed passwords per client address and
-``ARENA_THROTTLE_LOGIN_ACCOUNT`` per account): switching from the API to the site gives no
-extra room.
+Uploading through the upload page draws on the API's upload budget (``ARENA_THROTTLE_UPLOADS``
+per user), and the log-in form is held to the same wrong-password limits as the token
+endpoint (``arena.web.logins``, through django-axes): switching between the API and the
+site gives no extra room.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from django.contrib.auth import views as auth_views
+from django.forms.utils import ErrorDict
 from django.http import HttpRequest, HttpResponse
 
-from arena.api.throttles import LoginGuard, UploadRateThrottle
+from arena.api.throttles import UploadRateThrottle
+from arena.web.logins import refusal_sentence
 
-__all__ = ["ThrottledLoginView", "upload_refusal"]
+__all__ = ["LoginView", "upload_refusal"]
 
 
 def _sentence(wait: float | None, what: str) -> str:
@@ -33,22 +33,20 @@ def upload_refusal(request: HttpRequest) -> str | None:
     return _sentence(throttle.wait(), "uploads")
 
 
-class ThrottledLoginView(auth_views.LoginView):
-    """Django's login view, with the token endpoint's limits on wrong passwords."""
+class LoginView(auth_views.LoginView):
+    """Django's log-in view; an attempt that must wait gets the form back with the reason
+    (429, ``Retry-After``) instead of "wrong password": its password was never checked."""
 
     redirect_authenticated_user = True
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        guard = LoginGuard(request, request.POST.get("username"))
-        wait = guard.wait()
-        if wait is not None:
-            # An unbound form: the password is not even checked while the limit holds.
-            form = self.get_form_class()(request)
-            form.cleaned_data = {}
-            form.add_error(None, _sentence(wait, "log-in attempts"))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        form = self.get_form()
-        if form.is_valid():
-            return self.form_valid(form)
-        guard.failed()
-        return self.form_invalid(form)
+    def form_invalid(self, form):  # type: ignore[no-untyped-def]
+        if not getattr(self.request, "axes_locked_out", False):
+            return super().form_invalid(form)
+        wait = float(getattr(self.request, "arena_login_wait", 0.0))
+        form._errors = ErrorDict()
+        form.add_error(None, refusal_sentence(wait))
+        response: HttpResponse = self.render_to_response(
+            self.get_context_data(form=form), status=429
+        )
+        response["Retry-After"] = str(max(1, math.ceil(wait)))
+        return response

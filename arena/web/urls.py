@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from arena.web.throttling import ThrottledLoginView
+from arena.web.throttling import LoginView
 from arena.web.views import (
     accounts,
     bots,
@@ -25,6 +25,9 @@ urlpatterns = [
     path("games/<str:game>/", games.game_detail, name="game"),
     path("games/<str:game>/rules/", games.game_rules, name="game-rules"),
     path("games/<str:game>/starter/", games.game_starter, name="game-starter"),
+    path("games/<str:game>/kit.zip", games.game_kit, name="game-kit"),
+    path("downloads/engine/", games.engine_wheel_latest, name="engine-wheel-latest"),
+    path("downloads/engine/<str:filename>", games.engine_wheel_download, name="engine-wheel"),
     path("games/<str:game>/play/", playground.playground, name="playground"),
     path("games/<str:game>/play/upload/", playground.playground_upload, name="playground-upload"),
     path(
@@ -73,7 +76,7 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",
-        ThrottledLoginView.as_view(),
+        LoginView.as_view(),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -246,14 +246,14 @@ def test_a_byte_order_mark_is_utf8_and_python_reads_it():
     assert package.source.startswith("def act")
 
 
-# --- imports: the standard library and the bot's own files only -------------------------------
+# --- imports: the standard library, the bot packages (numpy) and the bot's own files -----------
 
 
 @pytest.mark.parametrize(
     ("source", "line", "name"),
     [
-        (b"import numpy\ndef act(o): return {}\n", 1, "numpy"),
-        (b"import json, numpy.linalg\ndef act(o): return {}\n", 1, "numpy.linalg"),
+        (b"import pandas\ndef act(o): return {}\n", 1, "pandas"),
+        (b"import json, scipy.linalg\ndef act(o): return {}\n", 1, "scipy.linalg"),
         (b"from requests import get\ndef act(o): return {}\n", 1, "requests"),
         (b"def act(o):\n    import torch\n    return {}\n", 2, "torch"),
         (b"import os\n\n\nimport engine\ndef act(o): return {}\n", 4, "engine"),
@@ -274,8 +274,8 @@ def test_an_import_bots_cannot_have_is_refused_with_its_line(source, line, name)
     [
         b"import json, random, collections.abc\nfrom itertools import product\n",
         b"from __future__ import annotations\nimport typing\n",
-        b"try:\n    import numpy\nexcept ImportError:\n    numpy = None\n",
-        b"try:\n    import numpy\nexcept Exception:\n    pass\nelse:\n    pass\n",
+        b"try:\n    import torch\nexcept ImportError:\n    torch = None\n",
+        b"try:\n    import torch\nexcept Exception:\n    pass\nelse:\n    pass\n",
         b"from . import helpers\n",  # relative: the bot's own files
         b"import approved_pkg\n",  # made importable by the operator (below)
     ],
@@ -285,17 +285,45 @@ def test_the_standard_library_guarded_relative_and_approved_imports_pass(source)
     assert read_bot("bot.py", data, importable=frozenset({"approved_pkg"})).files
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"import numpy as np\n",
+        b"import json, numpy.linalg\n",
+        b"from numpy.random import default_rng\n",
+        b"def helper():\n    import numpy\n    return numpy\n",
+    ],
+)
+def test_the_bot_packages_are_importable_without_the_operator_naming_them(source):
+    """Issue 32: numpy (engine.botpackages) passes the upload check, here and in the local
+    runner alike: both read bots with read_bot, whatever the operator's extra paths."""
+    data = source + b"def act(o):\n    return {}\n"
+    assert read_bot("bot.py", data).files == {"bot.py": data}
+
+
+def test_a_refused_import_names_where_the_list_of_packages_is():
+    with pytest.raises(BotFileError) as refused:
+        read_bot("mine.py", b"import pandas as pd\ndef act(o): return {}\n")
+    assert str(refused.value) == (
+        "mine.py: line 1: import pandas: bots may import only the Python standard library, "
+        "the packages docs/bot-api.md lists and their own files"
+    )
+
+
 def test_a_zipped_bot_imports_its_own_modules_and_packages():
     data = make_zip(
         {
             "bot.py": b"import helper\nfrom strategy.core import plan\n" + GOOD,
-            "helper.py": b"import math\n",
+            "helper.py": b"import math\nimport numpy\n",
             "strategy/__init__.py": b"",
             "strategy/core.py": b"from strategy import tables\nplan = 1\n",
             "strategy/tables.py": b"",
         }
     )
     assert set(read_bot("bot.zip", data).files) >= {"bot.py", "helper.py", "strategy/core.py"}
+    other = make_zip({"bot.py": GOOD, "helper.py": b"import requests\n"})
+    with pytest.raises(BotFileError, match=r"^mine.zip: helper.py: line 1: import requests"):
+        read_bot("mine.zip", other)
 
 
 def test_a_syntax_error_carries_its_line():

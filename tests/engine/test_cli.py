@@ -1,6 +1,7 @@
 """``python -m engine``: summaries, replays, and one-line errors with exit status 2."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,13 +16,14 @@ from tests.replay_schemas import validate_replay
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args):
+def run(*args, env=None):
     return subprocess.run(
         [sys.executable, "-m", "engine", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, **env} if env else None,
     )
 
 
@@ -52,13 +54,13 @@ def test_play_prints_the_json_summary(tmp_path, capsys):
         "name",
         "matches",
         "first_places",
-        "mean_placing",
+        "mean_place",
         "match_wins",
         "faults",
         "totals",
     }
     assert heuristic["match_wins"] + random_bot["match_wins"] + summary["draws"] == 4
-    assert heuristic["mean_placing"] < random_bot["mean_placing"]
+    assert heuristic["mean_place"] < random_bot["mean_place"]
     assert set(heuristic["totals"]) == {"game_wins", "points", "sweeps"}
     replays = sorted(tmp_path.glob("*.json.gz"))
     assert len(replays) == 4
@@ -115,6 +117,11 @@ def test_replay_prints_a_transcript(tmp_path):
         (None, "no such file"),
         ("def act(o)\n    return {}\n", "syntax error on line 1"),
         ("def play(o):\n    return {}\n", "defines no top-level act"),
+        # Issue 32: the arena's list of importable packages, enforced locally as on upload.
+        (
+            "import pandas\ndef act(o):\n    return {}\n",
+            "line 1: import pandas: bots may import only",
+        ),
     ],
 )
 def test_bad_bots_give_one_line_naming_the_file_and_exit_2(tmp_path, source, expected):
@@ -201,7 +208,7 @@ def test_three_bots_play_an_n_seat_game_and_the_summary_ranks_them(capsys):
     assert [b["name"] for b in summary["bots"]] == ["random", "starter", "random"]
     assert "match_wins" not in summary, "match wins are for two-seat games"
     for bot in summary["bots"]:
-        assert bot["matches"] == 6 and 0 <= bot["mean_placing"] <= 2
+        assert bot["matches"] == 6 and 1 <= bot["mean_place"] <= 3
     assert sum(b["first_places"] for b in summary["bots"]) >= 6
 
 
@@ -255,3 +262,16 @@ def test_a_tournament_of_an_n_seat_game_seats_every_group_in_every_rotation(caps
     assert main([*args, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["matches"] == 2  # two bots: one table, played in both seat orders
+
+
+def test_packages_says_what_bots_may_import_and_whether_the_sandbox_has_it(tmp_path):
+    from engine.botpackages import BOT_PACKAGES
+
+    listed = run("packages")
+    assert listed.returncode == 0
+    assert f"bots may import the standard library and numpy {BOT_PACKAGES['numpy']}" in (
+        listed.stdout
+    )
+    missing = run("packages", env={"ARENA_SANDBOX_PACKAGES_DIR": str(tmp_path)})
+    assert "not installed for the sandbox" in missing.stdout
+    assert "python -m engine packages --install" in missing.stdout

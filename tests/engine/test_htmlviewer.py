@@ -91,3 +91,49 @@ def _replays(tmp_path: Path) -> list[Path]:
     argv = ["play", "random", "random", "--seed", "2", "--in-process", "--quiet", "--json"]
     assert main([*argv, "--replay-dir", str(folder)]) == 0
     return sorted(folder.glob("*.json.gz"))
+
+
+LIAR_FAILS = ROOT / "tests" / "web" / "bots" / "liar_fails_in_hand_three.py"
+
+
+def test_a_local_replay_carries_the_output_and_the_fault_at_their_steps(tmp_path):
+    """Issue 32: a local single-file replay had no bot output, no fault beside its step and
+    no margins. The runner keeps the output beside the replay; the page files it by step."""
+    argv = ["play", str(LIAR_FAILS), "random", "--seed", "3", "--in-process"]
+    assert main([*argv, "--replay-dir", str(tmp_path / "replays")]) == 0
+    replay_file = tmp_path / "replays" / "match-0000-3.json.gz"
+    logs_file = tmp_path / "replays" / "match-0000-3.logs.json"
+    assert logs_file.is_file() and sorted(tmp_path.glob("replays/*.json.gz")) == [replay_file]
+    assert "hand 1 liar" not in replay_file.read_bytes().decode("latin-1"), "never in the replay"
+    out = tmp_path / "m.html"
+    assert main(["replay", str(replay_file), "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert '<main id="main" class="page">' in page  # the site's margins
+    logs = _script(page, "viewer-logs")
+    entries = logs[0]["entries"]
+    assert logs[0]["name"] == "liar_fails_in_hand_three"
+    assert entries[0] == {
+        "game": 0,
+        "step": None,
+        "label": "Before the first game · start",
+        "text": "hello from seat 0\n",
+    }
+    assert entries[1]["label"] == "Game 1 · step 1 · hand 1, lie"
+    # Printed while deciding step s: shown once s is played, labelled with the game's place.
+    failing = entries[-1]
+    assert failing["label"] == "Game 1 · step 4 · hand 3, lie" and failing["step"] == 4
+    assert "RuntimeError: my bug in hand 3" in failing["text"]
+    fault = page.split('id="match-error"', 1)[1].split("</section>", 1)[0]
+    assert "liar_fails_in_hand_three</strong> crashed in game 1 (after step 4: hand 3, lie)" in (
+        fault
+    )
+    assert 'href="#game=1&amp;step=4"' in fault
+    listed = page.split('id="match-logs"', 1)[1]
+    assert '<a href="#game=1&amp;step=4">Game 1 · step 4 · hand 3, lie</a>' in listed
+
+
+def test_without_its_logs_file_a_replay_still_makes_a_page(replay_file, tmp_path):
+    out = tmp_path / "plain.html"
+    assert main(["replay", str(replay_file), "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert 'id="viewer-logs"' not in page and 'id="match-logs"' not in page

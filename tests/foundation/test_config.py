@@ -174,3 +174,48 @@ def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
     assert result.returncode == 78, result.stderr[-2000:]
     assert "refusing to take tasks: bubblewrap not found" in result.stderr
     assert "ready." not in result.stderr  # Celery's line once it consumes
+
+
+def test_a_worker_without_the_bot_packages_refuses_to_take_tasks(tmp_path):
+    """Issue 32: a host without numpy would lose every numpy bot's matches for the host's
+    fault; the worker exits instead, saying how to install them."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"}
+    }
+    env.update(
+        DEBUG="1",
+        ARENA_DATA_DIR=str(tmp_path),
+        ARENA_SANDBOX_PACKAGES_DIR=str(tmp_path / "no-packages"),
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", "info"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    if "bubblewrap not found" in result.stderr and os.environ.get("CI") != "true":
+        pytest.skip("bubblewrap is not installed (make test installs it)")
+    assert result.returncode == 78, result.stderr[-2000:]
+    assert "refusing to take tasks: the packages bots may import (numpy==" in result.stderr
+    assert "python -m engine packages --install" in result.stderr
+
+
+@pytest.mark.parametrize("gone", ["ARENA_THROTTLE_TOKENS", "ARENA_THROTTLE_LOGIN_ACCOUNT"])
+def test_the_old_password_throttles_are_refused_not_silently_ignored(tmp_path, gone):
+    result = manage("check", env={"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path), gone: "5/hour"})
+    assert result.returncode != 0
+    line = one_line(result)
+    assert f"{gone} is no longer read" in line
+    assert "ARENA_LOGIN_FAILURES" in line
+
+
+def test_login_waits_must_make_sense(tmp_path):
+    env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
+    result = manage(
+        "check", env={**env, "ARENA_LOGIN_WAIT_S": "60", "ARENA_LOGIN_MAX_WAIT_S": "30"}
+    )
+    assert "ARENA_LOGIN_WAIT_S must be above 0" in one_line(result)
+    result = manage("check", env={**env, "ARENA_LOGIN_ACCOUNT_FAILURES": "0"})
+    assert "must be at least 1" in one_line(result)

@@ -136,6 +136,7 @@ def sandbox(config: SandboxConfig, work_dir: str) -> Iterator[PlayerFactory]:
             path,
             limits=limits,
             config=kwargs.pop("config", config),  # type: ignore[arg-type]
+            source_name=kwargs.pop("source_name", None),  # type: ignore[arg-type]
         )
         assert not kwargs, kwargs
         players.append(player)

@@ -32,7 +32,8 @@ def test_host_files_and_project_source_are_invisible(sandbox):
     leaked = {p: v for p, v in result["seen"].items() if v.startswith(("read:", "dir:"))}
     assert leaked == {}, leaked
     assert result["seen"]["/proc/1/environ"] == "FileNotFoundError"  # no /proc at all
-    assert result["root"] == ["bot", "dev", "lib64", "tmp", "usr"]
+    # /opt holds only the bot packages (numpy), read-only: tests/sandbox/test_packages.py.
+    assert result["root"] == ["bot", "dev", "lib64", "opt", "tmp", "usr"]
     assert result["cwd"] == "/tmp"
 
 
@@ -44,7 +45,8 @@ def test_host_secrets_are_not_visible_anywhere(sandbox, monkeypatch):
     result = player.act({"needles": ["fake-secret-key", "fake-db-password", "DATABASE_URL"]})
     assert result["found"] == {}
     assert result["looked_at"] >= 2  # its own bot.py and os.environ at least
-    assert result["environ"] == {}  # the bot sees no environment variable at all
+    # No variable of the host: only the one-thread settings of numpy's OpenBLAS.
+    assert result["environ"] == {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
     # No /proc: not even bwrap's PWD=/tmp in the initial environment block is readable.
     assert result["raw_environ"] is None
 

@@ -12,7 +12,9 @@ def test_exception_in_act_is_a_crash_with_a_private_traceback(sandbox):
     fault = expect_fault(player, FaultKind.CRASH, lambda: player.act({}))
     assert fault.detail == "the bot raised ValueError in act()"
     assert "PUBLIC-REPLAY-INJECTION" in fault.private
-    assert 'File "/bot/bot.py", line 6, in act' in fault.private
+    # Issue 32: the traceback names the author's file, not the jail's /bot/bot.py.
+    assert 'File "raises_in_act.py", line 6, in act' in fault.private
+    assert "/bot/" not in fault.private and "/bot/" not in player.output()
     # The public detail never carries the bot's own text or output.
     assert "INJECTION" not in fault.detail and "secret" not in fault.detail
     assert "my secret strategy output" in player.output()
@@ -50,3 +52,13 @@ def test_directory_without_bot_py_is_a_crash_at_start(sandbox, tmp_path):
     player = sandbox(tmp_path)
     fault = expect_fault(player, FaultKind.CRASH, lambda: player.start({}))
     assert "bot.py" in fault.detail
+
+
+def test_a_zipped_bots_traceback_names_its_files_as_in_the_zip(sandbox):
+    """Issue 32: a bot's own modules by their path in its zip, its entry by its name."""
+    player = sandbox("package_bot", source_name="entry.py")
+    player.start({})
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.act({"n": None}))
+    assert 'File "entry.py", line 7, in act' in fault.private
+    assert 'File "helper.py", line 2, in double' in fault.private
+    assert "/bot/" not in fault.private

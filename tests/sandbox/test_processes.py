@@ -5,6 +5,8 @@ from __future__ import annotations
 import errno
 import os
 
+import pytest
+
 from engine.players import FaultKind
 from tests.sandbox.conftest import expect_fault
 
@@ -112,3 +114,28 @@ def test_foreign_abi_syscall_kills_the_bot_as_forbidden(sandbox):
     player.start({})
     fault = expect_fault(player, FaultKind.FORBIDDEN, lambda: player.act({}))
     assert "system call" in fault.detail
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "setuid",
+        "setgid",
+        "seteuid",
+        "setegid",
+        "setreuid",
+        "setregid",
+        "setresuid",
+        "setresgid",
+        "setgroups",
+        "chroot",
+    ],
+)
+def test_changing_identity_or_root_is_forbidden_not_a_crash(sandbox, call):
+    # setuid(0) in the bot's user namespace failed with EINVAL (uid 0 is not mapped there),
+    # which the bootstrap reported as a crash ("raised OSError"), not as what it is.
+    player = sandbox("privilege_bot.py")
+    player.start({})
+    fault = expect_fault(player, FaultKind.FORBIDDEN, lambda: player.act({"call": call}))
+    assert "forbids" in fault.detail
+    assert "PermissionError" in fault.private

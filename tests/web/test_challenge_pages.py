@@ -64,7 +64,7 @@ def test_a_rivals_page_offers_a_challenge_that_ends_on_a_results_page(cast):
     assert f'href="/challenges/new/?rival={rival.active_version_id}"' in page
 
     form = _client(me).get(f"/challenges/new/?rival={rival.active_version_id}").content.decode()
-    assert re.search(rf'<option value="{rival.active_version_id}"[^>]*selected', form)
+    assert re.search(rf'value="{rival.active_version_id}"[^>]*checked', form)
 
     response = _client(me).post(
         "/challenges/new/",
@@ -81,7 +81,11 @@ def test_a_rivals_page_offers_a_challenge_that_ends_on_a_results_page(cast):
     _finish(challenge, [0, 1, 0, 1])
     done = _client(me).get(f"/challenges/{challenge.pk}/").content.decode()
     score = _text(done, "challenge-score")
-    assert "mybot v1: 50% ± " in score and "over 4 matches" in score
+    assert "mybot v1: 50%, 95% interval " in score and "over 4 matches" in score
+    # The page's interval is the API's, end for end (issue 32: one method, one meaning).
+    api = _client(me).get(f"/api/challenges/{challenge.pk}/").json()["summary"]
+    low, high = round(api["low"] * 100), round(api["high"] * 100)
+    assert f"50%, 95% interval {low}%\u2013{high}% over 4 matches" in score
     assert "not significant" in score
     assert 'http-equiv="refresh"' not in done
     assert done.count('<tr data-match="') == 4
@@ -105,7 +109,9 @@ def test_a_decisive_challenge_is_called_significant(cast):
     score = _text(
         _client(cast["me"]).get(f"/challenges/{challenge.pk}/").content.decode(), "challenge-score"
     )
-    assert "88% ±" in score and "significantly better" in score
+    # Issue 32: the interval as its two ends, never a "±" beside it that disagrees.
+    assert "88%, 95% interval " in score and "±" not in score
+    assert "significantly better" in score
 
 
 def test_only_the_challenger_the_rivals_owner_and_staff_see_a_challenge(cast):
@@ -160,7 +166,10 @@ def test_a_rival_of_another_game_is_refused_on_the_form(cast):
         },
     )
     assert response.status_code == 200
-    assert "a rival must play the same game" in response.content.decode()
+    # The form of a Lie 21 challenge offers no Liars bot at all: the choice is refused.
+    assert f"Select a valid choice. {other.active_version_id} is not one of" in (
+        response.content.decode()
+    )
     assert not Challenge.objects.exists()
 
 
@@ -175,7 +184,8 @@ def test_the_bot_and_version_pages_say_v2_vs_v1_with_its_confidence(cast, settin
 
     bot_page = _client().get(f"/bots/{bot.pk}/").content.decode()
     line = _text(bot_page, "comparison")
-    assert line.startswith("v2 vs v1: 67% ± ") and "over 6 matches" in line
+    assert line.startswith("v2 vs v1: 67%, 95% interval ") and "over 6 matches" in line
+    assert "±" not in line
     assert "not significant" in line
     version_page = _client().get(f"/bots/{bot.pk}/versions/2/").content.decode()
     assert _text(version_page, "comparison") == line
@@ -207,6 +217,20 @@ def test_a_versions_page_shows_its_record_faults_times_game_stats_and_matches(ca
         stats,
     )
     assert 'data-stat="game-bluff_rate"' in stats and 'data-stat="game-challenge_rate"' in stats
+    # Issue 32: each number says what it is ("Lies 16.00" explained nothing): a count per
+    # match without empty decimals, a share as a percentage, and a few words each.
+    lies = re.search(
+        r'data-stat="game-lies"><span class="stat-value">([^<]+)</span> '
+        r'<span class="muted stat-meaning">([^<]+)</span>',
+        stats,
+    )
+    assert lies and re.fullmatch(r"\d+(\.\d)? a match", lies[1]), lies
+    assert lies[2] == "hands it played as The Liar"
+    assert re.search(
+        r'data-stat="game-bluff_rate"><span class="stat-value">\d+\.\d%</span> '
+        r'<span class="muted stat-meaning">of its lies that were bluffs',
+        stats,
+    )
     assert "<svg" in page[page.index('id="rating-chart"') :], "the rating chart is drawn"
     listed = page[page.index('id="version-matches"') :]
     assert all(f'data-match="{m.pk}"' in listed for m in matches)
@@ -316,10 +340,32 @@ def test_the_form_offers_the_ladder_and_ones_own_earlier_versions_of_the_same_ga
     bot_make(cast["rival_owner"], name="dicer", game="liars", on_ladder=True)
     form = _client(cast["me"]).get("/challenges/new/").content.decode()
     rivals = form[
-        form.index('id="id_rivals"') : form.index("</select>", form.index('id="id_rivals"'))
+        form.index('id="id_rivals"') : form.index("</fieldset>", form.index('id="id_rivals"'))
     ]
     assert f'value="{cast["rival"].active_version_id}"' in rivals
     assert f'value="{mine.versions.get(number=1).pk}"' in rivals, "its own earlier version"
     assert "dicer" not in rivals, "a game it has no bot in is not offered"
     nobody = _client(cast["stranger"]).get("/challenges/new/").content.decode()
     assert 'id="no-versions"' in nobody and 'id="challenge-form"' not in nobody
+
+
+def test_the_form_is_for_one_game_at_a_time_with_its_rivals_as_checkboxes(cast):
+    """Issue 32: the form listed the rivals of every game in one ctrl-click multi-select."""
+    dice = bot_make(cast["me"], name="mydice", game="liars", on_ladder=True)
+    dicer = bot_make(cast["rival_owner"], name="dicer", game="liars", on_ladder=True)
+    client = _client(cast["me"])
+    lie21 = client.get("/challenges/new/?game=lie21").content.decode()
+    liars = client.get("/challenges/new/?game=liars").content.decode()
+    assert 'id="challenge-games"' in lie21 and 'href="?game=liars"' in lie21
+    assert 'type="checkbox" name="rivals"' in lie21 and "<select multiple" not in lie21
+    assert "dicer" not in lie21 and "rivalbot" in lie21
+    assert "dicer" in liars and "rivalbot" not in liars
+    assert f'value="{dice.active_version_id}"' in liars.split('id="id_rivals"')[0], "challenger"
+    # Every rival is tagged with its game and whether it is its bot's current version, for
+    # the search box and for leaving the chosen version out (challenge-form.js).
+    assert re.search(
+        rf'value="{dicer.active_version_id}"[^>]*data-game="liars"[^>]*data-current="true"', liars
+    )
+    # The game follows a preselected rival.
+    preselected = client.get(f"/challenges/new/?rival={dicer.active_version_id}")
+    assert 'data-game="liars"' in preselected.content.decode().split('id="challenge-form"')[1][:40]

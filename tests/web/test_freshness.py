@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
-from django.test import Client
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 
 from arena.models import Match
 from arena.services.ratings import match_rate_locked
+from arena.web.freshness import shared_page
 from tests.arena.factories import MatchFactory, RatingFactory, ReplayFactory
 from tests.web.data import bot_make, user_make
 
@@ -95,22 +100,6 @@ def test_a_replay_is_answered_304_without_reading_it(django_assert_max_num_queri
     assert missing.status_code == 404
 
 
-@pytest.mark.parametrize(
-    ("path", "json"), [("/api/bots/1/versions/", True), ("/bots/1/upload/", False)]
-)
-def test_a_body_declared_over_the_limit_is_refused_before_it_is_read(path, json):
-    """100 MB declared, 10 bytes sent: reading the body would hang; the answer is at once."""
-    response = Client().post(
-        path, data=b"0123456789", content_type="application/zip", CONTENT_LENGTH=str(100 << 20)
-    )
-    assert response.status_code == 413
-    assert response["Connection"] == "close"
-    if json:
-        assert response.json()["code"] == "too_large"
-    else:
-        assert b"over the" in response.content
-
-
 def test_anonymous_readers_share_a_match_list_rendering_for_a_few_seconds(
     django_assert_max_num_queries,
 ):
@@ -123,3 +112,80 @@ def test_anonymous_readers_share_a_match_list_rendering_for_a_few_seconds(
     mine = Client()
     mine.force_login(user)
     assert b"lister" in mine.get("/matches/?page=1").content  # never someone else's copy
+
+
+def test_an_anonymous_finished_match_page_costs_one_small_read(django_assert_max_num_queries):
+    done = ReplayFactory().match
+    Client().get(f"/matches/{done.pk}/")  # rendered once, shared
+    with django_assert_max_num_queries(1):  # its state, read once (it was read twice)
+        again = Client().get(f"/matches/{done.pk}/")
+    assert again.status_code == 200
+
+
+class TestSharedPage:
+    """One rendering shared by anonymous readers, renewed by one request at a time."""
+
+    @pytest.fixture(autouse=True)
+    def clock(self, monkeypatch):
+        from arena.web import freshness
+
+        now = [1_000_000.0]
+        monkeypatch.setattr(freshness.time, "time", lambda: now[0])
+        cache.clear()
+        return now
+
+    request = RequestFactory().get("/matches/")  # asks for no gzip: plain bodies
+
+    @staticmethod
+    def renderer(bodies, status=200):
+        def render():
+            bodies.append(f"page {len(bodies) + 1}")
+            return HttpResponse(bodies[-1], status=status)
+
+        return render
+
+    def test_a_fresh_rendering_is_served_without_rendering(self, clock):
+        bodies = []
+        first = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        clock[0] += 4
+        again = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert first.content == again.content == b"page 1"
+        assert bodies == ["page 1"]
+
+    def test_a_stale_rendering_is_renewed_by_one_request_while_others_get_the_old(self, clock):
+        bodies = []
+        shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        clock[0] += 6
+        cache.add("k:renewing", 1, 10)  # another request is rendering it right now
+        meanwhile = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert meanwhile.content == b"page 1" and bodies == ["page 1"]
+        cache.delete("k:renewing")
+        renewed = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert renewed.content == b"page 2"
+        assert cache.get("k:renewing") is None  # the next renewal may start on time
+        assert (
+            shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60).content
+            == b"page 2"
+        )
+
+    def test_only_good_answers_are_shared(self):
+        bodies = []
+        assert (
+            shared_page(
+                self.request, "k", self.renderer(bodies, 404), fresh_s=5, keep_s=60
+            ).status_code
+            == 404
+        )
+        shared_page(self.request, "k", self.renderer(bodies, 404), fresh_s=5, keep_s=60)
+        assert len(bodies) == 2
+
+
+def test_a_shared_page_goes_out_gzip_compressed_to_clients_that_accept_it():
+    MatchFactory()
+    plain = Client().get("/matches/")
+    packed = Client().get("/matches/", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert packed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 2
+    assert not plain.has_header("Content-Encoding")

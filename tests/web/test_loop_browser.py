@@ -48,8 +48,8 @@ def test_an_owner_challenges_a_rival_from_its_page_and_reads_the_score(tab: Tab)
     tab.page.click("#challenge-bot")
     tab.page.wait_for_selector("#challenge-form")
     chosen = tab.page.evaluate(
-        "() => Array.from(document.querySelectorAll('#id_rivals option'))"
-        ".filter((option) => option.selected).map((option) => option.value)"
+        "() => Array.from(document.querySelectorAll('#id_rivals input[name=rivals]'))"
+        ".filter((box) => box.checked).map((box) => box.value)"
     )
     assert chosen == [str(rival.active_version_id)], "the rival comes preselected"
     tab.page.select_option("#id_version", str(mine.active_version_id))
@@ -62,7 +62,8 @@ def test_an_owner_challenges_a_rival_from_its_page_and_reads_the_score(tab: Tab)
     # The test settings play queued matches at once (eager tasks), in the sandbox, for real.
     assert Match.objects.filter(challenge=challenge, status="done", ranked=False).count() == 4
     score = tab.page.inner_text("#challenge-score")
-    assert score.startswith("carlabot v1: ") and "% ±" in score and "over 4 matches" in score
+    assert score.startswith("carlabot v1: ") and "%, 95% interval " in score
+    assert "over 4 matches" in score and "±" not in score
     assert tab.page.locator("table.matches tbody tr[data-match]").count() == 4
     tab.screenshot("challenge-results")
 
@@ -78,7 +79,7 @@ def test_the_bot_page_shows_v2_vs_v1_and_links_to_the_comparison(tab: Tab, setti
     log_in(tab, "erin", PASSWORD)
     tab.goto(f"/bots/{bot.pk}/")
     line = tab.page.inner_text("#comparison")
-    assert line.startswith("v2 vs v1: 83% ±") and "over 6 matches" in line
+    assert line.startswith("v2 vs v1: 83%, 95% interval ") and "over 6 matches" in line
     tab.screenshot("bot-comparison")
     tab.page.click("#comparison a")
     tab.page.wait_for_selector("#challenge-score")

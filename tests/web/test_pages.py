@@ -16,7 +16,11 @@ from django_celery_beat.models import CrontabSchedule, PeriodicTask
 from rest_framework.authtoken.models import Token
 
 from arena.models import Bot, BotVersion, Match, Rating, Tournament
-from arena.selectors.pages import bot_head_to_head, next_scheduled_tournaments
+from arena.selectors.pages import (
+    bot_head_to_head,
+    bot_head_to_head_table,
+    next_scheduled_tournaments,
+)
 from arena.services.tournaments import tournament_finish
 from engine.registry import GAMES
 from tests.arena.factories import (
@@ -692,3 +696,48 @@ def test_a_promotion_page_shows_its_rounds_and_final(db) -> None:
     assert 'data-bracket="round"' in bracket and 'data-bracket="final"' in bracket
     assert "losers" not in bracket
     assert "<strong>champion</strong>" in html
+
+
+def test_a_self_match_names_the_versions_in_its_seats_and_result(db) -> None:
+    """Issue 32: a version against its own bot's earlier one read "alice-lie21 wins" with both
+    seats named alike."""
+    from tests.arena.factories import BotVersionFactory, MatchFactory
+
+    bot = bot_make(name="alice-lie21")
+    third = BotVersionFactory(bot=bot, number=3)
+    match = MatchFactory(versions=[third, bot.versions.get(number=1)], placings=(0, 1))
+    html = _html(f"/matches/{match.pk}/")
+    assert "<strong>alice-lie21 v3 wins</strong>" in html
+    assert f"Match #{match.pk}: alice-lie21 v3, alice-lie21 v1" in html
+    summary_heads = re.findall(r'<th scope="col" class="num">(alice[^<]*)</th>', html)
+    assert summary_heads in ([], ["alice-lie21 v3", "alice-lie21 v1"])
+
+
+def test_seat_labels_name_versions_only_where_a_bot_sits_twice() -> None:
+    from arena.services.matches.playing import distinct_labels
+
+    assert distinct_labels([("a", 1), ("b", 1)]) == ["a", "b"]
+    assert distinct_labels([("a", 3), ("a", 1), ("b", 2)]) == ["a v3", "a v1", "b"]
+    assert distinct_labels([("random", 1), ("random", 1)]) == [
+        "random v1 (seat 1)",
+        "random v1 (seat 2)",
+    ]
+
+
+def test_the_bot_page_shows_its_most_played_opponents_and_how_many_it_met(
+    db, client, monkeypatch
+) -> None:
+    me = bot_make(name="me", game="highcard")
+    rivals = [bot_make(name=f"rival{n}", game="highcard") for n in range(4)]
+    for n, rival in enumerate(rivals):
+        for seed in range(n + 1):  # rival3 played most
+            match_record(me, rival, seed=10 * n + seed)
+    table = bot_head_to_head_table(bot=me, limit=2)
+    assert [row.opponent.name for row in table.rows] == ["rival3", "rival2"]
+    assert table.opponents == 4
+    page = client.get(f"/bots/{me.pk}/").content.decode()
+    assert "of the 4 it has met" not in page  # all four shown: nothing left out
+    monkeypatch.setattr("arena.web.views.bots.HEAD_TO_HEAD_SHOWN", 2)
+    page = client.get(f"/bots/{me.pk}/").content.decode()
+    assert "The 2 it played most of the 4 it has met." in page
+    assert page.count('data-opponent="') == 2

@@ -126,11 +126,11 @@ def test_a_refused_draft_shows_why_with_its_line_and_nothing_runs(tab: Tab) -> N
     page.wait_for_selector("#playground[data-ready=true]")
     page.click(".cm-content")
     page.keyboard.press("Control+Home")
-    page.keyboard.insert_text("import numpy\n")
+    page.keyboard.insert_text("import pandas\n")
     page.click("#run-button")
     page.wait_for_selector("#check-error:not([hidden])")
     text = page.inner_text("#check-error")
-    assert "line 1: import numpy" in text and "standard library" in text
+    assert "line 1: import pandas" in text and "standard library" in text
     assert page.locator(".cm-lintRange-error").count() == 1  # the line is marked
     tab.screenshot("playground-refused")
     # The browser logs the refusal's 400 as a failed load: expected here, and only here.

@@ -105,10 +105,10 @@ def test_a_refused_upload_says_why_and_stores_no_version(owner, other_user) -> N
     assert "Not uploaded: Choose one of your bots" in response.content.decode()
     response = client.post(
         "/games/lie21/play/upload/",
-        {"bot": "new", "name": "broken", "source": "import numpy\ndef act(o):\n    return {}\n"},
+        {"bot": "new", "name": "broken", "source": "import pandas\ndef act(o):\n    return {}\n"},
         follow=True,
     )
-    assert "Not uploaded: bot.py: line 1: import numpy" in response.content.decode()
+    assert "Not uploaded: bot.py: line 1: import pandas" in response.content.decode()
     assert not BotVersion.objects.filter(bot__owner=owner).exists()
 
 

@@ -1,4 +1,4 @@
-"""The pages draw on the API's rate limits: uploads per user, log-in attempts per address."""
+"""The upload page draws on the API's upload budget (log-ins: tests/web/test_logins.py)."""
 
 import pytest
 from django.core.cache import cache
@@ -17,7 +17,7 @@ def low_rates(settings):
     cache.clear()
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"uploads": "2/hour", "tokens": "2/hour"},
+        "DEFAULT_THROTTLE_RATES": {"uploads": "2/hour"},
     }
     yield
     cache.clear()
@@ -40,43 +40,3 @@ def test_uploads_through_the_page_and_the_api_share_one_budget(client, owner):
     assert refused.status_code == 429
     assert "Too many uploads" in refused.content.decode()
     assert BotVersion.objects.filter(bot=bot).count() == 2, "the refused file was not stored"
-
-
-def test_log_in_attempts_are_limited_per_address(client, owner):
-    for _ in range(2):
-        wrong = client.post("/accounts/login/", {"username": "alice", "password": "nope"})
-        assert wrong.status_code == 200
-    refused = client.post("/accounts/login/", {"username": "alice", "password": "alice-pass-123"})
-    assert refused.status_code == 429
-    assert "Too many log-in attempts" in refused.content.decode()
-    assert "_auth_user_id" not in client.session
-
-
-def test_the_login_form_ignores_a_forged_forwarded_for(client, owner):
-    statuses = [
-        client.post(
-            "/accounts/login/",
-            {"username": "alice", "password": f"guess{i}"},
-            HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
-        ).status_code
-        for i in range(4)
-    ]
-    assert statuses == [200, 200, 429, 429]
-
-
-def test_the_login_form_locks_an_account_guessed_from_many_addresses(client, owner, settings):
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"uploads": None, "tokens": None, "logins_account": "2/hour"},
-    }
-    for i in range(2):
-        client.post(
-            "/accounts/login/", {"username": "alice", "password": "x"}, REMOTE_ADDR=f"192.0.2.{i}"
-        )
-    locked = client.post(
-        "/accounts/login/",
-        {"username": "alice", "password": "alice-pass-123"},
-        REMOTE_ADDR="192.0.2.99",
-    )
-    assert locked.status_code == 429
-    assert "_auth_user_id" not in client.session

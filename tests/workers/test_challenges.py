@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
+from arena.algorithms.intervals import score_share
 from arena.models import Challenge, Match, RatingHistory
+from arena.selectors.challenges import version_comparison
 from arena.services.challenges import (
     _summarize,
     challenge_create,
     challenge_summary,
+    comparison_baseline,
     comparison_start,
 )
 from arena.services.errors import Forbidden, InvalidInput, TooManyRequests
@@ -111,6 +115,14 @@ def test_a_new_version_is_compared_with_the_previous_one(make_bot, run_on_commit
     summary = challenge_summary(challenge=comparison)
     assert summary.played == 4 and summary.score is not None
     assert comparison_start(version_id=second.pk) is None, "once per version"
+    # Issue 32: a self-match's seats name their versions, in the replay as on the page.
+    from arena.selectors.matches import replay_bytes
+    from engine import replay as replay_io
+
+    replay = replay_io.loads(replay_bytes(match_id=matches.first().pk))
+    names = sorted(seat["name"] for seat in replay["seats"])
+    owner = bot.owner.username
+    assert names == [f"{owner}/evolving v1", f"{owner}/evolving v2"]
 
 
 def test_without_duplicate_sets_the_seats_still_alternate(make_bot, owner):
@@ -134,7 +146,8 @@ def test_without_duplicate_sets_the_seats_still_alternate(make_bot, owner):
     ("scores", "significant"),
     [
         ([0.0, 0.0], False),  # two losses prove little
-        ([1.0, 1.0, 1.0], False),
+        ([1.0, 1.0], False),
+        ([1.0, 0.0, 1.0], False),
         ([1.0] * 8, True),
         ([1.0] * 7 + [0.0], True),
         ([1.0, 0.0] * 10, False),
@@ -155,3 +168,45 @@ def test_the_interval_holds_the_score_and_short_runs_are_not_significant(scores,
     assert 0 <= summary.low <= summary.score <= summary.high <= 1
     assert summary.high - summary.low > 0, "never a zero-width interval"
     assert summary.significant is significant
+
+
+def test_a_partial_duplicate_set_weighs_the_matches_it_played():
+    """Issue 32: nine full duplicate sets (six won, three level) and one cut short after a lost
+    match read 75%, the set of one weighted like a set of two. Each match counts once."""
+    matches, seats = {}, {}
+    outcomes = [(f"set{n}", [0, 0]) for n in range(6)]
+    outcomes += [(f"set{n}", [0, 1]) for n in range(6, 9)]
+    outcomes.append(("set9", [1]))  # the last set: one match played, lost
+    match_id = 0
+    for key, placings in outcomes:
+        for placing in placings:
+            match_id += 1
+            matches[match_id] = {"id": match_id, "status": "done", "duplicate_key": key}
+            seats[match_id] = [
+                {"match_id": match_id, "version_id": 1, "placing": placing},
+                {"match_id": match_id, "version_id": 2, "placing": 1 - placing},
+            ]
+    summary = _summarize(1, matches, seats)
+    assert summary.played == 19 and summary.units == 10
+    assert summary.score == pytest.approx(15 / 19)  # 78.9%, not (6 + 1.5 + 0) / 10
+    share = score_share([(1.0, 2)] * 6 + [(0.5, 2)] * 3 + [(0.0, 1)])
+    assert (summary.low, summary.high) == (share.low, share.high), "the one documented method"
+
+
+def test_the_comparison_skips_a_paused_or_invalid_previous_version(make_bot, settings):
+    """Issue 32: a new version was compared with the version just before it even when that
+    one was paused for its faults, which made "significantly better" cheap."""
+    settings.ARENA_COMPARISON_MATCHES = 2
+    bot = make_bot("evolving", bots.GOOD)
+    first = bot.active_version
+    second = version_add(bot, bots.RANDOM, status="valid")
+    second.paused_at, second.pause_reason = timezone.now(), "crashed in 8 of its last 10"
+    second.save()
+    version_add(bot, bots.RANDOM, status="invalid")
+    fourth = version_add(bot, bots.RANDOM, status="valid")
+    assert comparison_baseline(version=fourth) == first
+    comparison = comparison_start(version_id=fourth.pk)
+    assert comparison.opponents == [first.pk]
+    seen = version_comparison(version=fourth)
+    assert (seen.version, seen.previous) == (4, 1)
+    assert seen.skipped == "v2 (paused), v3 (invalid)"

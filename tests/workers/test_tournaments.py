@@ -231,7 +231,7 @@ class TestStandings:
             "wins",
             "draws",
             "losses",
-            "mean_placing",
+            "mean_place",
             "match_points",
             "faults",
             "superiority_over_next",
@@ -395,7 +395,7 @@ def test_a_three_seat_game_gets_a_balanced_schedule_and_placing_standings(
     rows = standings["rows"]
     assert sum(row["played"] for row in rows) == 36
     assert sum(row["points"] for row in rows) == pytest.approx(12 * 3), "3 points per table"
-    assert all(0 <= row["mean_placing"] <= 2 for row in rows)
+    assert all(1 <= row["mean_place"] <= 3 for row in rows)
     assert RatingHistory.objects.filter(match__tournament=tournament).count() == 36
 
 

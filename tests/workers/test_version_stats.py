@@ -21,7 +21,7 @@ def test_a_versions_stats_come_from_its_matches_and_replays(make_bot, settings):
     stats = version_stats(version=mine.active_version)
     assert stats.matches == 3 and stats.sample == 3
     assert stats.faults == {} and stats.fault_rate == 0.0
-    assert 0 <= stats.mean_placing <= 1
+    assert 1 <= stats.mean_place <= 2
     assert stats.decisions > 0 and 0 <= stats.decision_ms_mean <= stats.decision_ms_max
     assert {"bluff_rate", "challenge_rate", "challenge_success"} <= set(stats.game_stats)
     chances = version_chances(version=mine.active_version)

@@ -139,7 +139,7 @@ class Command(BaseCommand):
         for column in columns:
             table.add_column(column, justify="left" if column in {"bot", "owner"} else "right")
         for row in standings["rows"]:
-            mean = row["mean_placing"]
+            mean = row["mean_place"]
             table.add_row(
                 str(row["rank"]),
                 row["bot"]["name"],

@@ -15,6 +15,7 @@ import logging
 import os
 import tempfile
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,10 +46,12 @@ if TYPE_CHECKING:
 __all__ = [
     "WORKDIR_PREFIX",
     "WORKDIR_PREFIXES",
+    "distinct_labels",
     "match_load",
     "match_play",
     "play",
     "sandbox_config",
+    "source_name",
     "version_bytes",
     "version_cache_clear",
     "version_materialize",
@@ -65,7 +68,7 @@ WORKDIR_PREFIXES = (WORKDIR_PREFIX, "arena-version-")
 def sandbox_config() -> SandboxConfig:
     """This host's sandbox settings, checked: a host that cannot sandbox is a platform error
     (the task is retried, maybe on another worker), never the bot's fault."""
-    from sandbox import SandboxConfig, SandboxError, check_available
+    from sandbox import SandboxConfig, SandboxError, check_available, check_packages
 
     try:
         config = SandboxConfig.from_env()
@@ -74,6 +77,7 @@ def sandbox_config() -> SandboxConfig:
             # from the bots of the other matches.
             config = dataclasses.replace(config, spin_us=0)
         check_available(config)
+        check_packages(config)  # a numpy bot must never lose for the host's missing numpy
     except SandboxError as exc:
         raise PlatformError(f"sandbox unavailable: {exc}") from None
     return config
@@ -134,6 +138,27 @@ def version_materialize(version: BotVersion, directory: Path) -> Path:
     return directory
 
 
+def source_name(version: BotVersion) -> str:
+    """What the author called the entry file: the uploaded ``.py`` file's name (a zip's
+    entry is its ``bot.py``), so tracebacks name the file they wrote."""
+    if version.kind == BotVersion.Kind.PY and version.filename:
+        return Path(version.filename).name
+    return "bot.py"
+
+
+def distinct_labels(seats: Sequence[tuple[str, int]]) -> list[str]:
+    """Names for a table's seats from ``(bot name, version number)`` pairs: the bot's name,
+    with its version where two seats share a bot (a version against its own earlier one
+    reads "alice v3" and "alice v1", never "alice" twice), and the seat where even that is
+    shared (a built-in filler in two seats)."""
+    names = [name for name, _ in seats]
+    labels = [f"{name} v{number}" if names.count(name) > 1 else name for name, number in seats]
+    return [
+        f"{label} (seat {seat + 1})" if labels.count(label) > 1 else label
+        for seat, label in enumerate(labels)
+    ]
+
+
 def seat_info(version: BotVersion) -> dict[str, Any]:
     """What a replay records of who sat in a seat."""
     return {
@@ -154,13 +179,15 @@ def play(match: Match, limits: Limits | None = None) -> tuple[engine.MatchResult
     limits = limits or match_limits_of(match)
     config = sandbox_config()
     versions = [seat.version for seat in match.seats.all()]
+    names = distinct_labels([(str(version.bot), version.number) for version in versions])
     with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
         players = [
             SandboxedPlayer(
-                str(version.bot),
+                names[seat],
                 version_materialize(version, Path(tmp) / f"seat{seat}"),
                 limits=limits,
                 config=config,
+                source_name=source_name(version),
             )
             for seat, version in enumerate(versions)
         ]

@@ -191,8 +191,9 @@ def times(value: float | None, factor: float) -> float | None:
 
 @register.filter
 def mean_place(value: float | None) -> str:
-    """A mean placing (0 = first) as the place it reads as: 0.5 -> "1.50"; None -> "—"."""
-    return "—" if value is None else f"{value + 1:.2f}"
+    """A mean place (1 = first, as docs/api.md counts places everywhere): 1.5 -> "1.50";
+    None -> "—"."""
+    return "—" if value is None else f"{value:.2f}"
 
 
 @register.filter

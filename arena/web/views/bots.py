@@ -32,7 +32,7 @@ from arena.selectors.challenges import version_comparison
 from arena.selectors.matches import match_list, replays_of_bot
 from arena.selectors.pages import (
     RatingPoint,
-    bot_head_to_head,
+    bot_head_to_head_table,
     bot_rating_history,
     bot_recent_matches,
     bot_versions_for_page,
@@ -64,6 +64,8 @@ __all__ = [
 
 PAGE_SIZE = 50
 VERSIONS_SHOWN = 20
+#: Opponents in its head-to-head table, the most played (a ladder bot meets thousands).
+HEAD_TO_HEAD_SHOWN = 25
 _BOT_FILTERS = ("owner", "search", "game")
 
 
@@ -135,6 +137,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     versions = list(bot_versions_for_page(bot=bot, user=request.user)[:VERSIONS_SHOWN])
     ratings = {rating.version_id: rating for rating in bot.ratings.all()}
     current = next((rating for rating in ratings.values() if rating.current), None)
+    head_to_head = bot_head_to_head_table(bot=bot, limit=HEAD_TO_HEAD_SHOWN)
     return render(
         request,
         "arena/bots/detail.html",
@@ -148,7 +151,8 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             "versions": [(version, ratings.get(version.pk)) for version in versions],
             "history": bot_rating_history(bot=bot),
             "matches": bot_recent_matches(bot=bot, limit=20),
-            "head_to_head": bot_head_to_head(bot=bot),
+            "head_to_head": head_to_head.rows,
+            "opponents_met": head_to_head.opponents,
             "comparison": (
                 version_comparison(version=bot.active_version) if bot.active_version else None
             ),
@@ -228,6 +232,7 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
     bot = bot_get(bot_id=bot_id)
     version = bot_version_get(bot=bot, number=number)
     played = version.status == BotVersion.Status.VALID
+    stats = version_stats(version=version) if played else None
     return render(
         request,
         "arena/bots/version.html",
@@ -237,7 +242,8 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
             "is_owner": _is_owner(request, bot),
             "status_url": reverse("bot-version-status", args=[bot.pk, version.number]),
             "comparison": version_comparison(version=version) if played else None,
-            "stats": version_stats(version=version) if played else None,
+            "stats": stats,
+            "game_stats": game_stat_rows(bot.game, stats.game_stats) if stats else [],
             "rating": version_rating(version=version) if played else None,
             "history": _as_points(version) if played else [],
             "matches": list(match_list(filters={"version": str(version.pk)})[:20])
@@ -245,6 +251,32 @@ def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpRespon
             else [],
         },
     )
+
+
+def _number(value: float, digits: int) -> str:
+    """2.5 -> "2.5", 16.0 -> "16" (no decimals that mean nothing)."""
+    return f"{value:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def game_stat_rows(game: str, values: dict[str, float | None]) -> list[dict[str, str]]:
+    """The game's own numbers as the version page shows them: each with its unit (a share as
+    a percentage, a count as so many a match, as the means they are) and what it means, as
+    the game declares (``stats_meaning``); a number the game does not explain is shown
+    plainly."""
+    meanings = getattr(GAMES.get(game), "stats_meaning", {}) or {}
+    rows = []
+    for name, value in values.items():
+        unit, meaning = meanings.get(name, ("number", ""))
+        if value is None:
+            text = "—"
+        elif unit == "share":
+            text = f"{value * 100:.1f}%"
+        elif unit == "count":
+            text = f"{_number(value, 1)} a match"
+        else:
+            text = _number(value, 2)
+        rows.append({"name": name, "text": text, "meaning": meaning})
+    return rows
 
 
 def _as_points(version: BotVersion) -> list[RatingPoint]:

@@ -17,6 +17,7 @@ from arena.selectors.challenges import (
     challenge_list,
     challenge_rows,
     challenge_view,
+    version_game,
 )
 from arena.services.challenges import challenge_create, challenge_quota_left, matches_per_day
 from arena.services.errors import DomainError, TooManyRequests
@@ -53,13 +54,29 @@ def _initial(request: HttpRequest) -> dict[str, object]:
     return initial
 
 
+def _game_of(request: HttpRequest, initial: dict[str, object]) -> str | None:
+    """The game the form is for: as asked (``?game=``, or the posted form's), else the game
+    of the posted or preselected version, or of the preselected rival."""
+    asked = request.POST.get("game") or request.GET.get("game")
+    if asked:
+        return asked
+    posted = request.POST.get("version", "")
+    if posted.isdigit():
+        return version_game(version_id=int(posted))
+    chosen = initial.get("version") or (initial.get("rivals") or [None])[0]  # type: ignore[index]
+    return version_game(version_id=chosen) if isinstance(chosen, int) else None
+
+
 @login_required
 def challenge_new(request: HttpRequest) -> HttpResponse:
-    """Ask for a challenge; ``?rival=<version id>`` and ``?version=`` preselect the form."""
-    versions, rivals = challenge_choices(user=request.user)
-    form = ChallengeForm(
-        request.POST or None, initial=_initial(request), versions=versions, rivals=rivals
-    )
+    """Ask for a challenge, for one game at a time; ``?rival=<version id>``, ``?version=`` and
+    ``?game=`` preselect the form."""
+    initial = _initial(request)
+    choices = challenge_choices(user=request.user, game=_game_of(request, initial))
+    if "version" not in initial and choices.versions:
+        current = [c for c in choices.versions if c.current]
+        initial["version"] = (current or choices.versions)[0].version_id
+    form = ChallengeForm(request.POST or None, initial=initial, choices=choices)
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -79,7 +96,8 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
             return redirect("challenge", challenge_id=challenge.pk)
     context = {
         "form": form,
-        "has_versions": bool(versions),
+        "choices": choices,
+        "has_versions": bool(choices.versions),
         "left": challenge_quota_left(user=request.user),
         "per_day": matches_per_day(),
     }

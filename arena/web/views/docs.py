@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from arena.web.docs import DOC_LABELS, DOCS, doc_render
+from engine.registry import GAMES
 
 __all__ = ["doc"]
 
@@ -20,8 +21,14 @@ def doc(request: HttpRequest, slug: str) -> HttpResponse:
         for name in DOCS
         if name != slug and doc_render(name) is not None
     ]
+    # "Write a bot" starts with the downloads it tells the author to get.
+    kits = [
+        (name, game.title)
+        for name, game in GAMES.items()
+        if slug == "bot-api" and "starter" in game.builtin_bots()
+    ]
     return render(
         request,
         "arena/docs/page.html",
-        {"doc": rendered, "slug": slug, "pages": pages},
+        {"doc": rendered, "slug": slug, "pages": pages, "kits": kits},
     )

@@ -1,4 +1,5 @@
-"""The games: one page per hosted game (its ladder, rules, starter bot), and the list of them.
+"""The games: one page per hosted game (its ladder, rules, starter bot and kit), the list of
+them, and the engine's wheel.
 
 Games come from the engine's registry; nothing here names one. An unknown game is the
 site's own 404 page.
@@ -8,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 
-from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
@@ -23,13 +24,22 @@ from arena.selectors.pages import (
     rating_sparklines,
 )
 from arena.services.freshness import ladder_version
+from arena.services.kits import KitError, engine_wheel, starter_kit_file, starter_kit_name
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors
-from arena.web.freshness import conditional
+from arena.web.freshness import conditional, shared_page
 from engine.game import Game
 from engine.registry import GAMES
 
-__all__ = ["game_detail", "game_index", "game_rules", "game_starter"]
+__all__ = [
+    "engine_wheel_download",
+    "engine_wheel_latest",
+    "game_detail",
+    "game_index",
+    "game_kit",
+    "game_rules",
+    "game_starter",
+]
 
 PAGE_SIZE = 50
 #: How long an anonymous reader's rendered game page is kept; any change to the ladder
@@ -76,14 +86,13 @@ def game_detail(request: HttpRequest, game: str) -> HttpResponse:
     """
     if request.user.is_authenticated:
         return _render_game(request, game)
-    key = f"game-page:{_game_etag(request, game)}"
-    body = cache.get(key)
-    if body is None:
-        response = _render_game(request, game)
-        if response.status_code == 200:
-            cache.set(key, response.content, PAGE_CACHE_S)
-        return response
-    return HttpResponse(body)
+    return shared_page(
+        request,
+        f"game-page:{request.validator}",
+        lambda: _render_game(request, game),
+        fresh_s=PAGE_CACHE_S,
+        keep_s=PAGE_CACHE_S,
+    )
 
 
 def _render_game(request: HttpRequest, name: str) -> HttpResponse:
@@ -147,3 +156,55 @@ def game_starter(request: HttpRequest, game: str) -> HttpResponse:
         as_attachment=True, filename=starter.filename
     )
     return response
+
+
+def _kit_unavailable(exc: KitError) -> HttpResponse:
+    """A kit this host cannot build is the platform's problem: 503, saying what failed."""
+    return HttpResponse(
+        f"The starter kit cannot be built on this server right now: {exc}\n",
+        status=503,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+@require_GET
+@domain_errors
+def game_kit(request: HttpRequest, game: str) -> HttpResponse:
+    """The game's starter kit: starter bot, rules, test harness, README, the engine's wheel
+    and the wheels it needs (``arena.services.kits``), one zip to play locally offline."""
+    found = game_get(game=game)
+    if "starter" not in found.builtin_bots():
+        raise Http404(f"{found.title} has no starter bot.")
+    try:
+        kit = starter_kit_file(found.name)
+    except KitError as exc:
+        return _kit_unavailable(exc)
+    return FileResponse(
+        kit.open("rb"),
+        as_attachment=True,
+        filename=starter_kit_name(found.name),
+        content_type="application/zip",
+    )
+
+
+@require_GET
+def engine_wheel_latest(request: HttpRequest) -> HttpResponse:
+    """``/downloads/engine/``: the current wheel under its own file name, which pip needs
+    (``pip install <url>`` reads the version and tags from it)."""
+    try:
+        wheel = engine_wheel()
+    except KitError as exc:
+        return _kit_unavailable(exc)
+    return redirect(reverse("engine-wheel", args=[wheel.name]))
+
+
+@require_GET
+def engine_wheel_download(request: HttpRequest, filename: str) -> HttpResponse:
+    """The engine's wheel alone (the one in every kit); an older name is a 404."""
+    try:
+        wheel = engine_wheel()
+    except KitError as exc:
+        return _kit_unavailable(exc)
+    if filename != wheel.name:
+        raise Http404("That is not the engine's current wheel: see /downloads/engine/.")
+    return FileResponse(wheel.open("rb"), as_attachment=True, filename=wheel.name)

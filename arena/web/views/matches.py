@@ -6,7 +6,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -25,7 +24,7 @@ from arena.selectors.matches import (
 from arena.selectors.pages import bot_brief
 from arena.services.errors import Forbidden, NotFound
 from arena.web.errors import domain_errors
-from arena.web.freshness import conditional
+from arena.web.freshness import conditional, shared_page
 from arena.web.seats import (
     SeatView,
     fault_words,
@@ -33,10 +32,10 @@ from arena.web.seats import (
     ordinal,
     result_line,
     seat_views,
-    where_words,
 )
 from engine import replay as replay_io
 from engine.registry import GAMES
+from engine.steplogs import fault_moments, step_entries
 
 __all__ = ["match_detail", "match_index", "replay_open"]
 
@@ -47,26 +46,30 @@ PAGE_CACHE_S = 600
 REFRESH_S = 5
 _MATCH_FILTERS = ("bot", "version", "status", "kind", "game", "tournament")
 
-#: Seconds an anonymous reader's match list page is reused: new matches show within this.
+#: Seconds an anonymous reader's match list page is reused: new matches show within this
+#: (a little later while one request renders the next, the others get the last one).
 LIST_CACHE_S = 5
+#: After this long without a reader, a match list page is rendered afresh by whoever asks.
+LIST_KEEP_S = 60
 
 
 def match_index(request: HttpRequest) -> HttpResponse:
     """Matches, newest first; anonymous readers share one rendering every few seconds.
 
     The list changes with every match played, so it has no cheap validator; a short shared
-    cache is what keeps it off the database under load.
+    rendering, renewed by one request while the others still get the previous one, is what
+    keeps it off the database under load.
     """
     if request.user.is_authenticated:
         return _render_match_index(request)
     key = "match-list:" + hashlib.blake2s(request.get_full_path().encode()).hexdigest()
-    body = cache.get(key)
-    if body is None:
-        response = _render_match_index(request)
-        if response.status_code == 200:
-            cache.set(key, response.content, LIST_CACHE_S)
-        return response
-    return HttpResponse(body)
+    return shared_page(
+        request,
+        key,
+        lambda: _render_match_index(request),
+        fresh_s=LIST_CACHE_S,
+        keep_s=LIST_KEEP_S,
+    )
 
 
 def _render_match_index(request: HttpRequest) -> HttpResponse:
@@ -116,17 +119,16 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
     Logged-in readers may see their own bots' logs on it, so theirs is rendered for them.
     """
-    etag = None if request.user.is_authenticated else _match_etag(request, match_id)
+    etag = None if request.user.is_authenticated else request.validator
     if etag is None:
         return _render_match(request, match_id)
-    key = f"match-page:{etag}"
-    body = cache.get(key)
-    if body is None:
-        response = _render_match(request, match_id)
-        if response.status_code == 200:
-            cache.set(key, response.content, PAGE_CACHE_S)
-        return response
-    return HttpResponse(body)
+    return shared_page(
+        request,
+        f"match-page:{etag}",
+        lambda: _render_match(request, match_id),
+        fresh_s=PAGE_CACHE_S,
+        keep_s=PAGE_CACHE_S,
+    )
 
 
 def _render_match(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -227,39 +229,23 @@ class FaultView:
     link: str  # the viewer position, "game=1&step=5" ("" when there is none)
 
 
-def _steps_in(replay: dict[str, Any] | None, number: int) -> int | None:
-    """How many steps game ``number`` (1-based) of the replay recorded, or None."""
-    games = (replay or {}).get("games") or []
-    if not 1 <= number <= len(games):
-        return None
-    return len(games[number - 1].get("steps") or [])
-
-
 def _faults(match: Match, seats: list[SeatView], replay: dict[str, Any] | None) -> list[FaultView]:
-    """Who failed, in which game and step, and why: the replay's public record of it, or the
-    seats' (a match recorded without a replay)."""
+    """Who failed, in which game and step, and why: the replay's public record of it (filed at
+    the viewer's step by ``engine.steplogs``, as local replays file it), or the seats' (a match
+    recorded without a replay)."""
     by_seat = {seat.seat: seat for seat in seats}
-    found = []
-    for fault in (replay or {}).get("faults") or []:
-        number, step = fault.get("game"), fault.get("step")
-        played = _steps_in(replay, number) if isinstance(number, int) else None
-        # A fault at step s stopped the game with s steps played: the viewer shows that moment.
-        at = None if played is None else min(step, played) if isinstance(step, int) else played
-        where = where_words(fault.get("where"))
-        if at is not None:
-            moment = f"after step {at}" if at else "at the deal"
-            where = moment + (f": {where}" if where else "")
-        found.append(
-            FaultView(
-                seat=by_seat.get(fault.get("seat")),
-                kind=fault.get("kind", ""),
-                what=fault_words(fault.get("kind", "")),
-                detail=fault.get("detail", ""),
-                game=number if isinstance(number, int) else None,
-                where=where,
-                link=f"game={number}&step={at}" if at is not None else "",
-            )
+    found = [
+        FaultView(
+            seat=by_seat.get(fault.get("seat")),
+            kind=fault.get("kind", ""),
+            what=fault_words(fault.get("kind", "")),
+            detail=fault.get("detail", ""),
+            game=fault.get("game") if isinstance(fault.get("game"), int) else None,
+            where=fault["where_text"],
+            link=fault["link"],
         )
+        for fault in fault_moments(replay)
+    ]
     if found or replay is not None:
         return found
     return [
@@ -326,22 +312,15 @@ def _visible_logs(
         logs = match_log_list(match=match, user=user)
     except Forbidden:
         return []
-    names = {seat.seat: seat.name for seat in seats}
+    names = {seat.seat: seat.label for seat in seats}
     return [_log_view(log, names.get(log.seat, log.bot.name), replay) for log in logs]
 
 
 def _log_view(log: MatchLog, name: str, replay: dict[str, Any] | None) -> LogView:
-    entries = []
-    for entry in log.steps or []:
-        if not isinstance(entry, dict):
-            continue
-        number = entry.get("game") if isinstance(entry.get("game"), int) else 0
-        step = entry.get("step")
-        played = _steps_in(replay, number) if number else None
-        # Printed while deciding step s (or in a hook it fired): shown once s is played.
-        at = None if played is None else min(step + 1, played) if isinstance(step, int) else played
-        label = _log_label(number, at, entry)
-        entries.append(LogEntry(game=number, step=at, label=label, text=entry.get("text", "")))
+    entries = [
+        LogEntry(game=e["game"], step=e["step"], label=e["label"], text=e["text"])
+        for e in step_entries(log.steps or [], replay)
+    ]
     printed = "\n".join(entry.text for entry in entries) + "\n" + (log.output or "")
     traceback = log.traceback if log.traceback and log.traceback.strip() not in printed else ""
     return LogView(
@@ -351,22 +330,6 @@ def _log_view(log: MatchLog, name: str, replay: dict[str, Any] | None) -> LogVie
         output="" if entries else log.output,
         traceback=traceback,
     )
-
-
-def _log_label(number: int, at: int | None, entry: dict[str, Any]) -> str:
-    if not number:
-        parts = ["Before the first game"]
-    else:
-        parts = [f"Game {number}"]
-        if at is not None:
-            parts.append(f"step {at}")
-    where = where_words(entry.get("where") if isinstance(entry.get("where"), dict) else None)
-    if where:
-        parts.append(where)
-    phase = entry.get("phase") or ""
-    if phase and phase != "act":
-        parts.append(phase.replace("_", " "))
-    return " · ".join(parts)
 
 
 def replay_open(request: HttpRequest) -> HttpResponse:

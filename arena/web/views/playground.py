@@ -39,7 +39,7 @@ from arena.services.playground import MAX_MATCHES, draft_save, runs_per_hour
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors
 from arena.web.seats import fault_words, game_title, ordinal
-from arena.web.security import frameable_by_self
+from arena.web.security import editor_styles, frameable_by_self
 from arena.web.views.games import seat_range
 from arena.web.views.matches import _game_rows, _log_view, renderer_url
 
@@ -58,6 +58,7 @@ def _starter(game: str) -> str:
 
 @login_required
 @never_cache
+@editor_styles
 @domain_errors
 def playground(request: HttpRequest, game: str) -> HttpResponse:
     """The editor on the user's draft (or the starter), the rules beside it, the run form."""

@@ -15,7 +15,7 @@ from engine.game import IllegalMove
 from engine.games.liars.match_rules import LiarsMatch
 from engine.games.liars.observe import game_reveal, observation
 from engine.games.liars.rules import LiarsState, Variant
-from engine.games.liars.stats import seat_stats
+from engine.games.liars.stats import MEANING, seat_stats
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "Liars", "LiarsGame"]
 
@@ -134,6 +134,9 @@ class LiarsGame:
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
+
+    #: Each stat's unit and meaning (see ``stats.MEANING``).
+    stats_meaning = MEANING
 
     def docs_path(self) -> Path:
         return _DOCS

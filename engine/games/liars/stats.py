@@ -16,7 +16,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["seat_stats"]
+__all__ = ["MEANING", "seat_stats"]
+
+
+#: What each number is, for the pages that show it (``Game.stats_meaning``): its unit
+#: (``share`` of 0..1, a ``count`` per match, or another ``number``) and a few words.
+MEANING: dict[str, tuple[str, str]] = {
+    "announcements": ("count", "hands it announced"),
+    "bluff_rate": ("share", "of its announcements higher than the dice really were"),
+    "caught_rate": ("share", "of its announcements refused at the cost of a life"),
+    "refusals": ("count", 'times it said "liar"'),
+    "refusal_success": ("share", "of its refusals that cost the bettor a life"),
+    "looks": ("count", "times it looked under the cup"),
+    "lives_lost": ("count", "lives it lost (a forfeit not counted)"),
+}
 
 
 def _rate(part: int, whole: int) -> float | None:

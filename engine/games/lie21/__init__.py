@@ -12,7 +12,7 @@ from engine.games.lie21.legacy import upgrade_replay
 from engine.games.lie21.match_rules import BestOfSeven
 from engine.games.lie21.observe import game_reveal, observation
 from engine.games.lie21.rules import Lie21State
-from engine.games.lie21.stats import seat_stats
+from engine.games.lie21.stats import MEANING, seat_stats
 from engine.games.lie21.transcript import transcript
 
 __all__ = ["GAME", "IllegalMove", "Lie21", "Lie21Game"]
@@ -116,6 +116,9 @@ class Lie21Game:
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
+
+    #: Each stat's unit and meaning (see ``stats.MEANING``).
+    stats_meaning = MEANING
 
     def docs_path(self) -> Path:
         return _DOCS

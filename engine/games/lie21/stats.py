@@ -14,7 +14,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["BLUFF_AT_MOST", "seat_stats"]
+__all__ = ["BLUFF_AT_MOST", "MEANING", "seat_stats"]
+
+
+#: What each number is, for the pages that show it (``Game.stats_meaning``): its unit
+#: (``share`` of 0..1, a ``count`` per match, or another ``number``) and a few words.
+MEANING: dict[str, tuple[str, str]] = {
+    "lies": ("count", "hands it played as The Liar"),
+    "bluff_rate": (
+        "share",
+        "of its lies that were bluffs: three cards summing to 16 or less, or over 21",
+    ),
+    "caught_rate": ("share", "of its lies that were challenged and lost"),
+    "answers": ("count", "hands it answered as The Judge"),
+    "challenge_rate": ("share", "of its answers that were challenges"),
+    "challenge_success": ("share", "of its challenges it won"),
+}
 
 #: A lie summing to this or less (or over 21) counts as a bluff.
 BLUFF_AT_MOST = 16

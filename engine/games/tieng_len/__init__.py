@@ -11,7 +11,7 @@ from engine.games.tieng_len.cards import CODES
 from engine.games.tieng_len.match_rules import EightGames, TiengLenOptions
 from engine.games.tieng_len.observe import game_reveal, observation
 from engine.games.tieng_len.rules import TiengLenState
-from engine.games.tieng_len.stats import seat_stats
+from engine.games.tieng_len.stats import MEANING, seat_stats
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TiengLen", "TiengLenGame"]
 
@@ -137,6 +137,9 @@ class TiengLenGame:
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
+
+    #: Each stat's unit and meaning (see ``stats.MEANING``).
+    stats_meaning = MEANING
 
     def docs_path(self) -> Path:
         return _DOCS

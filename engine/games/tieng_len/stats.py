@@ -16,7 +16,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["seat_stats"]
+__all__ = ["MEANING", "seat_stats"]
+
+
+#: What each number is, for the pages that show it (``Game.stats_meaning``): its unit
+#: (``share`` of 0..1, a ``count`` per match, or another ``number``) and a few words.
+MEANING: dict[str, tuple[str, str]] = {
+    "games": ("count", "games it finished with a place"),
+    "first_rate": ("share", "of those games it went out first"),
+    "mean_place": ("number", "its mean place in a game, 1 for first"),
+    "pass_rate": ("share", "of its moves that were passes"),
+    "leads": ("count", "tricks it led"),
+    "tricks_won": ("count", "tricks whose last play was its own"),
+    "bombs": ("count", "bombs it played on 2s"),
+    "twos": ("count", "2s it played"),
+    "cards_left_when_last": ("number", "cards it held, on average, when left last"),
+}
 
 
 def _rate(part: float, whole: int) -> float | None:

@@ -14,7 +14,7 @@ from engine.games.twenty_one.cards import TRUMP_ORDER
 from engine.games.twenty_one.match_rules import DEFAULT_MATCH, TwentyOneMatch
 from engine.games.twenty_one.observe import game_reveal, observation
 from engine.games.twenty_one.rules import TwentyOneState
-from engine.games.twenty_one.stats import seat_stats
+from engine.games.twenty_one.stats import MEANING, seat_stats
 from engine.games.twenty_one.transcript import transcript
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TwentyOne", "TwentyOneGame"]
@@ -123,6 +123,9 @@ class TwentyOneGame:
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
+
+    #: Each stat's unit and meaning (see ``stats.MEANING``).
+    stats_meaning = MEANING
 
     def docs_path(self) -> Path:
         return _DOCS

@@ -17,7 +17,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["seat_stats"]
+__all__ = ["MEANING", "seat_stats"]
+
+
+#: What each number is, for the pages that show it (``Game.stats_meaning``): its unit
+#: (``share`` of 0..1, a ``count`` per match, or another ``number``) and a few words.
+MEANING: dict[str, tuple[str, str]] = {
+    "rounds": ("count", "rounds played"),
+    "round_win_rate": ("share", "of the rounds it won"),
+    "round_draw_rate": ("share", "of the rounds drawn"),
+    "over_rate": ("share", "of the rounds it ended over the target"),
+    "exact_rate": ("share", "of the rounds it ended exactly on the target"),
+    "draws_per_round": ("number", "cards it drew from the deck per round"),
+    "trumps_per_round": ("number", "trumps it played per round"),
+    "net_bets": ("number", "bets won minus bets lost over a match"),
+    "mean_paid_when_lost": ("number", "bets it paid on average in a round it lost"),
+}
 
 
 def _rate(part: float, whole: int) -> float | None:

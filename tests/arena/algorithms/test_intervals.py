@@ -69,3 +69,15 @@ def test_the_interval_is_the_mirror_image_for_the_other_side(units):
     other = score_share([(1.0 - s, w) for s, w in units])
     assert other.low == pytest.approx(1.0 - share.high)
     assert other.high == pytest.approx(1.0 - share.low)
+
+
+def test_three_wins_of_three_are_not_significant():
+    # An exact two-sided binomial test gives p = 0.25; the interval must not call it.
+    assert score_share([(1.0, 1)] * 3).verdict == "unsure"
+    assert score_share([(1.0, 1)] * 4).verdict == "unsure"  # p = 0.125
+    assert score_share([(1.0, 1)] * 8).verdict == "better"  # p = 0.008
+
+
+def test_single_matches_have_about_as_many_effective_matches_as_played():
+    share = score_share([(1.0, 1)] * 30 + [(0.0, 1)] * 20)
+    assert 45 < share.effective <= 50

@@ -69,7 +69,7 @@ def test_it_shows_each_row_s_version_rating_and_record(anon_client):
         "draws": 1,
         "losses": 3,
         "first_places": 7,
-        "mean_placing": 0.3,
+        "mean_place": 1.3,
         "faults": 1,
         "fault_rate": 0.1,
         "win_rate": 0.6,
@@ -81,7 +81,7 @@ def test_a_bot_without_matches_has_no_rates(anon_client):
 
     (row,) = anon_client.get("/api/ladder/lie21/").json()["results"]
 
-    assert (row["win_rate"], row["mean_placing"], row["fault_rate"]) == (None, None, None)
+    assert (row["win_rate"], row["mean_place"], row["fault_rate"]) == (None, None, None)
 
 
 def test_it_shows_the_active_version_only(anon_client):
@@ -138,7 +138,7 @@ def test_a_three_seat_game_s_ladder_ranks_what_its_matches_rated(anon_client):
     assert sum(row["first_places"] for row in rows) >= len(matches)
     for row in rows:
         rating = ratings[row["bot"]["id"]]
-        assert row["mean_placing"] == pytest.approx(rating.placing_sum / len(matches))
+        assert row["mean_place"] == pytest.approx(1 + rating.placing_sum / len(matches))
         assert row["wins"] + row["draws"] + row["losses"] == len(matches)
 
 

@@ -199,7 +199,7 @@ MATRIX = [
     ("delete", "/api/schedules/{schedule}/", None, write(staff=204)),
     ("get", "/api/schema/", None, everyone(200)),
     ("get", "/api/docs/", None, everyone(200)),
-    ("get", "/api/redoc/", None, everyone(200)),
+    ("get", "/api/redoc/", None, everyone(301)),  # to /api/docs/ (ReDoc is gone)
     ("get", "/api/nothing-here/", None, everyone(404)),
 ]
 

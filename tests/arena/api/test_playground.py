@@ -52,7 +52,7 @@ def test_a_run_is_started_polled_and_its_replay_read(
     ("source", "code", "line"),
     [
         ("def act(observation):\n    return {\n", "syntax_error", 2),
-        ("import os\nimport numpy as np\n\ndef act(o):\n    return {}\n", "forbidden_import", 2),
+        ("import os\nimport pandas as pd\n\ndef act(o):\n    return {}\n", "forbidden_import", 2),
     ],
 )
 def test_a_source_the_upload_check_refuses_is_a_400_with_its_line(

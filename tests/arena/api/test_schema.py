@@ -50,7 +50,7 @@ def test_the_upload_is_documented_as_multipart_with_its_errors(openapi):
     body = upload["requestBody"]["content"]
     assert list(body) == ["multipart/form-data"]
     assert set(upload["responses"]) == {
-        *("201", "400", "401", "403", "404", "409", "413", "414", "429")
+        *("201", "400", "401", "403", "404", "409", "411", "413", "414", "429")
     }
     error = upload["responses"]["413"]["content"]["application/json"]["schema"]["$ref"]
     assert error == "#/components/schemas/Error"

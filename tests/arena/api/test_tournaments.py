@@ -150,7 +150,7 @@ ROW_FIELDS = {
     "wins",
     "draws",
     "losses",
-    "mean_placing",
+    "mean_place",
     "match_points",
     "faults",
     "superiority_over_next",
@@ -188,7 +188,7 @@ def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
     seats = {seat.seat: seat.bot_id for seat in first.seats.all()}
     winner, loser = seats[0], seats[1]
     assert row["bot"]["id"] == winner
-    assert (row["points"], row["wins"], row["first_places"], row["mean_placing"]) == (1, 1, 1, 0)
+    assert (row["points"], row["wins"], row["first_places"], row["mean_place"]) == (1, 1, 1, 1)
     assert body["crosstable"]["bots"] == [row["bot"]["id"] for row in body["rows"]]
     cell = body["crosstable"]["cells"][f"{winner}-{loser}"]
     assert cell == {

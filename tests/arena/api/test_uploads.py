@@ -261,10 +261,10 @@ REJECTIONS = [
     (
         "import of a module bots cannot have",
         "bot.py",
-        b"import json\nimport numpy as np\n\ndef act(o):\n    return {}\n",
+        b"import json\nimport pandas as pd\n\ndef act(o):\n    return {}\n",
         400,
         "forbidden_import",
-        ["line 2", "import numpy", "standard library"],
+        ["line 2", "import pandas", "standard library"],
     ),
     (
         "forbidden import in a zip",

@@ -49,10 +49,15 @@ def test_every_game_has_a_starter_kit_that_runs_from_its_own_folder(data_dir, tm
         folder = f"{game}-starter"
         for part in ("README.md", "my_bot.py", "test_my_bot.py", "rules.md", wheel.name):
             assert f"{folder}/{part}" in names, (game, part)
+        shipped = {
+            name.split("/")[-1].split("-")[0].lower() for name in names if "/wheels/" in name
+        }
+        assert {"fastjsonschema", "rich", "trueskill", "pygments"} <= shipped, shipped
         kit.extractall(tmp_path / "kits")
         here = tmp_path / "kits" / folder
         readme = (here / "README.md").read_text()
-        assert f"pip install {wheel.name}" in readme and f"--game {game}" in readme
+        assert f"pip install --no-index --find-links wheels {wheel.name}" in readme
+        assert f"--game {game}" in readme and "numpy" in readme
         played = run(
             [
                 sys.executable,
@@ -98,3 +103,33 @@ def test_every_game_has_a_starter_kit_that_runs_from_its_own_folder(data_dir, tm
     )
     assert where.stdout.strip().startswith(str(site))
     assert not Path(where.stdout.strip()).is_relative_to(Path(__file__).resolve().parents[3])
+
+
+def test_the_site_serves_the_kit_and_the_wheel(data_dir, client, monkeypatch):
+    """Issue 32: the kit the README promised could not be downloaded from anywhere."""
+    response = client.get("/games/lie21/kit.zip")
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert 'filename="lie21-starter-kit.zip"' in response["Content-Disposition"]
+    body = response.getvalue()
+    names = zipfile.ZipFile(io.BytesIO(body)).namelist()
+    assert client.get("/games/lie21/kit.zip").getvalue() == body, "built once, then served"
+    assert "lie21-starter/my_bot.py" in names and any("/wheels/rich-" in n for n in names)
+    latest = client.get("/downloads/engine/")
+    assert latest.status_code == 302
+    wheel = latest["Location"].rsplit("/", 1)[1]
+    assert wheel == engine_wheel().name
+    served = client.get(latest["Location"])
+    assert served.status_code == 200 and served.getvalue() == engine_wheel().read_bytes()
+    assert client.get(
+        "/downloads/engine/bluff_arena_engine-0.0.1-py3-none-any.whl"
+    ).status_code == (404)
+    assert client.get("/games/nosuchgame/kit.zip").status_code == 404
+
+    from arena.services import kits
+
+    def broken() -> list:
+        raise kits.KitError("building the engine's dependency wheels failed: no index")
+
+    monkeypatch.setattr(kits, "dependency_wheels", broken)
+    refused = client.get("/games/lie21/kit.zip")
+    assert refused.status_code == 503 and b"no index" in refused.content

@@ -142,7 +142,7 @@ def test_only_the_drafts_own_output_is_kept(owner, other_user) -> None:
     ("source", "code", "line"),
     [
         ("def act(observation):\n    return {\n", "syntax_error", 2),
-        ("import json\nimport numpy\n\ndef act(o):\n    return {}\n", "forbidden_import", 2),
+        ("import json\nimport pandas\n\ndef act(o):\n    return {}\n", "forbidden_import", 2),
         ("def helper():\n    return 1\n", "no_entry_point", None),
     ],
 )

@@ -17,7 +17,7 @@
  * Names and anything from bots reach the page through textContent only.
  */
 
-import { el } from "./events.js";
+import { el, faultMoments, FAULT_WORDS } from "./events.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const BASE_DELAY_MS = 1200;
@@ -50,15 +50,7 @@ function ordinal(n) {
   return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
 }
 
-const FAULTS = {
-  timeout: "timed out",
-  crash: "crashed",
-  memory: "ran out of memory",
-  illegal_move: "played an illegal move",
-  bad_output: "sent bad output",
-  forbidden: "tried a forbidden operation",
-  protocol: "broke the bot protocol",
-};
+const FAULTS = FAULT_WORDS;
 
 class Viewer {
   constructor(replay, logs) {
@@ -88,14 +80,6 @@ class Viewer {
       if (pos.game === gameIndex && pos.move <= move) found = i;
     });
     return found;
-  }
-
-  /* Where a fault happened: its game after the steps it let be played. */
-  faultIndex(fault) {
-    if (!fault || !fault.game || fault.game > this.replay.games.length) return -1;
-    const steps = (this.replay.games[fault.game - 1].steps || []).length;
-    const move = Number.isInteger(fault.step) ? Math.min(fault.step, steps) : steps;
-    return this.indexOf(fault.game - 1, move);
   }
 
   /* --- the owner's logs, filed by position ------------------------------------------ */
@@ -133,6 +117,7 @@ class Viewer {
       }
     }
     this.renderPosition(pos);
+    this.renderFault(pos);
     this.renderLog();
     this.renderMatchEnd();
     this.syncControls();
@@ -162,6 +147,19 @@ class Viewer {
     if (window.location.hash !== link && this.followHash) {
       window.history.replaceState(null, "", link);
     }
+  }
+
+  /* At the moment a fault stopped a game: who failed, how and where, in the words of the
+   * match page's fault box and the renderer's heading (both from the replay's fault). */
+  renderFault(pos) {
+    const box = $("rv-fault");
+    if (!box) return;
+    const here = pos ? faultMoments(this.replay).filter((m) => m.gameIndex === pos.game && m.move === pos.move) : [];
+    box.hidden = here.length === 0;
+    box.replaceChildren(...here.map((moment) => el("p", { "data-seat": moment.fault.seat, "data-kind": moment.fault.kind },
+      el("strong", { text: `${this.names[moment.fault.seat]} ${FAULTS[moment.fault.kind] || moment.fault.kind}` }),
+      ` here (${moment.where}) and is out: ${moment.fault.detail}`)));
+    box.dataset.count = String(here.length);
   }
 
   renderLog() {
@@ -268,9 +266,8 @@ class Viewer {
   }
 
   firstFault() {
-    for (const fault of this.replay.faults || []) {
-      const at = this.faultIndex(fault);
-      if (at >= 0) return at;
+    for (const moment of faultMoments(this.replay)) {
+      if (moment.gameIndex >= 0) return this.indexOf(moment.gameIndex, moment.move);
     }
     return -1;
   }

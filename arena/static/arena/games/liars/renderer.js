@@ -2,7 +2,7 @@
  * one perspective saw them (the spectator sees every die), the round's chain of
  * announcements, and the last reveal. It folds the engine's events only (docs/games/liars.md,
  * "The replay"): it never decides a rule itself. */
-import { eventsUpTo, seatNames, el } from "../../viewer/events.js";
+import { adoptStyle, eventsUpTo, seatNames, el } from "../../viewer/events.js";
 
 const FACES = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
 const CATEGORY = {
@@ -62,11 +62,7 @@ const STYLE = `
 `;
 
 function ensureStyle() {
-  if (document.getElementById("liars-renderer-style")) return;
-  const style = document.createElement("style");
-  style.id = "liars-renderer-style";
-  style.textContent = STYLE;
-  document.head.append(style);
+  adoptStyle("liars-renderer-style", STYLE);
 }
 
 function handText(hand, category, throws) {

@@ -18,7 +18,7 @@
  *
  * For tests the board exposes what it shows as data-* attributes (docs/web.md).
  */
-import { eventsUpTo, seatNames, el } from "../../viewer/events.js";
+import { adoptStyle, eventsUpTo, seatNames, el, faultAt, FAULT_WORDS } from "../../viewer/events.js";
 
 const SUITS = "SHDC";
 const RANKS = "A234567JQK";
@@ -285,7 +285,9 @@ export function render(element, replay, position, perspective) {
     "data-hand": hand ? hand.number : "",
     "data-view": view === null ? "spectator" : view,
   });
-  board.append(el("p", { class: "l21-status", id: "l21-status", text: describe(state, hand, name) }));
+  const fault = state.phase === "fault" ? faultAt(replay, position) : null;
+  board.append(el("p", { class: "l21-status", id: "l21-status", "data-hand": headingHand(hand, fault),
+    text: describe(state, hand, name, fault) }));
 
   const felt = el("div", { class: "felt" + (view === 1 ? " view-1" : "") });
   const seatEl = (seat, where) => {
@@ -396,8 +398,17 @@ function gameEnd(game, state, name, matchPoints) {
     `match points now ${matchPoints[0]}\u2013${matchPoints[1]}.` });
 }
 
-function describe(state, hand, name) {
-  const prefix = `Game ${state.number}` + (hand ? `, hand ${hand.number}` : "") + ": ";
+/* The hand a heading names: where a fault stopped the game, the fault's own hand (the
+ * table may still show the last hand played: a Liar that fails before its lie of hand 4
+ * leaves hand 3 on the table, and the heading must say hand 4, as the fault box does). */
+function headingHand(hand, fault) {
+  if (fault && fault.where && Number.isInteger(fault.where.hand)) return fault.where.hand;
+  return hand ? hand.number : "";
+}
+
+function describe(state, hand, name, fault) {
+  const number = headingHand(hand, fault);
+  const prefix = `Game ${state.number}` + (number ? `, hand ${number}` : "") + ": ";
   switch (state.phase) {
     case "deal":
       return `${prefix}${name(state.dealer)} deals; the turned-up card is ${cardName(state.trumpCard)}.`;
@@ -410,8 +421,13 @@ function describe(state, hand, name) {
     }
     case "game_end":
       return `${prefix}the game is over: every card is revealed.`;
-    case "fault":
-      return `${prefix}the game stopped on a bot's fault.`;
+    case "fault": {
+      if (!fault) return `${prefix}the game stopped on a bot's fault.`;
+      const phase = fault.where && fault.where.phase;
+      const role = phase === "lie" ? " (The Liar)" : phase === "answer" ? " (The Judge)" : "";
+      return `${prefix}${name(fault.seat)}${role} ${FAULT_WORDS[fault.kind] || fault.kind}; ` +
+        "the game stopped on its fault.";
+    }
     default:
       return prefix;
   }
@@ -422,10 +438,7 @@ function describe(state, hand, name) {
 const STYLE_ID = "l21-style";
 
 function ensureStyle() {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = `
+  adoptStyle(STYLE_ID, `
 .l21 { --felt: #17613c; --felt-dark: #0f4a2d; --red-card: #c0141e; }
 .l21-status { font-weight: 600; min-height: 3em; margin: .25rem 0; }
 .l21 .felt { display: flex; flex-direction: column; gap: .75rem;
@@ -485,6 +498,5 @@ function ensureStyle() {
   .l21 .card { width: 2.3em; height: 3.3em; }
   .l21 .played-name { min-width: 0; width: 100%; }
 }
-`;
-  document.head.append(style);
+`);
 }

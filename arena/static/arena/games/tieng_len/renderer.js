@@ -11,7 +11,7 @@
  * data-hidden; the pile is .tl-pile with data-trick; seats carry data-passed, data-place,
  * data-turn.
  */
-import { eventsUpTo, seatNames, el } from "../../viewer/events.js";
+import { adoptStyle, eventsUpTo, seatNames, el } from "../../viewer/events.js";
 
 const STYLE_ID = "tieng-len-style";
 const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
@@ -73,11 +73,7 @@ const CSS = `
 `;
 
 function ensureStyle() {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = CSS;
-  document.head.append(style);
+  adoptStyle(STYLE_ID, CSS);
 }
 
 function cardNode(code) {

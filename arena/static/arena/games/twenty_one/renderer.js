@@ -8,7 +8,7 @@
  * marked as hidden at the table) or the round has ended; the other seat's trumps in hand are
  * card backs. Everything from the replay goes into the page as text only.
  */
-import { eventsUpTo, seatNames, el } from "../../viewer/events.js";
+import { adoptStyle, eventsUpTo, seatNames, el } from "../../viewer/events.js";
 
 const STYLE_ID = "twenty-one-renderer-style";
 const CSS = `
@@ -50,11 +50,7 @@ const LABELS = {
 };
 
 function ensureStyle() {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = CSS;
-  document.head.append(style);
+  adoptStyle(STYLE_ID, CSS);
 }
 
 /* A trump id as the table calls it (card_4 -> 4-Card, go_for_24 -> Go For 24). */

@@ -1,0 +1,242 @@
+"""Wrong passwords slow guessing down, and never lock the owner out (arena.web.logins).
+
+Every case runs through both doors: the API's token endpoint and the site's log-in form, which
+share one set of counts. Time is moved by ageing the recorded failures, so the waits are the
+real ones (30 s doubling to 15 minutes) without a test that sleeps.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.db.models import F
+from django.test import Client
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.web.logins import wait_after
+
+pytestmark = pytest.mark.django_db
+
+RIGHT = "alice-pass-123"
+DOORS = ["token", "form"]
+
+
+def attempt(door: str, username: str, password: str, address: str, **extra: str) -> str:
+    """``ok``, ``wrong`` or ``wait`` (with the answer's Retry-After checked), from a fresh client
+    at ``address``: a browser with no session, or an API client."""
+    client = Client(REMOTE_ADDR=address)
+    if door == "token":
+        response = client.post(
+            "/api/auth/token/",
+            {"username": username, "password": password},
+            content_type="application/json",
+            **extra,
+        )
+        if response.status_code == 200:
+            assert response.json()["token"]
+            return "ok"
+        if response.status_code == 400:
+            return "wrong"
+        assert response.status_code == 429, response.content
+        assert response.json()["code"] == "throttled"
+        assert "Too many wrong passwords" in response.json()["detail"]
+    else:
+        response = client.post(
+            "/accounts/login/", {"username": username, "password": password}, **extra
+        )
+        if response.status_code == 302:
+            assert client.session.get("_auth_user_id")
+            return "ok"
+        assert "_auth_user_id" not in client.session
+        if response.status_code == 200:
+            assert "correct username and password" in response.content.decode()
+            return "wrong"
+        assert response.status_code == 429, response.content
+        assert "Too many wrong passwords" in response.content.decode()
+    assert int(response["Retry-After"]) >= 1
+    return "wait"
+
+
+def later(seconds: float) -> None:
+    """As if ``seconds`` had passed since every recorded failure."""
+    AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(seconds=seconds))
+
+
+def retry_after(door: str, address: str) -> int:
+    client = Client(REMOTE_ADDR=address)
+    if door == "token":
+        body = {"username": "alice", "password": RIGHT}
+        response = client.post("/api/auth/token/", body, content_type="application/json")
+    else:
+        response = client.post("/accounts/login/", {"username": "alice", "password": RIGHT})
+    assert response.status_code == 429
+    return int(response["Retry-After"])
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_ten_wrong_passwords_from_anywhere_do_not_lock_the_owner_out(door, owner):
+    """The defect: ten wrong passwords for an account from any addresses, and its owner's
+    right password from a fresh address got 429 "Expected available in 3593 seconds"."""
+    wrong = [attempt(door, "alice", f"guess{n}", f"198.51.100.{n}") for n in range(10)]
+    assert wrong == ["wrong"] * 10
+    assert attempt(door, "alice", RIGHT, "203.0.113.7") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_ten_wrong_passwords_from_one_address_do_not_lock_the_owner_out(door, owner):
+    results = [attempt(door, "alice", f"guess{n}", "198.51.100.1") for n in range(10)]
+    assert results == ["wrong"] * 5 + ["wait"] * 5
+    assert attempt(door, "alice", RIGHT, "203.0.113.7") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_an_address_that_keeps_failing_on_an_account_waits_longer_each_time(door, owner):
+    address = "198.51.100.1"
+    assert [attempt(door, "alice", f"g{n}", address) for n in range(5)] == ["wrong"] * 5
+    # Its next try waits, even with the right password: the password is not even checked.
+    assert attempt(door, "alice", RIGHT, address) == "wait"
+    assert 25 <= retry_after(door, address) <= 30
+    later(31)
+    assert attempt(door, "alice", "g5", address) == "wrong"
+    assert attempt(door, "alice", RIGHT, address) == "wait"
+    assert 55 <= retry_after(door, address) <= 60  # doubled
+    for _ in range(10):
+        later(901)
+        assert attempt(door, "alice", "again", address) == "wrong"
+    assert 895 <= retry_after(door, address) <= 900  # capped at 15 minutes
+    later(901)
+    assert attempt(door, "alice", RIGHT, address) == "ok"  # waiting always gives a real try
+    assert attempt(door, "alice", "typo", address) == "wrong"  # and the right one forgave
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_guessing_one_account_from_many_addresses_is_slowed(door, owner):
+    # Ten addresses, one wrong password each: the account's ten free failures are spent.
+    guessers = [f"198.51.100.{n}" for n in range(10)]
+    assert [attempt(door, "alice", f"g{n}", a) for n, a in enumerate(guessers)] == ["wrong"] * 10
+    # Every address that has failed on the account now waits, though each failed only once.
+    assert [attempt(door, "alice", "g", a) for a in guessers] == ["wait"] * 10
+    # A fresh address gets one real try, and then waits with the others, longer each time.
+    assert attempt(door, "alice", "g10", "198.51.100.10") == "wrong"
+    assert attempt(door, "alice", "g11", "198.51.100.10") == "wait"
+    assert 55 <= retry_after(door, guessers[0]) <= 60
+    later(61)
+    assert attempt(door, "alice", "g12", guessers[0]) == "wrong"
+    assert attempt(door, "alice", "g13", guessers[1]) == "wait"  # the account's latest failure
+    assert 115 <= retry_after(door, guessers[1]) <= 120
+    # All the while the owner, from an address that has not failed, logs in at once.
+    assert attempt(door, "alice", RIGHT, "203.0.113.7") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_one_address_trying_many_accounts_is_slowed(door, owner, other_user):
+    results = [attempt(door, f"user{n}", "pw", "198.51.100.1") for n in range(30)]
+    assert results == ["wrong"] * 30
+    assert attempt(door, "bob", "bob-pass-123", "198.51.100.1") == "wait"
+    assert attempt(door, "bob", "bob-pass-123", "198.51.100.2") == "ok"
+    assert attempt(door, "alice", RIGHT, "203.0.113.7") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_right_password_forgives_that_addresss_failures(door, owner):
+    assert [attempt(door, "alice", f"g{n}", "198.51.100.1") for n in range(4)] == ["wrong"] * 4
+    assert attempt(door, "alice", RIGHT, "198.51.100.1") == "ok"
+    assert [attempt(door, "alice", f"t{n}", "198.51.100.1") for n in range(5)] == ["wrong"] * 5
+    assert attempt(door, "alice", RIGHT, "198.51.100.1") == "wait"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_refused_attempts_are_not_counted(door, owner):
+    for n in range(5):
+        attempt(door, "alice", f"g{n}", "198.51.100.1")
+    assert [attempt(door, "alice", "g", "198.51.100.1") for _ in range(20)] == ["wait"] * 20
+    later(31)  # the first wait, not stretched by the twenty refused attempts
+    assert attempt(door, "alice", RIGHT, "198.51.100.1") == "ok"
+
+
+def test_the_token_endpoint_and_the_form_share_one_count(owner):
+    for n in range(3):
+        assert attempt("form", "alice", f"g{n}", "198.51.100.1") == "wrong"
+    for n in range(2):
+        assert attempt("token", "alice", f"t{n}", "198.51.100.1") == "wrong"
+    assert attempt("form", "alice", RIGHT, "198.51.100.1") == "wait"
+    assert attempt("token", "alice", RIGHT, "198.51.100.1") == "wait"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_an_account_name_counts_whatever_its_case_or_spaces(door, owner):
+    for n, name in enumerate(["alice", "ALICE", " Alice", "aLiCe ", "alice"]):
+        assert attempt(door, name, f"g{n}", "198.51.100.1") == "wrong"
+    assert attempt(door, "alice", RIGHT, "198.51.100.1") == "wait"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_forged_forwarded_for_gets_no_fresh_tries(door, owner):
+    results = [
+        attempt(door, "alice", f"g{n}", "198.51.100.1", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+        for n in range(7)
+    ]
+    assert results == ["wrong"] * 5 + ["wait"] * 2
+    assert AccessAttempt.objects.get().ip_address == "198.51.100.1"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_behind_a_trusted_proxy_the_address_it_saw_is_the_client(door, owner, settings):
+    settings.ARENA_TRUSTED_PROXIES = 1
+    proxy = "10.0.0.2"
+
+    def via_proxy(password: str, forwarded: str) -> str:
+        return attempt(door, "alice", password, proxy, HTTP_X_FORWARDED_FOR=forwarded)
+
+    # The client's own claim (first entry) is ignored; the proxy's entry (last) counts.
+    assert [via_proxy(f"g{n}", f"10.9.9.{n}, 198.51.100.7") for n in range(6)] == [
+        *["wrong"] * 5,
+        "wait",
+    ]
+    assert via_proxy(RIGHT, "198.51.100.8") == "ok"
+    # A value no proxy writes is not an address: the connection is all there is.
+    assert via_proxy("g", "not-an-address") == "wrong"
+    assert AccessAttempt.objects.filter(ip_address=proxy).exists()
+
+
+def test_the_admin_log_in_is_held_to_the_same_limits(owner):
+    owner.is_staff = True
+    owner.save()
+    for n in range(5):
+        attempt("form", "alice", f"g{n}", "198.51.100.1")
+    client = Client(REMOTE_ADDR="198.51.100.1")
+    response = client.post("/admin/login/", {"username": "alice", "password": RIGHT})
+    assert response.status_code == 429
+    assert "Too many wrong passwords" in response.content.decode()
+    assert int(response["Retry-After"]) >= 1
+    assert "_auth_user_id" not in client.session
+    fresh = Client(REMOTE_ADDR="203.0.113.7")
+    answer = fresh.post("/admin/login/?next=/admin/", {"username": "alice", "password": RIGHT})
+    assert answer.status_code == 302
+
+
+def test_the_form_keeps_the_name_and_says_how_long_to_wait(owner):
+    for n in range(5):
+        attempt("form", "alice", f"g{n}", "198.51.100.1")
+    page = Client(REMOTE_ADDR="198.51.100.1").post(
+        "/accounts/login/", {"username": "alice", "password": RIGHT}
+    )
+    text = page.content.decode()
+    assert page.status_code == 429
+    assert "try again in 30 seconds" in text
+    assert 'value="alice"' in text
+    assert "correct username and password" not in text
+
+
+@given(st.integers(0, 10_000), st.integers(1, 50))
+def test_waits_grow_with_every_failure_and_stop_at_the_cap(failures, threshold):
+    wait = wait_after(failures, threshold)
+    if failures < threshold:
+        assert wait == 0
+    else:
+        assert 30 <= wait <= 900
+        assert wait_after(failures + 1, threshold) >= wait
+        assert wait_after(failures + 1, threshold) in (900, 2 * wait)
