@@ -4,7 +4,8 @@ The wheel is the repo's installable part (``engine`` and ``sandbox``, see pyproj
 built offline once per version of their sources and kept under ``DATA_DIR/downloads/``. A
 starter kit is a zip of everything to begin with: the game's starter bot, its rules, a README
 saying how to install and run, a test harness, the wheel itself and, under ``wheels/``, the
-wheels of everything the engine needs (fastjsonschema, rich, trueskill and theirs), so that::
+wheels of everything the engine needs (fastjsonschema, rich, trueskillthroughtime and
+theirs), so that::
 
     pip install --no-index --find-links wheels bluff_arena_engine-*.whl
     python -m engine play my_bot.py random
@@ -14,10 +15,10 @@ works from the kit's folder with no network at all.
 Why ship the dependencies rather than make the engine need none for local play: the local
 runner must judge a bot as the arena does, and the arena checks every action with
 fastjsonschema against the game's schema, so a kit without it would accept moves the arena
-refuses; rich draws the runner's tables and trueskill rates its tournaments as the ladder
-does. They are pure-Python wheels (any OS, any CPU), about 1.6 MB together, built once per
-version set from the very versions this arena runs (read from its own environment), with pip,
-under ``DATA_DIR/downloads/wheels/``.
+refuses; rich draws the runner's tables and trueskillthroughtime rates its tournaments as
+the ladder does. They are pure-Python wheels (any OS, any CPU), about 1.6 MB together, built
+once per version set from the very versions this arena runs (read from its own
+environment), with pip, under ``DATA_DIR/downloads/wheels/``.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def test_every_game_has_a_starter_kit_that_runs_from_its_own_folder(data_dir, tm
         shipped = {
             name.split("/")[-1].split("-")[0].lower() for name in names if "/wheels/" in name
         }
-        assert {"fastjsonschema", "rich", "trueskill", "pygments"} <= shipped, shipped
+        assert {"fastjsonschema", "rich", "trueskillthroughtime", "pygments"} <= shipped, shipped
         kit.extractall(tmp_path / "kits")
         here = tmp_path / "kits" / folder
         readme = (here / "README.md").read_text()
