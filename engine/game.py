@@ -260,6 +260,7 @@ class Game(Protocol):
     name: str  # the id: lower case, e.g. "lie21"
     title: str  # "Lie 21"
     summary: str  # one sentence for the games list
+    match_summary: str  # what one match of it is, in a sentence or two (game pages)
     position: int  # order in lists (Lie 21 first)
     min_players: int
     max_players: int

@@ -111,7 +111,7 @@ def strings(value: Any) -> set[str]:
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_game_declares_what_the_platform_needs(name):
     game = get_game(name)
-    assert game.name == name and game.title and game.summary
+    assert game.name == name and game.title and game.summary and game.match_summary
     assert 2 <= game.min_players <= game.max_players <= 16
     assert game.rules_version >= 1
     for event_type, hook in game.hook_events.items():

@@ -88,6 +88,11 @@ class LiarsGame:
         "Poker dice for 2 to 6 bots: throw under the cup, announce a higher hand or call "
         "the liar; three lives, last survivor wins."
     )
+    #: What one match is (the game and tournament pages say it).
+    match_summary = (
+        "One match is one game of Liars at a table of 2-6 bots, played until one bot is "
+        "left with lives: the order they drop out in is the placing."
+    )
     position = 20
     min_players = 2
     max_players = 6

@@ -64,6 +64,12 @@ class Lie21Game:
         "Two bots bluff with three-card hands aiming at 21: lie with two cards face down, "
         "challenge or forfeit, best of seven."
     )
+    #: What one match is (the game and tournament pages say it).
+    match_summary = (
+        "One match is best of seven games: a game won with 61-89 points gives one match "
+        "point, 90 or more two, and 120 sweeps the match at once; the first to four match "
+        "points wins."
+    )
     position = 0
     min_players = 2
     max_players = 2

@@ -75,6 +75,11 @@ class TiengLenGame:
         "The Vietnamese climbing game for 2-4 bots: beat the play on the table with a higher "
         "single, pair, triple or run, bomb the 2s, and be first to shed all 13 cards."
     )
+    #: What one match is (the game and tournament pages say it).
+    match_summary = (
+        "One match is eight games at a table of 2-4 bots, each giving its places' points "
+        "(3/2/1/0 at four seats); most points takes the match, then first places."
+    )
     position = 30
     min_players = 2
     max_players = 4

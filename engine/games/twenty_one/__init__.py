@@ -67,6 +67,11 @@ class TwentyOneGame:
         "Two bots draw from eleven cards toward 21 with a hidden hush card and a hand of "
         "trumps, betting more every round until one is out of bets."
     )
+    #: What one match is (the game and tournament pages say it).
+    match_summary = (
+        "One match is four games, the second and fourth replaying the first and third "
+        "with the seats swapped: most games won takes it, then the bets held."
+    )
     position = 20
     min_players = 2
     max_players = 2

@@ -163,6 +163,7 @@ class HighCardGame:
     name = "highcard"
     title = "High Card (test game)"
     summary = "Keep your hidden card or swap it; the highest card wins. A test game."
+    match_summary = "One match is three games; the most points takes it."
     position = 90
     min_players = 2
     max_players = 4
