@@ -2,38 +2,56 @@
 
 Prints one ``name: value unit`` line per figure:
 
-    engine_random_games: N games/s       random vs random, the game loop: deal, observation for
-                                         every decision, the bot's act() through the in-process
-                                         player, the rules checking and applying each move
-    engine_heuristic_games: N games/s    the same with heuristic vs heuristic
-    engine_random_matches: N matches/s   whole best-of-7 matches through play_match (bots
-                                         loaded per match, replay document built)
-    engine_lean_loop: N games/s          for scale: a bare rules-only loop (random choices,
-                                         sums, draws; no observations, checks or bots), the
-                                         kind the targets were set against (about 38,000 on
-                                         this machine when it is not busy elsewhere)
-    <game>_random_games: N games/s       for every other hosted game: its built-in random bots
-                                         in every seat (4 seats where the game allows, else its
-                                         most), the same loop as engine_random_games plus the
-                                         legal actions in each observation where the game
-                                         lists them
+    <game>_random_games: N games/s       for every hosted game: its built-in random bots in
+                                         every seat (4 seats where the game allows, else its
+                                         most), the loop the match runner runs: deal, the
+                                         observation for every decision with the match part
+                                         and, where the game lists them, the legal actions,
+                                         the bot's act() through the in-process player, the
+                                         rules checking and applying each move
+    engine_heuristic_games: N games/s    Lie 21's loop with heuristic vs heuristic
+    engine_random_matches: N matches/s   whole Lie 21 best-of-7 matches through play_match
+                                         (bots loaded per match, replay document built)
+    engine_lean_loop: N games/s          for scale: a bare Lie 21 rules-only loop (random
+                                         choices, sums, draws; no observations, checks or
+                                         bots)
 
-Each figure is the best of several timed runs on one core: the machine's speed drifts by tens of
-percent from second to second, and the best run is the one least disturbed.
+Each figure is the best of several timed runs on one core: the machine's speed drifts by tens
+of percent from second to second, and the best run is the one least disturbed.
+
+``--compare COMMIT`` measures the ``<game>_random_games`` loops of this checkout against the
+same loops on that commit's engine (exported with ``git archive``), alternating old and new
+runs, each in a process of its own, and prints per game::
+
+    <game>_random_games_before: N games/s   at COMMIT (the median run)
+    <game>_random_games: N games/s          here (the median run)
+    <game>_speedup: R x                      the median over the new runs of the run over the
+                                             mean of the old runs either side of it (a steady
+                                             drift of the machine cancels, a spoilt run does
+                                             not decide)
+
+    .venv/bin/python benchmarks/engine_speed.py --compare a4947d9~1 --runs 7 --seconds 2
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import statistics
+import subprocess
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import GAMES, InProcessPlayer, builtin_bot, get_game, play_match
+from engine_checkout import REPO, export, use_engine
 
 
 def game_loop_rate(bot: str, *, seconds: float, runs: int = 5) -> float:
+    from engine import InProcessPlayer, builtin_bot, get_game
+
     game = get_game("lie21")
     players = [InProcessPlayer(f"{bot}{seat}", builtin_bot("lie21", bot)) for seat in (0, 1)]
     for seat, player in enumerate(players):
@@ -46,22 +64,26 @@ def game_loop_rate(bot: str, *, seconds: float, runs: int = 5) -> float:
         games = 0
         started = time.perf_counter()
         while (elapsed := time.perf_counter() - started) < seconds:
-            for _ in range(50):
+            for _ in range(10):
                 seed += 1
                 state = game.new_game(seed=seed, dealer=seed & 1, num_players=2)
                 seat = state.to_act()
                 while seat is not None:
                     observation = state.observation(seat)
                     observation.update(context)
+                    observation["legal_actions"] = state.legal_actions(seat)
                     state.apply(seat, acts[seat](observation))
                     seat = state.to_act()
-            games += 50
+            games += 10
         best = max(best, games / elapsed)
     return best
 
 
-def other_game_rate(name: str, *, seconds: float, runs: int = 3) -> float:
-    """Games per second of one game's built-in random bots, through its rules alone."""
+def random_game_rate(name: str, *, seconds: float, runs: int = 3) -> float:
+    """Games per second of one game's built-in random bots, through its rules alone: the
+    best of ``runs`` timed runs of ``seconds`` each."""
+    from engine import InProcessPlayer, builtin_bot, get_game
+
     game = get_game(name)
     seats = min(4, game.max_players)
     path = builtin_bot(name, "random")
@@ -97,6 +119,8 @@ def other_game_rate(name: str, *, seconds: float, runs: int = 3) -> float:
 
 
 def match_rate(*, seconds: float, runs: int = 5) -> float:
+    from engine import InProcessPlayer, builtin_bot, play_match
+
     path = builtin_bot("lie21", "random")
     best = 0.0
     seed = 0
@@ -145,14 +169,64 @@ def lean_loop_rate(*, seconds: float, runs: int = 3) -> float:
     return best
 
 
+def speedup(before_runs: list[float], after_runs: list[float]) -> float:
+    """The median, over the new runs, of a run's rate over the mean of the old runs either
+    side of it (``before_runs`` has one run more than ``after_runs``).
+
+    >>> speedup([100.0, 120.0, 100.0], [220.0, 150.0])  # the machine slowed in the 2nd pair
+    1.8636363636363638
+    """
+    around = [(a + b) / 2 for a, b in pairwise(before_runs)]
+    return statistics.median(new / old for new, old in zip(after_runs, around, strict=True))
+
+
+def _child_rate(root: Path, name: str, seconds: float) -> float:
+    command = [sys.executable, __file__, "--engine-root", str(root), "--child", name]
+    command += ["--seconds", str(seconds)]
+    return float(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+
+
+def compare(commit: str, names: list[str], *, runs: int, seconds: float) -> None:
+    old_root = export(commit)
+    for name in names:
+        before: list[float] = []
+        after: list[float] = []
+        for run in range(runs + 1):  # old, new, old, ..., new, old
+            before.append(_child_rate(old_root, name, seconds))
+            if run < runs:
+                after.append(_child_rate(REPO, name, seconds))
+        print(f"{name}_random_games_before: {statistics.median(before):.0f} games/s")
+        print(f"{name}_random_games: {statistics.median(after):.0f} games/s")
+        print(f"{name}_speedup: {speedup(before, after):.2f} x", flush=True)
+
+
 def main() -> None:
-    print(f"engine_random_games: {game_loop_rate('random', seconds=1.5):.0f} games/s", flush=True)
+    argv = use_engine(sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--compare", metavar="COMMIT", help="old against new, alternating")
+    parser.add_argument("--runs", type=int, default=5, help="new runs per game (--compare)")
+    parser.add_argument("--seconds", type=float, default=1.5, help="length of one timed run")
+    parser.add_argument("--only", default="", help="comma-separated games (default: all)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:  # one timed run (after a short warm-up), for --compare
+        random_game_rate(args.child, seconds=0.3, runs=1)
+        print(json.dumps(random_game_rate(args.child, seconds=args.seconds, runs=1)))
+        return
+    from engine import GAMES
+
+    names = [name for name in GAMES if not args.only or name in args.only.split(",")]
+    if args.compare:
+        compare(args.compare, names, runs=args.runs, seconds=args.seconds)
+        return
+    for name in names:
+        rate = random_game_rate(name, seconds=args.seconds)
+        print(f"{name}_random_games: {rate:.0f} games/s", flush=True)
+    if args.only:
+        return
     print(f"engine_heuristic_games: {game_loop_rate('heuristic', seconds=2.0, runs=3):.1f} games/s")
     print(f"engine_random_matches: {match_rate(seconds=1.5):.0f} matches/s")
     print(f"engine_lean_loop: {lean_loop_rate(seconds=1.0):.0f} games/s")
-    for name in GAMES:
-        if name != "lie21":
-            print(f"{name}_random_games: {other_game_rate(name, seconds=1.5):.0f} games/s")
 
 
 if __name__ == "__main__":
