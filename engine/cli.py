@@ -4,7 +4,7 @@
     python -m engine play [--game GAME] BOT BOT [BOT ...] [--matches N] [--seed S] [--json]
                           [--replay-dir DIR] [--in-process] [--quiet] [--options JSON]
     python -m engine tournament [--game GAME] BOT BOT [BOT ...] [--matches N] [--seed S] [--json]
-    python -m engine replay FILE
+    python -m engine replay FILE [--html OUT | --check]
     python -m engine bots [--game GAME]
     python -m engine packages [--install]
 
@@ -27,6 +27,7 @@ from engine import replay as replay_io
 from engine.botfiles import BotFileError
 from engine.htmlviewer import ViewerFilesMissing, logs_path, replay_html
 from engine.match import MatchResult
+from engine.referee import CannotReplay, differences
 from engine.registry import GAMES, UnknownGame, get_game
 from engine.runner import SandboxMissing, Summary, run_matches
 from engine.transcript import transcript
@@ -94,6 +95,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help="write a single-file HTML page drawing the replay with the site's viewer",
     )
+    replay.add_argument(
+        "--check",
+        action="store_true",
+        help="re-play every game from what the replay holds (its draws and actions, not its "
+        "seeds) and say whether the rules give the same record",
+    )
     packages = sub.add_parser(
         "packages",
         help="the third-party packages bots may import (numpy), and whether the sandbox has them",
@@ -121,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return _play(args)
         if args.command == "replay":
-            return _replay(args.file, html_out=args.html)
+            return _replay(args.file, html_out=args.html, check=args.check)
         if args.command == "tournament":
             return _tournament(args)
         if args.command == "games":
@@ -178,22 +185,39 @@ def _games() -> int:
     return 0
 
 
-def _replay(path: str, *, html_out: str | None = None) -> int:
+def _replay(path: str, *, html_out: str | None = None, check: bool = False) -> int:
     try:
         document = replay_io.load(path)
         if html_out is not None:
             return _replay_html(document, html_out, _local_logs(path))
+        if check:
+            return _replay_check(path, document)
         text = transcript(document)
     except ViewerFilesMissing as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{path}: {exc.strerror or exc}")
+    except CannotReplay as exc:
+        return _fail(f"{path}: {exc}")
     except (EOFError, ValueError, zlib.error) as exc:  # truncated gzip, bad JSON, old format
         return _fail(f"{path}: not a readable replay ({exc})")
     except (KeyError, TypeError, IndexError) as exc:
         return _fail(f"{path}: not a valid replay (missing or malformed {exc})")
     sys.stdout.write(text)
     return 0
+
+
+def _replay_check(path: str, document: dict[str, Any]) -> int:
+    """Re-play the replay from its own contents (``engine.referee``): 0 when it agrees."""
+    found = differences(document)
+    games = len(document["games"])
+    moves = sum(len(game["steps"]) for game in document["games"])
+    if not found:
+        print(f"{path}: every game re-plays from the replay ({games} games, {moves} steps)")
+        return 0
+    for line in found:
+        print(f"{path}: {line}")
+    return 1
 
 
 def _local_logs(path: str) -> list[list[dict[str, Any]]] | None:

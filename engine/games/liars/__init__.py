@@ -14,7 +14,7 @@ from typing import Any
 from engine.game import IllegalMove
 from engine.games.liars.match_rules import LiarsMatch
 from engine.games.liars.observe import game_reveal, observation
-from engine.games.liars.rules import LiarsState, Variant
+from engine.games.liars.rules import LiarsState, RecordedDice, Variant
 from engine.games.liars.stats import MEANING, seat_stats
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "Liars", "LiarsGame"]
@@ -73,12 +73,15 @@ class Liars(LiarsState):
         return [self.default_action(seat)] if seat == self.to_act() else []
 
     def record(self) -> dict[str, Any]:
-        return {
+        record: dict[str, Any] = {
             "rounds": self.record_rounds,
             "lives": self.scores(),
             "eliminated": list(self.elim),
             "faulted": [s for s in range(self.n) if self.faulted[s]],
         }
+        if len(self.record_rounds) < self.round:  # a fault stopped the game mid-round
+            record["unfinished"] = {"number": self.round, "throws": self.throw_log}
+        return record
 
 
 class LiarsGame:
@@ -122,6 +125,19 @@ class LiarsGame:
         """``dealer`` starts the first round. Dice are thrown during play from the game's own
         RNG, so ``rotation`` has nothing to rotate."""
         return Liars(seed, dealer, num_players, Variant.from_options(options))
+
+    def rebuild(
+        self, game: Mapping[str, Any], *, num_players: int, options: Mapping[str, Any]
+    ) -> Liars:
+        """A game whose dice land as its replay entry's record says (each throw's values by
+        die index, round by round): a referee's re-play, with no seed."""
+        return Liars(
+            None,
+            game["dealer"],
+            num_players,
+            Variant.from_options(options),
+            dice=RecordedDice(game["record"]),
+        )
 
     def match_rules(self, options: Mapping[str, Any] | None = None) -> LiarsMatch:
         return LiarsMatch.from_options(options) if options else _DEFAULT_RULES

@@ -15,7 +15,7 @@ place that turns it into what a seat is shown. The spectator's record keeps ever
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,10 @@ __all__ = [
     "DICE",
     "LIVES",
     "ROUND_CAP",
+    "DiceSource",
     "LiarsState",
+    "RecordedDice",
+    "SeededDice",
     "Variant",
 ]
 
@@ -88,6 +91,47 @@ def _shown(value: object) -> str:
     return text if len(text) <= 24 else text[:20] + "...'"
 
 
+#: Where a game's dice land: called with the thrower and the dice it throws (indexes, in
+#: the action's order), it returns their values in the same order.
+DiceSource = Callable[[int, Sequence[int]], list[int]]
+
+
+class SeededDice:
+    """The dice of a game drawn from its seed: one ``random.Random(seed)`` draw per die, in
+    the order the action names the dice."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed).random
+
+    def __call__(self, seat: int, dice: Sequence[int]) -> list[int]:
+        draw = self.random
+        return [int(draw() * 6) + 1 for _ in dice]
+
+
+class RecordedDice:
+    """The dice of a game read back from its replay's record (a referee's re-play): each
+    throw of every round in order, ``values`` by die index (null for a die not thrown)."""
+
+    __slots__ = ("throws",)
+
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        rounds = list(record["rounds"])
+        if record.get("unfinished") is not None:
+            rounds.append(record["unfinished"])
+        self.throws = iter([throw for entry in rounds for throw in entry["throws"]])
+
+    def __call__(self, seat: int, dice: Sequence[int]) -> list[int]:
+        throw = next(self.throws, None)
+        if throw is None:
+            raise ValueError("the record holds no more throws")
+        values = throw["values"]
+        if throw["seat"] != seat or {d for d, v in enumerate(values) if v is not None} != set(dice):
+            raise ValueError(f"the record's next throw is not seat {seat}'s throw of {dice}")
+        return [values[d] for d in dice]
+
+
 class LiarsState:
     """One game in progress, from the first round to the last survivor."""
 
@@ -126,12 +170,21 @@ class LiarsState:
         "steps",
         "stop_first",
         "straights",
+        "throw_log",
         "thrown",
         "throws",
         "variant",
     )
 
-    def __init__(self, seed: int, starter: int, num_players: int, variant: Variant) -> None:
+    def __init__(
+        self,
+        seed: int | None,
+        starter: int,
+        num_players: int,
+        variant: Variant,
+        *,
+        dice: DiceSource | None = None,
+    ) -> None:
         if not 2 <= num_players <= 6:
             raise ValueError("Liars is played by 2 to 6 seats")
         n = self.n = num_players
@@ -142,7 +195,11 @@ class LiarsState:
         self.stop_first = variant.stop_at_first_out
         self.contest_next = variant.straight_contest
         self.order: HandOrder = hand_order(variant.straights)
-        self.roll = random.Random(seed).random
+        if dice is None:
+            if seed is None:
+                raise ValueError("a game needs a seed or a source of dice")
+            dice = SeededDice(seed)
+        self.roll = dice
         self.lives = [LIVES] * n
         self.out = [False] * n
         self.faulted = [False] * n
@@ -234,6 +291,7 @@ class LiarsState:
         self.history: list[dict[str, Any]] = []
         self.round_dirs = self.direction
         self.decisions = 0
+        self.throw_log: list[dict[str, Any]] = []  # every throw's values, for the record
         self._new_turn()
 
     def _new_turn(self) -> None:
@@ -307,6 +365,7 @@ class LiarsState:
                 "reason": reason,
                 "refuser": None,
                 "looks": [e["seat"] for e in self.history if e["type"] == "look"],
+                "throws": self.throw_log,
             }
         )
         events: list[Event] = [{"type": "round_end", "public": dict(summary)}]
@@ -495,7 +554,6 @@ class LiarsState:
         for d in cover:
             self.hidden[d] = True  # its value was public and stays known to all ("seen")
             known[d] = [SEEN] * n
-        roll = self.roll
         self.throws += 1
         if contest is not None:
             self.phase = CONTEST
@@ -505,12 +563,12 @@ class LiarsState:
             self.phase = TURN
         thrown = self.thrown
         up: list[int | None] = []
-        got: list[int] = []
-        for d in dice_idx:
-            value = int(roll() * 6) + 1
+        got = self.roll(seat, dice_idx)
+        landed: list[int | None] = [None] * DICE
+        for d, value in zip(dice_idx, got, strict=True):
+            landed[d] = value
             values[d] = value
             thrown[d] = True
-            got.append(value)
             if d in hide:
                 self.hidden[d] = True
                 row = [UNKNOWN] * n
@@ -521,6 +579,7 @@ class LiarsState:
                 self.hidden[d] = False
                 known[d] = [SEEN] * n
                 up.append(value)
+        self.throw_log.append({"seat": seat, "values": landed})
         public = {"seat": seat, "dice": list(dice_idx), "hide": list(hide), "up": up}
         if cover:
             public["cover"] = list(cover)

@@ -105,6 +105,15 @@ class Lie21Game:
         dealer = (dealer - rotation) % 2
         return Lie21(shuffled(seed), dealer, check=False)  # a shuffle is a full deck
 
+    def rebuild(
+        self, game: Mapping[str, Any], *, num_players: int, options: Mapping[str, Any]
+    ) -> Lie21:
+        """A game dealt from its replay entry: the shuffle is the record's ``deck`` (top card
+        first), the dealer as :meth:`new_game` turns it (a referee's re-play; no seed)."""
+        if num_players != 2:
+            raise ValueError("Lie 21 is a game for two players")
+        return Lie21(game["record"]["deck"], (game["dealer"] - game.get("rotation", 0)) % 2)
+
     def match_rules(self, options: Mapping[str, Any] | None = None) -> BestOfSeven:
         return BestOfSeven.from_options(options) if options else _DEFAULT_RULES
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import IllegalMove
-from engine.games.tieng_len.cards import CODES
+from engine.games.tieng_len.cards import CODES, INDEX
 from engine.games.tieng_len.match_rules import EightGames, TiengLenOptions
 from engine.games.tieng_len.observe import game_reveal, observation
 from engine.games.tieng_len.rules import TiengLenState
@@ -123,6 +123,22 @@ class TiengLenGame:
             rotation=rotation,
             leader=leader,
             instant_wins=instant,
+        )
+
+    def rebuild(
+        self, game: Mapping[str, Any], *, num_players: int, options: Mapping[str, Any]
+    ) -> TiengLen:
+        """A game dealt from its replay entry: the pack as the record's ``deck`` has it (the
+        first card dealt first), the entry's dealer, rotation and leader (a referee's
+        re-play; no seed)."""
+        deck = [INDEX[code] for code in game["record"]["deck"]]
+        return TiengLen.from_deck(
+            deck,
+            num_players,
+            dealer=game["dealer"],
+            rotation=game.get("rotation", 0),
+            leader=game.get("setup", {}).get("leader"),
+            instant_wins=options.get("instant_wins", False),
         )
 
     def match_rules(self, options: Mapping[str, Any] | None = None) -> EightGames:

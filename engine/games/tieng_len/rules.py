@@ -190,7 +190,30 @@ class TiengLenState:
         plays position (s + rotation) % n, so rotating the deal hands each seat another's
         cards. With fewer than four seats the rest of the pack stays out of play, unseen.
         """
-        deck = shuffled(seed)
+        return cls.from_deck(
+            shuffled(seed),
+            num_players,
+            dealer=dealer,
+            rotation=rotation,
+            leader=leader,
+            instant_wins=instant_wins,
+        )
+
+    @classmethod
+    def from_deck(
+        cls,
+        deck: Sequence[int],
+        num_players: int,
+        *,
+        dealer: int = 0,
+        rotation: int = 0,
+        leader: int | None = None,
+        instant_wins: bool = False,
+    ) -> TiengLenState:
+        """Deal a shuffled pack (card numbers, the first card dealt first): :meth:`deal`
+        with its shuffle, or a replay's record (a referee's re-play)."""
+        if sorted(deck) != list(range(52)):
+            raise ValueError("the pack must hold each of the 52 cards exactly once")
         by_position = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(num_players)]
         hands = [by_position[(s + rotation) % num_players] for s in range(num_players)]
         return cls(

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.game import IllegalMove
 from engine.games.twenty_one.cards import TRUMP_ORDER
+from engine.games.twenty_one.draws import RecordedDraws
 from engine.games.twenty_one.match_rules import DEFAULT_MATCH, TwentyOneMatch
 from engine.games.twenty_one.observe import game_reveal, observation
 from engine.games.twenty_one.rules import TwentyOneState
@@ -51,13 +52,24 @@ class TwentyOne(TwentyOneState):
     reveal = game_reveal
 
     def record(self) -> dict[str, Any]:
-        """Every round as a spectator saw it (decks, hush cards), and the first trump deck."""
-        return {
+        """Every round as a spectator saw it (decks, hush cards, cards put back, trumps
+        switched), the first trump deck and every one shuffled from the discards: each random
+        draw of the game (``docs/games/twenty_one.md``, "The replay")."""
+        record: dict[str, Any] = {
             "trump_deck": list(self.trump_start),
+            "trump_refills": [dict(refill) for refill in self.refills],
             "rounds": [dict(r) for r in self.rounds],
             "bets": list(self.bets),
             "rounds_won": list(self.rounds_won),
         }
+        if self.round > len(self.rounds):  # a fault stopped the game mid-round
+            record["unfinished"] = {
+                "round": self.round,
+                "deck": list(self.order),
+                "put_back": [dict(entry) for entry in self.put_back],
+                "switched": [names[:] for names in self.switched],
+            }
+        return record
 
 
 class TwentyOneGame:
@@ -110,6 +122,25 @@ class TwentyOneGame:
             dealer_mode=rules.dealer_mode,
             starting_bets=rules.starting_bets,
             trumps=dict(rules.trumps),
+        )
+
+    def rebuild(
+        self, game: Mapping[str, Any], *, num_players: int, options: Mapping[str, Any]
+    ) -> TwentyOne:
+        """A game whose every draw is read from its replay entry's record (trump decks,
+        each round's deck, cards put back, Trump Switch discards): a referee's re-play, with
+        no seed."""
+        if num_players != 2:
+            raise ValueError("Twenty One is a game for two players")
+        rules = _rules_for(options)
+        return TwentyOne(
+            None,
+            game["dealer"],
+            game.get("rotation", 0),
+            dealer_mode=rules.dealer_mode,
+            starting_bets=rules.starting_bets,
+            trumps=dict(rules.trumps),
+            draws=RecordedDraws(game["record"]),
         )
 
     def match_rules(self, options: Mapping[str, Any] | None = None) -> TwentyOneMatch:

@@ -7,12 +7,14 @@ both have passed; the total closest to the target (21, or a Go For's) wins the r
 loser pays its stake. The match (four games in duplicate pairs) lives in ``match_rules.py``;
 what a seat may see lives in ``observe.py``.
 
-Everything random comes from the game's seed: each round shuffles the playing deck with its
-own generator (seeded from the game seed and the round number, so the deals of a round do
-not depend on earlier play), which then also places cards Remove and Return put back and
-shuffles trump discards into a new trump deck; the first trump deck has a generator of its
-own. Cards are dealt by *position*: with ``rotation`` r, seat s plays position (s + r) % 2,
-so a rotated game gives each seat the other seat's cards (duplicate play).
+Everything random comes through the game's draws (``draws.py``): from the seed, each round
+shuffles the playing deck with its own generator (seeded from the game seed and the round
+number, so the deals of a round do not depend on earlier play), which then also places cards
+Remove and Return put back, picks Trump Switch's discards and shuffles trump discards into a
+new trump deck; the first trump deck has a generator of its own. Each draw is logged for the
+record, so a game re-plays from its replay with :class:`RecordedDraws`. Cards are dealt by
+*position*: with ``rotation`` r, seat s plays position (s + r) % 2, so a rotated game gives
+each seat the other seat's cards (duplicate play).
 
 Moves follow verify / can / apply: :meth:`TwentyOneState.verify` checks a bot's JSON action
 (raising :class:`IllegalMove`), :meth:`TwentyOneState.can_apply` asks without raising,
@@ -22,7 +24,6 @@ Moves follow verify / can / apply: :meth:`TwentyOneState.verify` checks a bot's 
 from __future__ import annotations
 
 import bisect
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -38,6 +39,7 @@ from engine.games.twenty_one.cards import (
     standard_trumps,
     trump_deck,
 )
+from engine.games.twenty_one.draws import RecordedDraws, SeededDraws
 
 __all__ = [
     "DEFAULT_TARGET",
@@ -114,6 +116,7 @@ class TwentyOneState:
         "deck",
         "discards",
         "drawn",
+        "draws",
         "hands",
         "history",
         "hush",
@@ -124,7 +127,8 @@ class TwentyOneState:
         "played",
         "played_round",
         "positions",
-        "rng",
+        "put_back",
+        "refills",
         "rotation",
         "round",
         "round_publics",
@@ -134,6 +138,7 @@ class TwentyOneState:
         "stake",
         "starter",
         "starting_bets",
+        "switched",
         "table",
         "target",
         "trump_counts",
@@ -147,7 +152,7 @@ class TwentyOneState:
 
     def __init__(
         self,
-        seed: int,
+        seed: int | None,
         dealer: int = 0,
         rotation: int = 0,
         *,
@@ -156,9 +161,15 @@ class TwentyOneState:
         trumps: Mapping[str, int] | None = None,
         decks: Sequence[Sequence[int]] | None = None,
         trumps_top_first: Sequence[str] | None = None,
+        draws: SeededDraws | RecordedDraws | None = None,
     ) -> None:
         if dealer not in (0, 1):
             raise ValueError("dealer must be seat 0 or 1")
+        if draws is None:
+            if seed is None:
+                raise ValueError("a game needs a seed or the draws of its record")
+            draws = SeededDraws(seed)
+        self.draws = draws
         self.seed = seed
         self.dealer = dealer
         self.rotation = rotation % 2
@@ -172,8 +183,13 @@ class TwentyOneState:
             self.trump_deck = list(reversed(trumps_top_first))
         else:
             self.trump_deck = trump_deck(counts)
-            random.Random(seed * 128).shuffle(self.trump_deck)
+            draws.first_trumps(self.trump_deck)
         self.trump_start = self.trump_deck[::-1]  # top first, for the record
+        # Every later draw, logged for the record as it is made: the trump decks shuffled
+        # from the discards (the game's), and the round's cards put back and trumps switched.
+        self.refills: list[dict[str, Any]] = []
+        self.put_back: list[dict[str, int]] = []
+        self.switched: list[list[str]] = []
         self.deals = [list(d) for d in decks] if decks is not None else None
         self.discards: list[str] = []
         self.hands: list[list[str]] = [[], []]
@@ -187,7 +203,6 @@ class TwentyOneState:
         self.over = False
         self.turn: int | None = None
         # Set by _deal; declared here so every slot exists.
-        self.rng = random.Random(0)
         self.order: list[int] = []
         self.deck: list[int] = []
         self.hush = [0, 0]
@@ -414,7 +429,8 @@ class TwentyOneState:
                 return None
             deck = self.trump_deck = self.discards
             self.discards = []
-            self.rng.shuffle(deck)
+            self.draws.refill(deck)
+            self.refills.append({"round": self.round, "deck": deck[::-1]})
         name = deck.pop()
         hand = self.hands[seat]
         bisect.insort(hand, name, key=TRUMP_RANK.__getitem__)
@@ -449,7 +465,10 @@ class TwentyOneState:
             victim = other if name == "remove" else seat
             card = up[victim].pop() if up[victim] else None
             if card is not None:
-                deck.insert(self.rng.randrange(len(deck) + 1), card)  # ruling 5
+                index = self.draws.slot(card, len(deck))  # ruling 5
+                deck.insert(index, card)
+                # From the top: 0 is the next card drawn (the deck list is bottom first).
+                self.put_back.append({"card": card, "slot": len(deck) - 1 - index})
             public["card"] = card
         elif name == "exchange":
             if up[seat] and up[other]:
@@ -479,9 +498,9 @@ class TwentyOneState:
                     self.target = DEFAULT_TARGET  # ruling 6
             public["destroyed"] = destroyed
         elif name == "trump_switch":
-            rng = self.rng
-            gone = [hand.pop(rng.randrange(len(hand))) for _ in range(min(2, len(hand)))]
+            gone = self.draws.discards(hand, min(2, len(hand)))
             gone.sort(key=TRUMP_RANK.__getitem__)
+            self.switched.append(gone[:])
             self.discards.extend(gone)
             got = [g for g in (self._draw_trump(seat) for _ in range(3)) if g is not None]
             public["discarded"] = tuple(gone)
@@ -512,15 +531,14 @@ class TwentyOneState:
         """Start the next round: shuffle the eleven cards, deal by position, draw trumps."""
         self.round += 1
         self.acting_bet += 1  # 1 in the first round, one more every round (ruling 4)
-        rng = self.rng = random.Random(self.seed * 128 + self.round)
+        scripted = None
         if self.deals is not None and self.round <= len(self.deals):
-            order = list(self.deals[self.round - 1])
-            if sorted(order) != list(CARDS):
+            scripted = self.deals[self.round - 1]
+            if sorted(scripted) != list(CARDS):
                 raise ValueError("a scripted deck holds each card 1-11 exactly once")
-        else:
-            order = list(CARDS)
-            rng.shuffle(order)
-        self.order = order
+        order = self.order = self.draws.round_deck(self.round, scripted)
+        self.put_back = []
+        self.switched = []
         first, second = self.positions
         hush = [0, 0]
         hush[first], hush[second] = order[0], order[1]
@@ -612,6 +630,8 @@ class TwentyOneState:
                 "bets": list(self.bets),
                 "drawn": list(self.drawn),
                 "trumps_played": list(self.played_round),
+                "put_back": self.put_back,
+                "switched": self.switched,
             }
         )
         events.append({"type": "round_end", "public": public})
@@ -649,9 +669,12 @@ class TwentyOneState:
             self.drawn[:],
             self.played,
             self.played_round[:],
-            self.rng.getstate(),
+            self.draws.getstate(),
             len(self.history[0]),
             len(self.history[1]),
+            len(self.refills),
+            len(self.put_back),
+            len(self.switched),
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -671,7 +694,13 @@ class TwentyOneState:
             state,
             first,
             second,
+            refills,
+            put_back,
+            switched,
         ) = saved
-        self.rng.setstate(state)
+        self.draws.setstate(state)
         del self.history[0][first:]
         del self.history[1][second:]
+        del self.refills[refills:]
+        del self.put_back[put_back:]
+        del self.switched[switched:]

@@ -39,9 +39,13 @@ ACTION_SCHEMA = {
 
 
 class HighCard:
-    def __init__(self, seed: int, dealer: int, seats: int, rotation: int) -> None:
-        deck = list(range(2, 15))
-        random.Random(seed).shuffle(deck)
+    def __init__(
+        self, seed: int | None, dealer: int, seats: int, rotation: int, deck: list | None = None
+    ) -> None:
+        if deck is None:  # a replay's record gives the shuffled deck (a referee's re-play)
+            deck = list(range(2, 15))
+            random.Random(seed).shuffle(deck)
+        self.shuffled = list(deck)
         dealt = deck[:seats]  # by position; seat s plays position (s + rotation) % seats
         self.cards = [dealt[(s + rotation) % seats] for s in range(seats)]
         self.deck = deck[seats:]
@@ -125,7 +129,7 @@ class HighCard:
         return {"turn": self.turn}
 
     def record(self) -> dict[str, Any]:
-        return {"cards": list(self.cards), "shown": list(self.shown)}
+        return {"cards": list(self.cards), "shown": list(self.shown), "deck": self.shuffled[:]}
 
     def reveal(self) -> dict[str, Any]:
         return {"cards": list(self.cards)}
@@ -186,6 +190,13 @@ class HighCardGame:
         setup: Mapping[str, Any] | None = None,
     ) -> HighCard:
         return HighCard(seed, dealer, num_players, rotation)
+
+    def rebuild(
+        self, game: Mapping[str, Any], *, num_players: int, options: Mapping[str, Any]
+    ) -> HighCard:
+        """The game dealt from its replay entry's record (the shuffled deck)."""
+        deck = list(game["record"]["deck"])
+        return HighCard(None, game["dealer"], num_players, game.get("rotation", 0), deck)
 
     def match_rules(self, options: Mapping[str, Any] | None = None) -> BestOfThree:
         if options and set(options) - {"games"}:

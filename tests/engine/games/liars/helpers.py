@@ -9,13 +9,14 @@ from engine.games.liars import GAME, Liars
 
 
 def scripted(values: Iterable[int]):
-    """A stand-in for the game's RNG: each call lands the next die on the given value."""
+    """A stand-in for the game's dice (a ``DiceSource``): the thrown dice land on the given
+    values, in order."""
     queue = list(values)
 
-    def roll() -> float:
-        if not queue:
+    def roll(seat: int, dice: list[int]) -> list[int]:
+        if len(queue) < len(dice):
             raise AssertionError("the test ran out of scripted dice")
-        return (queue.pop(0) - 0.5) / 6
+        return [queue.pop(0) for _ in dice]
 
     return roll, queue
 
