@@ -117,11 +117,15 @@ class GameState(Protocol):
         """The seat that must move, or None when the game is over."""
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see now, as a fresh JSON-able dict (nothing shared with the state).
+        """What ``seat`` may see now, as a new JSON-able dict.
 
-        It shows the seat no more than its view of the events so far (public parts and its own
-        private parts). The runner adds the match part (game number, match points, past games)
-        and, for a game with :attr:`Game.lists_legal_actions`, ``legal_actions``.
+        It shares nothing with another seat's observations nor with anything the rules read;
+        it may hand the seat again its own copies of what cannot change once seen (a round's
+        history, past hands), so a bot that changes what it was given changes only what it
+        is shown later. It shows the seat no more than its view of the events so far (public
+        parts and its own private parts). The runner adds the match part (game number, match
+        points, past games) and, for a game with :attr:`Game.lists_legal_actions`,
+        ``legal_actions``.
         """
 
     def start_events(self) -> list[Event]:
@@ -161,7 +165,8 @@ class GameState(Protocol):
         """The spectator's record of the game (every hidden card), for the replay."""
 
     def reveal(self) -> dict[str, Any]:
-        """What every seat is shown at game end (the payload of ``on_game_end``)."""
+        """What every seat is shown at game end (the payload of ``on_game_end``), as new
+        objects on every call: each seat that wants it is given its own."""
 
 
 @dataclass(frozen=True, slots=True)

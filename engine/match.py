@@ -468,7 +468,6 @@ class _Runner:
         pending = [
             self.hook_events[e["type"]] for e in current.pending if e["type"] in self.hook_events
         ]
-        reveal: dict[str, Any] | None = None  # built for the first seat that wants it
         for seat, player in enumerate(self.players):
             if seat in self.tally.faulted:
                 continue
@@ -481,13 +480,14 @@ class _Runner:
                         player.notify(phase, view)
                 phase = "on_game_end"
                 if _wants(player, phase):
-                    if reveal is None:  # every card of the game: costly, and often unwanted
-                        reveal = {
-                            **state.reveal(),
-                            **self.summaries[-1],
-                            "match_points": list(self.tally.match_points),
-                            "match_over": match_over,
-                        }
+                    # Every card of the game: costly, so built only for a seat that wants it,
+                    # and for each such seat anew (one bot's copy is nobody else's).
+                    reveal = {
+                        **state.reveal(),
+                        **_fresh(self.summaries[-1]),
+                        "match_points": list(self.tally.match_points),
+                        "match_over": match_over,
+                    }
                     player.notify(phase, reveal)
             except BotFault as fault:
                 if match_over:  # a result that has been reached is not taken back

@@ -312,3 +312,87 @@ def test_a_faulting_seat_is_placed_last_and_never_makes_everyone_draw(name, seat
     assert all(result.placings[s] < seats - 1 for s in range(seats) if s != 1)
     if seats == 2:
         assert result.winner == 0
+
+
+# --- what a bot is given is its own -----------------------------------------------------------
+
+
+def _scribble(value: Any) -> None:
+    """Empty every list and dict inside ``value`` (then ``value`` itself)."""
+    children = value.values() if isinstance(value, dict) else value
+    for child in list(children):
+        if isinstance(child, dict | list):
+            _scribble(child)
+    value.clear()
+
+
+class _Scribbler:
+    """A random bot that, once it has decided, scribbles over everything it was given
+    (observations and hook payloads alike). It decides on a copy, so what it plays does not
+    depend on what it did to its earlier views."""
+
+    trusted = True
+    last_move_late = False
+    hooks = None  # every hook the game offers
+
+    def __init__(self, inner: InProcessPlayer) -> None:
+        self.inner, self.name, self.actions = inner, inner.name, []
+
+    def start(self, info: Mapping[str, Any], hooks=()):
+        self.inner.start(info, hooks)
+
+    def act(self, observation: dict[str, Any]) -> dict[str, Any]:
+        action = json.loads(json.dumps(self.inner.act(json.loads(json.dumps(observation)))))
+        self.actions.append(json.loads(json.dumps(action)))
+        _scribble(observation)
+        return action
+
+    def notify(self, hook: str, payload: dict[str, Any]) -> None:
+        self.inner.notify(hook, json.loads(json.dumps(payload)))
+        _scribble(payload)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def output(self) -> str:
+        return ""
+
+    def take_output(self) -> str:
+        return ""
+
+
+class _Scripted(_Scribbler):
+    """Plays the scribbler's moves again, in order, touching nothing."""
+
+    def __init__(self, inner: InProcessPlayer, actions: list[dict[str, Any]]) -> None:
+        super().__init__(inner)
+        self.script = iter(actions)
+
+    def act(self, observation: dict[str, Any]) -> dict[str, Any]:
+        return next(self.script)
+
+    def notify(self, hook: str, payload: dict[str, Any]) -> None:
+        self.inner.notify(hook, payload)
+
+
+class _Listener(Recorder):
+    """A recorder that is given every hook the game offers."""
+
+    hooks = None
+
+
+@pytest.mark.parametrize(("name", "seats"), list(tables()))
+def test_a_bot_that_changes_what_it_is_given_changes_nothing_for_anyone_else(name, seats):
+    """Observations may hand a seat its own copies of what it saw before (a round's history)
+    again: whatever a bot does to them, the other seats see and the replay says exactly what
+    they would have had it touched nothing."""
+    path = builtin_bot(name, "random")
+    for seed in (3, 4):
+        scribbler = _Scribbler(InProcessPlayer("scribbler", path))
+        others = [_Listener(InProcessPlayer(f"random{s}", path)) for s in range(1, seats)]
+        scribbled = play_match(name, [scribbler, *others], seed=seed, record_timing=False)
+        calm = [_Listener(InProcessPlayer(f"random{s}", path)) for s in range(1, seats)]
+        scripted = _Scripted(InProcessPlayer("scribbler", path), scribbler.actions)
+        untouched = play_match(name, [scripted, *calm], seed=seed, record_timing=False)
+        assert [o.seen for o in others] == [o.seen for o in calm]
+        assert scribbled.replay == untouched.replay

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 __all__ = [
+    "CANONICAL",
     "CATEGORIES",
     "FIVE",
     "NOTHING",
@@ -73,6 +74,14 @@ def canonical(dice: Iterable[int]) -> Hand:
     return tuple(out)  # type: ignore[return-value]
 
 
+#: The canonical hand of five dice in any order, by the dice as they lie (every one of the
+#: 7,776): what :func:`canonical` computes, looked up.
+_BY_SORTED = {d: canonical(d) for d in itertools.combinations_with_replacement(range(1, 7), 5)}
+CANONICAL: dict[tuple[int, ...], Hand] = {
+    dice: _BY_SORTED[tuple(sorted(dice))] for dice in itertools.product(range(1, 7), repeat=5)
+}
+
+
 def category_of(hand: Sequence[int], straights: bool = True) -> int:
     """The category index of a canonical hand.
 
@@ -100,7 +109,7 @@ class HandOrder:
     maps the dice sorted ascending to the same rank (the fast way from thrown dice).
     """
 
-    __slots__ = ("category", "hands", "rank_of", "rank_sorted", "straights")
+    __slots__ = ("category", "hands", "rank_by_dice", "rank_of", "rank_sorted", "straights")
 
     def __init__(self, straights: bool) -> None:
         self.straights = straights
@@ -112,10 +121,15 @@ class HandOrder:
             tuple(sorted(h)): r for r, h in enumerate(ordered)
         }
         self.category: tuple[int, ...] = tuple(category_of(h, straights) for h in ordered)
+        #: The rank of five dice in any order, by the dice as they lie (all 7,776 of them):
+        #: one dictionary look-up where the rules rank thrown dice on every announcement.
+        self.rank_by_dice: dict[tuple[int, ...], int] = {
+            dice: self.rank_of[hand] for dice, hand in CANONICAL.items()
+        }
 
     def rank_of_dice(self, dice: Iterable[int]) -> int:
         """The rank of five dice in any order."""
-        return self.rank_sorted[tuple(sorted(dice))]
+        return self.rank_by_dice[tuple(dice)]
 
     def next_hand(self, hand: Hand) -> Hand | None:
         """The hand just above ``hand`` in the total order (None above five 6s)."""

@@ -10,7 +10,6 @@ know and checks its observation does not change.
 
 from __future__ import annotations
 
-from marshal import dumps, loads
 from typing import TYPE_CHECKING, Any
 
 from engine.games.liars.hands import CATEGORIES
@@ -21,7 +20,6 @@ from engine.games.liars.rules import (
     RECEIVE,
     START,
     TURN,
-    UNKNOWN,
 )
 
 if TYPE_CHECKING:
@@ -29,27 +27,85 @@ if TYPE_CHECKING:
 
 __all__ = ["game_reveal", "observation"]
 
-
-def _fresh(value: Any) -> Any:
-    """A deep copy of plain JSON data (dicts, lists, ints, strings, None), nothing shared
-    with the state or another seat. marshal does it in C: observations are built on every
-    decision, and the round's history and the game's past rounds are most of one."""
-    return loads(dumps(value))  # noqa: S302 - our own bytes, made one line above
+_DICE = range(DICE)
 
 
-def _dice_view(state: LiarsState, seat: int) -> list[dict[str, Any]]:
-    n = state.n
-    everyone = list(range(n))
+def _history(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A fresh copy of the round's history: each entry a flat dict whose only lists are the
+    dice of a throw (``dice``, ``hide``, ``up``, ``cover``) and an announcement's ``hand``.
+    Written out by shape: it is most of an observation, built on every decision."""
+    out = []
+    append = out.append
+    for entry in entries:
+        copy = entry.copy()
+        kind = entry["type"]
+        if kind == "throw":
+            copy["dice"] = entry["dice"][:]
+            copy["hide"] = entry["hide"][:]
+            copy["up"] = entry["up"][:]
+            cover = entry.get("cover")
+            if cover is not None:
+                copy["cover"] = cover[:]
+        elif kind == "announce":
+            copy["hand"] = entry["hand"][:]
+        append(copy)
+    return out
+
+
+def _rounds(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A fresh copy of the finished rounds' public summaries (lists: ``hand`` and ``dice``,
+    either of them null, and ``lives``)."""
+    out = []
+    append = out.append
+    for summary in summaries:
+        copy = summary.copy()
+        hand, dice = summary["hand"], summary["dice"]
+        if hand is not None:
+            copy["hand"] = hand[:]
+        if dice is not None:
+            copy["dice"] = dice[:]
+        copy["lives"] = summary["lives"][:]
+        append(copy)
+    return out
+
+
+def observation(state: LiarsState, seat: int) -> dict[str, Any]:
+    """The game part of a seat's observation (the runner adds the match part).
+
+    Built on every decision, so it is written out in one function: the dice as this seat
+    knows them, what the seat to move may do, and the seat's own copies of the history.
+    """
+    received = state.received
+    over = state.over
+    holder = state.holder
+    mine = not over and seat == holder
+    phase = state.phase
+    throws = state.throws
+    contest = state.contest
+    looked = state.looked
+    dice, hidden, thrown = state.dice, state.hidden, state.thrown
+    if received is not None:
+        hand, rank, limit = received
+        got: dict[str, Any] | None = {
+            "hand": list(hand),
+            "category": CATEGORIES[state.order.category[rank]],
+            "rank": rank,
+            "throws": limit,
+            "from": state.bettor,
+        }
+    else:
+        got = None
+    # The dice: values up to all, those under the cup to the seats that know them.
+    everyone = state.everyone
+    known = state.known
     view = []
-    dice, hidden, known, thrown = state.dice, state.hidden, state.known, state.thrown
-    for d in range(DICE):
+    append = view.append
+    for d in _DICE:
         value = dice[d]
-        if value == 0:
-            view.append(
-                {"value": None, "hidden": False, "known": None, "known_by": [], "thrown": False}
-            )
+        if not value:
+            append({"value": None, "hidden": False, "known": None, "known_by": [], "thrown": False})
         elif not hidden[d]:
-            view.append(
+            append(
                 {
                     "value": value,
                     "hidden": False,
@@ -61,79 +117,66 @@ def _dice_view(state: LiarsState, seat: int) -> list[dict[str, Any]]:
         else:
             row = known[d]
             how = row[seat]
-            view.append(
+            append(
                 {
-                    "value": value if how != UNKNOWN else None,
+                    "value": value if how else None,  # UNKNOWN is 0
                     "hidden": True,
                     "known": KNOWN_WORDS[how],
-                    "known_by": [s for s in range(n) if row[s] != UNKNOWN],
+                    "known_by": [s for s in everyone if row[s]],
                     "thrown": thrown[d],
                 }
             )
-    return view
-
-
-def _may(state: LiarsState) -> dict[str, Any]:
-    """What the seat to move may do now (the rules still check every action)."""
-    phase = state.phase
-    contest = state.contest
-    dice, hidden, thrown = state.dice, state.hidden, state.thrown
-    if phase == START:
-        unthrown = [d for d in range(DICE) if dice[d] == 0]
-        return {
-            "refuse": False,
-            "look": False,
-            "throw": unthrown,
-            "hide": unthrown,
-            "cover": [],
-            "announce": not unthrown,
-            "better": False,
-        }
-    if contest is not None:
-        can_throw = state.throws < contest[1]
-        beat = contest[0] == "beat" and state.throws > 0
-        return {
-            "refuse": phase == RECEIVE,
-            "look": False,
-            "throw": list(range(DICE)) if can_throw else [],
-            "hide": [],
-            "cover": [],
-            "announce": beat,
-            "better": beat and state.better,
-        }
-    looked = state.looked
-    throwable = [d for d in range(DICE) if not thrown[d] and (looked or not hidden[d])]
-    first = state.throws == 0
-    return {
-        "refuse": phase == RECEIVE,
-        "look": not looked and any(hidden),
-        "throw": throwable,
-        # Uncovered dice may land under the cup only in the turn's first throw (the seed).
-        "hide": throwable if first else [d for d in throwable if hidden[d]],
-        "cover": [d for d in range(DICE) if not hidden[d]] if first else [],
-        "announce": not (looked and first),
-        "better": state.better and not (looked and first),
-    }
-
-
-def observation(state: LiarsState, seat: int) -> dict[str, Any]:
-    """The game part of a seat's observation (the runner adds the match part)."""
-    received = state.received
-    over = state.over
-    mine = not over and seat == state.holder
-    if received is not None:
-        hand, rank, throws = received
-        got: dict[str, Any] | None = {
-            "hand": list(hand),
-            "category": CATEGORIES[state.order.category[rank]],
-            "rank": rank,
-            "throws": throws,
-            "from": state.bettor,
-        }
+    if not mine:
+        low = may = None
     else:
-        got = None
-    contest = state.contest
-    low = state.minimum() if mine else None
+        low = state.minimum()
+        # What the seat to move may do now (the rules still check every action).
+        if phase == START:
+            unthrown = [d for d in _DICE if not dice[d]]
+            may = {
+                "refuse": False,
+                "look": False,
+                "throw": unthrown,
+                "hide": unthrown[:],
+                "cover": [],
+                "announce": not unthrown,
+                "better": False,
+            }
+        elif contest is not None:
+            beat = contest[0] == "beat" and throws > 0
+            may = {
+                "refuse": phase == RECEIVE,
+                "look": False,
+                "throw": [0, 1, 2, 3, 4] if throws < contest[1] else [],
+                "hide": [],
+                "cover": [],
+                "announce": beat,
+                "better": beat and state.better,
+            }
+        else:
+            if looked:
+                throwable = [d for d in _DICE if not thrown[d]]
+            else:
+                throwable = [d for d in _DICE if not thrown[d] and not hidden[d]]
+            first = throws == 0
+            may = {
+                "refuse": phase == RECEIVE,
+                "look": not looked and True in hidden,
+                "throw": throwable,
+                # Uncovered dice may land under the cup only in the turn's first throw.
+                "hide": throwable[:] if first else [d for d in throwable if hidden[d]],
+                "cover": [d for d in _DICE if not hidden[d]] if first else [],
+                "announce": not (looked and first),
+                "better": state.better and not (looked and first),
+            }
+    # The round's history and the past rounds: the seat's own copies, brought up to date.
+    history, past = state.history, state.past
+    seen = state.seen_history[seat]
+    if len(seen) < len(history):
+        seen += _history(history[len(seen) :])
+    rounds = state.seen_rounds[seat]
+    if len(rounds) < len(past):
+        rounds += _rounds(past[len(rounds) :])
     return {
         "game": "liars",
         "seat": seat,
@@ -141,30 +184,24 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
         "round": state.round,
         "starter": state.starter,
         "direction": state.direction,
-        "to_act": None if over else state.holder,
-        "phase": state.phase if mine else None,
-        "lives": state.scores(),
+        "to_act": None if over else holder,
+        "phase": phase if mine else None,
+        "lives": state.lives[:],  # a seat out of the game has 0 (see LiarsState.scores)
         "out": state.out[:],
         "received": got,
         "minimum": list(low) if low is not None else None,
-        "dice": _dice_view(state, seat),
-        "looked": state.looked,
-        "throws": state.throws,
+        "dice": view,
+        "looked": looked,
+        "throws": throws,
         "contest": (
-            {"kind": contest[0], "limit": contest[1], "throws": state.throws}
+            {"kind": contest[0], "limit": contest[1], "throws": throws}
             if contest is not None
             else None
         ),
-        "may": _may(state) if mine else None,
-        "history": _fresh(state.history),
-        "rounds": _fresh(state.past),
-        "options": {
-            "straights": state.straights,
-            "better": state.better,
-            "no_lying_first_round": state.no_lying,
-            "stop_at_first_out": state.stop_first,
-            "straight_contest": state.contest_next,
-        },
+        "may": may,
+        "history": seen[:],
+        "rounds": rounds[:],
+        "options": state.options_view.copy(),
     }
 
 
@@ -174,7 +211,7 @@ def game_reveal(state: LiarsState) -> dict[str, Any]:
         "lives": state.scores(),
         "eliminated": list(state.elim),
         "placings": list(state.placings()),
-        "rounds": _fresh(state.past),
+        "rounds": _rounds(state.past),
     }
 
 

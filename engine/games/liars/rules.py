@@ -14,6 +14,7 @@ place that turns it into what a seat is shown. The spectator's record keeps ever
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,9 +22,11 @@ from typing import Any
 
 from engine.game import Event, IllegalMove
 from engine.games.liars.hands import (
+    CANONICAL,
     CATEGORIES,
     FIVE,
     NOTHING,
+    PAIR,
     HandOrder,
     ShortFormError,
     canonical,
@@ -59,6 +62,13 @@ RECEIVE = "receive"  # a receiver before deciding: refuse, look, throw or announ
 TURN = "turn"  # a receiver that accepted (looked or threw): look, throw, announce
 CONTEST = "contest"  # a receiver that accepted a five of a kind it must match or beat
 
+_CANONICAL = CANONICAL
+_INT = {int}
+#: Every list of distinct dice indexes, in every order (326 of them, the empty one too).
+_INDEX_LISTS = frozenset(
+    order for size in range(DICE + 1) for order in itertools.permutations(range(DICE), size)
+)
+_NO_DICE: list[int] = []  # what an action without the key names (never changed)
 _ACTION_KEYS = frozenset(("refuse", "look", "throw", "hide", "cover", "announce", "direction"))
 _VERBS = ("refuse", "look", "throw", "announce")
 
@@ -146,7 +156,9 @@ class LiarsState:
         "dice",
         "direction",
         "elim",
+        "everyone",
         "faulted",
+        "floor",
         "hidden",
         "history",
         "holder",
@@ -155,6 +167,7 @@ class LiarsState:
         "looked",
         "n",
         "no_lying",
+        "options_view",
         "order",
         "out",
         "over",
@@ -166,6 +179,8 @@ class LiarsState:
         "roll",
         "round",
         "round_dirs",
+        "seen_history",
+        "seen_rounds",
         "starter",
         "steps",
         "stop_first",
@@ -195,6 +210,16 @@ class LiarsState:
         self.stop_first = variant.stop_at_first_out
         self.contest_next = variant.straight_contest
         self.order: HandOrder = hand_order(variant.straights)
+        self.floor = self.order.lowest_of(PAIR)  # receivers never announce "nothing" (ruling 4)
+        self.everyone = list(range(n))
+        #: The options as observations show them (each observation gets its own copy).
+        self.options_view = {
+            "straights": self.straights,
+            "better": self.better,
+            "no_lying_first_round": self.no_lying,
+            "stop_at_first_out": self.stop_first,
+            "straight_contest": self.contest_next,
+        }
         if dice is None:
             if seed is None:
                 raise ValueError("a game needs a seed or a source of dice")
@@ -208,6 +233,10 @@ class LiarsState:
         self.direction = 1
         self.over = False
         self.past: list[dict[str, Any]] = []  # public summaries of finished rounds
+        # Each seat's copies of the round's history and of the past rounds, made as it first
+        # observes them (observe.py): what a seat was shown never changes, so it is shown
+        # the same copies again, and a bot that changes them changes only its own view.
+        self.seen_rounds: list[list[dict[str, Any]]] = [[] for _ in range(n)]
         self.record_rounds: list[dict[str, Any]] = []  # the spectator's rounds
         self.pending: list[Event] = []  # events of an elimination, logged with the next move
         self.steps = 0
@@ -252,13 +281,13 @@ class LiarsState:
                 return None  # five 6s cannot be beaten; a contest starts with a throw
             value = hand[0]
             return (value,) * 5 if self.throws < (throws or 5) else (value + 1,) * 5
-        floor = self.order.lowest_of(1)  # receivers never announce "nothing" (ruling 4)
-        best = max(rank + 1, floor)
-        return self.order.hands[best] if best < len(self.order.hands) else None
+        best = rank + 1 if rank >= self.floor else self.floor
+        hands = self.order.hands
+        return hands[best] if best < len(hands) else None
 
     def scores(self) -> list[int]:
-        """Lives left per seat (0 for a seat out of the game)."""
-        return [0 if self.out[s] else self.lives[s] for s in range(self.n)]
+        """Lives left per seat (0 for a seat out of the game: going out sets its lives to 0)."""
+        return self.lives[:]
 
     def placings(self) -> tuple[int, ...]:
         """Seats still in (by lives), then seats out of lives (last out first), then seats out
@@ -289,6 +318,7 @@ class LiarsState:
         self.contest: tuple[str, int] | None = None  # ("equal" | "beat", throw limit)
         self.chain: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
+        self.seen_history: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
         self.round_dirs = self.direction
         self.decisions = 0
         self.throw_log: list[dict[str, Any]] = []  # every throw's values, for the record
@@ -448,7 +478,7 @@ class LiarsState:
                 "hand": list(hand),
                 "dice": list(dice),
                 "hidden": [d for d in range(DICE) if self.hidden[d]],
-                "dice_hand": list(canonical(dice)),
+                "dice_hand": list(_CANONICAL[tuple(dice)]),
                 "holds": holds,
                 "loser": loser,
             },
@@ -488,7 +518,12 @@ class LiarsState:
         ]
 
     def _indexes(self, action: Mapping[str, Any], key: str) -> list[int]:
-        raw = action.get(key, [])
+        raw = action.get(key, _NO_DICE)
+        if raw is _NO_DICE:
+            return raw
+        # Distinct indexes 0-4 look up at once; bools hash like 0 and 1, so types are asked.
+        if type(raw) is list and tuple(raw) in _INDEX_LISTS and set(map(type, raw)) <= _INT:
+            return raw
         if type(raw) is not list or len(raw) > DICE:
             raise IllegalMove(f"'{key}' must be a list of dice indexes (0 to 4)")
         for d in raw:
@@ -499,9 +534,22 @@ class LiarsState:
         return raw
 
     def _throw(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        dice_idx = self._indexes(action, "throw")
-        hide = self._indexes(action, "hide")
-        cover = self._indexes(action, "cover")
+        get = action.get
+        dice_idx, hide, cover = get("throw"), get("hide", _NO_DICE), get("cover", _NO_DICE)
+        # The common, well-formed case checked at once (see _indexes); else its messages.
+        lists = _INDEX_LISTS
+        if not (
+            type(dice_idx) is list
+            and tuple(dice_idx) in lists
+            and set(map(type, dice_idx)) <= _INT
+            and (hide is _NO_DICE or (type(hide) is list and tuple(hide) in lists))
+            and (cover is _NO_DICE or (type(cover) is list and tuple(cover) in lists))
+            and set(map(type, hide)) <= _INT
+            and set(map(type, cover)) <= _INT
+        ):
+            dice_idx = self._indexes(action, "throw")
+            hide = self._indexes(action, "hide")
+            cover = self._indexes(action, "cover")
         if not dice_idx:
             raise IllegalMove("'throw' must name at least one die")
         for d in hide:
@@ -585,7 +633,7 @@ class LiarsState:
             public["cover"] = list(cover)
         if contest is not None:
             public["contest"] = self.throws
-        self.history.append({"type": "throw", **public, "up": list(up)})
+        self.history.append({"type": "throw", **public})  # lists shared, as an announcement's
         event: Event = {"type": "throw", "public": public}
         if hide:
             event["private"] = {str(seat): {"values": got}}
@@ -606,9 +654,11 @@ class LiarsState:
     def parse_announcement(self, raw: Any) -> tuple[tuple[int, ...], bool]:
         """The canonical hand an announcement names, and whether it was "better"."""
         if type(raw) is list:
-            if len(raw) != DICE or any(type(v) is not int or not 1 <= v <= 6 for v in raw):
+            # Five values 1-6 look their hand up; bools hash like 0 and 1, so types are asked.
+            hand = _CANONICAL.get(tuple(raw))
+            if hand is None or set(map(type, raw)) != _INT:
                 raise IllegalMove("an announced hand is five dice values from 1 to 6")
-            return canonical(raw), False
+            return hand, False
         if type(raw) is str:
             if len(raw) > 60:
                 raise IllegalMove("that short form is too long")
@@ -663,12 +713,15 @@ class LiarsState:
                 raise IllegalMove("only the round's starter may announce 'nothing'")
             if throws is None and self.contest_next and category == FIVE:
                 throws = 5
-            if self.key(rank, throws) <= self.key(received[1], received[2]):
+            # self.key() written out: it runs on every announcement.
+            mine = (rank, 5 - throws) if throws is not None else (rank, 0)
+            theirs = (received[1], 5 - received[2]) if received[2] is not None else (received[1], 0)
+            if mine <= theirs:
                 raise IllegalMove("the announcement must be higher than the one received")
         if throws is None and self.contest_next and category == FIVE:
             throws = 5
-        dice = list(self.dice)
-        true = order.rank_of_dice(dice) >= rank
+        dice = self.dice[:]
+        true = order.rank_by_dice[tuple(dice)] >= rank
         receiver = self.next_live(seat, self.direction)
         entry: dict[str, Any] = {"seat": seat, "hand": list(hand), "dice": dice, "true": true}
         if throws is not None:
@@ -685,7 +738,9 @@ class LiarsState:
             public["throws"] = throws
         if better:
             public["better"] = True
-        self.history.append({"type": "announce", **public, "hand": list(hand)})
+        # The history shares the event's lists: neither is ever changed, nor given to a bot
+        # (observations copy the history).
+        self.history.append({"type": "announce", **public})
         events: list[Event] = [{"type": "announce", "public": public}]
         if self.no_lying and self.round == 1 and not true:
             # The no-lying variant: a lie in the game's first round costs the liar a life.
@@ -696,7 +751,7 @@ class LiarsState:
                         "seat": seat,
                         "hand": list(hand),
                         "dice": dice,
-                        "dice_hand": list(canonical(dice)),
+                        "dice_hand": list(_CANONICAL[tuple(dice)]),
                     },
                 }
             )
@@ -712,7 +767,9 @@ class LiarsState:
                 self.contest = ("equal", throws or 5)
             elif self.contest_next:
                 self.contest = ("beat", 5)
-        self._new_turn()
+        self.looked = False  # the next turn (_new_turn, written out)
+        self.thrown = [False] * DICE
+        self.throws = 0
         return events
 
     # --- absent players and faults ----------------------------------------------------------

@@ -40,6 +40,7 @@ def _category(hand, straights):
 
 
 _ORDERS = {}
+_PLACES = {}
 
 
 def _order(straights):
@@ -47,6 +48,7 @@ def _order(straights):
     if straights not in _ORDERS:
         hands = {_canonical(d) for d in itertools.combinations_with_replacement(range(1, 7), 5)}
         _ORDERS[straights] = sorted(hands, key=lambda h: (_category(h, straights), h))
+        _PLACES[straights] = {hand: place for place, hand in enumerate(_ORDERS[straights])}
     return _ORDERS[straights]
 
 
@@ -79,8 +81,9 @@ def act(observation: dict) -> dict:
     if observation["contest"] is not None or draw() < 0.5:
         hand = lowest
     else:
-        order = _order(observation["options"]["straights"])
-        start = order.index(tuple(lowest))
+        straights = observation["options"]["straights"]
+        order = _order(straights)
+        start = _PLACES[straights][tuple(lowest)]
         hand = list(order[min(len(order) - 1, start + int(draw() * 12))])
     action = {"announce": list(hand)}
     if observation["phase"] == "start":
