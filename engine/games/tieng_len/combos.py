@@ -22,6 +22,7 @@ from itertools import combinations, product
 from engine.games.tieng_len.cards import ACE, CODES, TWO
 
 __all__ = [
+    "BOMBS_OVER_TWOS",
     "Combo",
     "Kind",
     "beating",
@@ -58,7 +59,7 @@ _SETS = (None, PAIR, TRIPLE, FOUR)  # cards of one rank -> the kind they make
 
 #: What beats a play of 2s besides higher 2s (ruling 2): a single 2 falls to a four or to
 #: three consecutive pairs; a pair of 2s to four pairs; three 2s to five pairs.
-_BOMBS_OVER_TWOS: dict[int, tuple[tuple[int, int], ...]] = {
+BOMBS_OVER_TWOS: dict[int, tuple[tuple[int, int], ...]] = {
     SINGLE: ((FOUR, 4), (DOUBLE_SEQUENCE, 3)),
     PAIR: ((DOUBLE_SEQUENCE, 4),),
     TRIPLE: ((DOUBLE_SEQUENCE, 5),),
@@ -103,7 +104,7 @@ def is_bomb_over_twos(play: Combo, current: Combo) -> bool:
     """Whether ``play`` is a bomb beating a play of 2s (ruling 2)."""
     if current[2] >> 2 != TWO:
         return False
-    return (play[0], play[1]) in _BOMBS_OVER_TWOS.get(current[0], ())
+    return (play[0], play[1]) in BOMBS_OVER_TWOS.get(current[0], ())
 
 
 def beats(play: Combo, current: Combo) -> bool:
@@ -205,9 +206,9 @@ def beating(hand: Sequence[int], current: Combo) -> list[Combo]:
         else:
             _sets(groups, length, kind, out)
         out = [play for play in out if play[2] > top]
-    if top >> 2 == TWO and kind in _BOMBS_OVER_TWOS:
+    if top >> 2 == TWO and kind in BOMBS_OVER_TWOS:
         groups = by_rank(hand)
-        for bomb_kind, bomb_length in _BOMBS_OVER_TWOS[kind]:
+        for bomb_kind, bomb_length in BOMBS_OVER_TWOS[kind]:
             if bomb_kind == FOUR:
                 _sets(groups, 4, FOUR, out)
             else:

@@ -11,6 +11,7 @@ cannot see and checks that its observation does not change.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from engine.games.tieng_len.cards import CODES
@@ -22,15 +23,16 @@ if TYPE_CHECKING:
 __all__ = ["game_reveal", "observation"]
 
 _KIND_LABELS = tuple(kind.label for kind in Kind)
+_SEATS = range(4)
 
 
 def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
     """The game part of a bot's observation (see the Bot API in ``docs/games/tieng_len.md``).
 
-    Built on every decision, so it reads the state's fields directly and copies only what a
-    bot could otherwise change in the state (every list is new).
+    Built on every decision, so it copies the lists the state keeps as observations show
+    them (card codes) rather than translating cards; the trick's plays are the seat's own
+    copies, made as it first sees them (a bot that changes them changes only its own view).
     """
-    codes = CODES
     current = state.current
     if current is None:
         to_beat = None
@@ -39,32 +41,36 @@ def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
             "seat": state.current_by,
             "kind": _KIND_LABELS[current[0]],
             "length": current[1],
-            "top": codes[current[2]],
-            "cards": [codes[c] for c in current[3]],
+            "top": CODES[current[2]],
+            "cards": state.current_codes[:],
         }
+    views = state.trick_views
+    seen = state.seen_trick[seat]
+    if len(seen) < len(views):
+        for view in views[len(seen) :]:
+            copy = view.copy()
+            cards = view.get("cards")
+            if cards is not None:
+                copy["cards"] = cards[:]
+            seen.append(copy)
     must = state.must_include
     return {
         "game": "tieng_len",
         "seat": seat,
         "seats": state.num_players,
         "dealer": state.dealer,
-        "hand": [codes[c] for c in state.hands[seat]],
+        "hand": state.codes_in_hand[seat][:],
         "to_beat": to_beat,
         "leader": state.trick_leader,
-        "passed": [s for s, p in enumerate(state.passed) if p],
-        "trick": [
-            {"seat": s, "cards": [codes[c] for c in cards]}
-            if cards is not None
-            else {"seat": s, "pass": True}
-            for s, cards in state.trick
-        ],
-        "card_counts": [len(hand) for hand in state.hands],
-        "played": [codes[c] for c in state.played],
-        "played_by": [[codes[c] for c in cards] for cards in state.played_by],
-        "out": list(state.finished),
-        "eliminated": list(state.eliminated),
+        "passed": [*compress(_SEATS, state.passed)],
+        "trick": seen[:],
+        "card_counts": [*map(len, state.hands)],
+        "played": state.played_codes[:],
+        "played_by": [*map(list.copy, state.played_by_codes)],
+        "out": state.finished[:],
+        "eliminated": state.eliminated[:],
         "first_game": state.first_game,
-        "must_include": codes[must] if must is not None else None,
+        "must_include": CODES[must] if must is not None else None,
     }
 
 

@@ -23,16 +23,17 @@ The table, in the arena's reading of the rules (``docs/games/tieng_len.md``):
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.game import Event, IllegalMove
 from engine.games.tieng_len.cards import CODES, HAND_SIZE, INDEX, TWO, shuffled
 from engine.games.tieng_len.combos import (
+    BOMBS_OVER_TWOS,
     SINGLE,
     Combo,
     Kind,
-    beating,
     beats,
     classify,
     describe,
@@ -43,6 +44,9 @@ from engine.games.tieng_len.combos import (
 __all__ = ["IllegalMove", "TiengLenState", "instant_win", "points_for"]
 
 _KIND_LABELS = tuple(kind.label for kind in Kind)
+_CODE_OF = CODES.__getitem__
+_INDEX_GET = INDEX.get
+_ABOVE = (99,)  # above every tuple of cards (numbers 0-51): bisects past a top card
 _PASS: dict[str, Any] = {"pass": True}
 
 
@@ -92,8 +96,10 @@ class TiengLenState:
     """
 
     __slots__ = (
+        "codes_in_hand",
         "current",
         "current_by",
+        "current_codes",
         "dealer",
         "dealt",
         "deck",
@@ -101,6 +107,7 @@ class TiengLenState:
         "finished",
         "first_game",
         "given_leader",
+        "gone",
         "hands",
         "holding",
         "instant",
@@ -115,10 +122,15 @@ class TiengLenState:
         "pending",
         "played",
         "played_by",
+        "played_by_codes",
+        "played_codes",
+        "plays_of",
         "removed",
         "rotation",
+        "seen_trick",
         "trick",
         "trick_leader",
+        "trick_views",
         "tricks",
         "turn",
     )
@@ -165,6 +177,20 @@ class TiengLenState:
         self.tricks = 0  # tricks started
         self.played: list[int] = []  # every card played, in order
         self.played_by: list[list[int]] = [[] for _ in range(n)]
+        # The same as observations show them (card codes), kept as play goes so that an
+        # observation copies lists rather than translating cards (observe.py).
+        self.codes_in_hand: list[list[str]] = [[CODES[c] for c in hand] for hand in self.hands]
+        self.played_codes: list[str] = []
+        self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
+        self.current_codes: list[str] = []  # the play to beat's cards
+        self.trick_views: list[dict[str, Any]] = []  # the trick's plays and passes
+        # Each seat's own copies of trick_views, made as it first observes them.
+        self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        # Every play each hand can make (sorted; None until first asked for) and the cards
+        # it has played since: a hand only loses cards, so its plays are the plays it had
+        # that use none of them (legal_actions filters them then, rather than search anew).
+        self.plays_of: list[list[Combo] | None] = [None] * n
+        self.gone: list[set[int]] = [set() for _ in range(n)]
         self.moves = 0
         self.pending: list[Event] = []  # events of eliminations, out with the next move
         self.must_include: int | None = None
@@ -351,31 +377,62 @@ class TiengLenState:
         when a new trick starts and who leads it; ``game_end`` when one seat alone holds
         cards. Events of eliminations since the last move come first.
         """
-        play = self.verify(seat, action)
+        # One card on a single (or on nothing), the commonest play, checked at once; every
+        # other action, and anything wrong, goes through verify() and its messages.
+        cards = action.get("cards") if type(action) is dict and len(action) == 1 else None
+        play: Combo | None
+        if (
+            type(cards) is list
+            and len(cards) == 1
+            and seat == self.turn
+            and type(cards[0]) is str
+            and (number := _INDEX_GET(cards[0])) is not None
+            and number in self.hands[seat]
+            and (self.must_include is None or self.must_include == number)
+            and (
+                (current := self.current) is None or (current[0] == SINGLE and number > current[2])
+            )
+        ):
+            play = (SINGLE, 1, number, (number,))
+        else:
+            play = self.verify(seat, action)
         events = self.pending
         self.pending = []
         self.moves += 1
         if play is None:
             self.passed[seat] = True
             self.trick.append((seat, None))
+            self.trick_views.append({"seat": seat, "pass": True})
             events.append({"type": "pass", "public": {"seat": seat}})
             self._advance(seat, events)
             return events
         cards = play[3]
         hand = self.hands[seat]
+        in_hand = self.codes_in_hand[seat]
+        codes = [*map(_CODE_OF, cards)]
         for c in cards:
             hand.remove(c)
+        for code in codes:
+            in_hand.remove(code)
+        if self.plays_of[seat] is not None:
+            self.gone[seat].update(cards)
         self.played.extend(cards)
         self.played_by[seat].extend(cards)
+        self.played_codes += codes
+        self.played_by_codes[seat] += codes
         self.trick.append((seat, cards))
+        self.trick_views.append({"seat": seat, "cards": codes})
+        self.current_codes = codes
+        # The event shares the codes with the trick's view: neither is changed, nor given
+        # to a bot (an observation copies the trick).
         public: dict[str, Any] = {
             "seat": seat,
-            "cards": [CODES[c] for c in cards],
+            "cards": codes,
             "kind": _KIND_LABELS[play[0]],
             "left": len(hand),
         }
         current = self.current
-        if current is not None and is_bomb_over_twos(play, current):
+        if current is not None and current[2] >> 2 == TWO and is_bomb_over_twos(play, current):
             public["bomb"] = True
         events.append({"type": "play", "public": public})
         self.current = play
@@ -419,20 +476,43 @@ class TiengLenState:
             return []
         hand = self.hands[seat]
         current = self.current
-        codes = CODES
+        code = _CODE_OF
         if current is None:
-            plays = every_play(hand)
+            plays = self._plays(seat)
             must = self.must_include
             if must is not None:
                 plays = [p for p in plays if must in p[3]]
-            return [{"cards": [codes[c] for c in p[3]]} for p in plays]
-        if current[0] == SINGLE and current[2] >> 2 != TWO:  # the common case, kept cheap
-            top = current[2]
-            actions = [{"cards": [codes[c]]} for c in hand if c > top]
+            return [{"cards": [*map(code, p[3])]} for p in plays]
+        kind, length, top = current[0], current[1], current[2]
+        if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
+            # The hand is sorted: the singles that beat the card are those after it.
+            above = self.codes_in_hand[seat][bisect_right(hand, top) :]
+            actions = [{"cards": [c]} for c in above]
         else:
-            actions = [{"cards": [codes[c] for c in p[3]]} for p in beating(hand, current)]
+            # beating(hand, current), read off the hand's sorted plays: those of the same
+            # kind and length with a higher top card, then the bombs that beat these 2s.
+            plays = self._plays(seat)
+            start = bisect_right(plays, (kind, length, top, _ABOVE))
+            found = plays[start : bisect_left(plays, (kind, length + 1))]
+            if top >> 2 == TWO:
+                for bomb in BOMBS_OVER_TWOS.get(kind, ()):
+                    start = bisect_left(plays, bomb)
+                    found += plays[start : bisect_left(plays, (bomb[0], bomb[1] + 1))]
+            actions = [{"cards": [*map(code, p[3])]} for p in found]
         actions.append({"pass": True})
         return actions
+
+    def _plays(self, seat: int) -> list[Combo]:
+        """Every play the seat's hand can make, sorted (``combos.every_play``)."""
+        plays = self.plays_of[seat]
+        if plays is None:
+            plays = self.plays_of[seat] = every_play(self.hands[seat])
+            self.gone[seat].clear()
+        elif self.gone[seat]:
+            gone = self.gone[seat]
+            plays = self.plays_of[seat] = [p for p in plays if gone.isdisjoint(p[3])]
+            gone.clear()
+        return plays
 
     def default_action(self, seat: int) -> dict[str, Any]:
         """Pass when allowed, else lead the lowest card (with the first lead's card, that
@@ -462,6 +542,8 @@ class TiengLenState:
         self.removed[seat] = tuple(self.hands[seat])
         count = len(self.hands[seat])
         self.hands[seat] = []
+        self.codes_in_hand[seat] = []
+        self.plays_of[seat] = None
         event = {"type": "eliminated", "public": {"seat": seat, "cards": count}}
         if self.moves == 0:  # before the first move: settle the instant wins and the lead anew
             self.pending = [e for e in self.pending if e["type"] == "eliminated"]
@@ -537,6 +619,8 @@ class TiengLenState:
         self.current_by = None
         self.passed = [False] * self.num_players
         self.trick = []
+        self.trick_views = []
+        self.seen_trick = [[] for _ in range(self.num_players)]
         self.tricks += 1
         self.trick_leader = leader
         self.turn = leader
