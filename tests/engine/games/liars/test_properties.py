@@ -11,6 +11,7 @@ Two checks of the hidden information, at every decision and for every seat:
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import given, settings
@@ -138,21 +139,30 @@ def test_the_default_action_is_legal_in_every_decision_state(seed, seats, steps)
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**31), seats=st.integers(2, 6))
-def test_observations_share_nothing_with_the_state_or_each_other(seed, seats):
+def test_observations_share_nothing_with_the_state_or_another_seat(seed, seats):
+    """Whatever a seat does to its observation changes nothing the rules read nor anything
+    another seat sees; of its own view only the history and past rounds it was shown (its
+    own copies, handed to it again)."""
     state = GAME.new_game(seed=seed, dealer=0, num_players=seats, options={})
     rng = random.Random(seed)
+    own = ("history", "rounds")
     for _ in range(40):
         mover = state.to_act()
         if mover is None:
             return
+        clean = json.loads(json.dumps(state.observation(mover)))
+        others = [json.dumps(state.observation(s)) for s in range(seats) if s != mover]
         before = state.observation(mover)
-        other = state.observation(mover)
         before["dice"][0]["value"] = 99
         before["history"].append({"type": "junk"})
         before["lives"][0] = 99
-        for entry in before["history"]:
+        for entry in before["history"] + before["rounds"]:
             for value in entry.values():
                 if isinstance(value, list):
                     value.append(99)
-        assert state.observation(mover) == other
-        state.apply(mover, random_action(other, rng))
+        assert [json.dumps(state.observation(s)) for s in range(seats) if s != mover] == others
+        again = state.observation(mover)
+        assert {k: v for k, v in again.items() if k not in own} == {
+            k: v for k, v in clean.items() if k not in own
+        }
+        state.apply(mover, random_action(clean, rng))

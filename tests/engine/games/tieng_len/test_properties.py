@@ -115,12 +115,17 @@ def test_relabelling_the_cards_a_seat_cannot_see_never_changes_what_it_sees(
         assert other.legal_actions(viewer) == state.legal_actions(viewer)
 
 
-def test_an_observation_shares_nothing_with_the_state():
+def test_an_observation_shares_nothing_with_the_state_nor_another_seat():
+    """Changing everything in an observation (and in the legal actions) changes nothing the
+    rules read, nothing another seat sees, and of the seat's own view only the trick's
+    plays it was shown (its own copies, handed to it again)."""
     state = TiengLen.deal(4, 4)
     seat = state.to_act()
     state.apply(seat, state.legal_actions(seat)[0])
     seat = state.to_act()
-    before = json.dumps(state.observation(seat))
+    before = json.loads(json.dumps(state.observation(seat)))
+    others = {s: json.dumps(state.observation(s)) for s in range(4) if s != seat}
+    legal = json.dumps(state.legal_actions(seat))
     observation = state.observation(seat)
     for value in observation.values():
         if isinstance(value, list):
@@ -132,4 +137,9 @@ def test_an_observation_shares_nothing_with_the_state():
         observation["to_beat"]["cards"].clear()
     for action in state.legal_actions(seat):
         action.clear()
-    assert json.dumps(state.observation(seat)) == before
+    assert {s: json.dumps(state.observation(s)) for s in range(4) if s != seat} == others
+    assert json.dumps(state.legal_actions(seat)) == legal
+    again = state.observation(seat)
+    assert {k: v for k, v in again.items() if k != "trick"} == {
+        k: v for k, v in before.items() if k != "trick"
+    }
