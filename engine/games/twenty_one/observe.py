@@ -56,7 +56,10 @@ def observation(state: TwentyOneState, seat: int) -> dict[str, Any]:
     unseen = state.deck[:]
     unseen.append(state.hush[1 - seat])
     unseen.sort()  # the deck's order and which unseen card is the hush card stay hidden
-    last = state.last_round
+    last_seen = state.last_seen[seat]
+    if last_seen is None and state.last_round is not None:
+        # The seat's own copy, handed to it until the next round ends.
+        last_seen = state.last_seen[seat] = _round_result(state.last_round)
     table = state.table
     return {
         "game": "twenty_one",
@@ -82,8 +85,9 @@ def observation(state: TwentyOneState, seat: int) -> dict[str, Any]:
         "passed": state.passed[:],
         "drawn": state.drawn[:],
         "trumps_played_this_turn": state.played,
-        "history": [_entry(entry) for entry in state.history[seat]],
-        "last_round": _round_result(last) if last is not None else None,
+        # The seat's own entries (made for it as play went): a new list of them.
+        "history": state.history[seat][:],
+        "last_round": last_seen,
     }
 
 

@@ -121,6 +121,7 @@ class TwentyOneState:
         "history",
         "hush",
         "last_round",
+        "last_seen",
         "order",
         "over",
         "passed",
@@ -198,6 +199,8 @@ class TwentyOneState:
         self.rounds: list[dict[str, Any]] = []  # the spectator's record of finished rounds
         self.round_publics: list[dict[str, Any]] = []  # round_end payloads (public)
         self.last_round: dict[str, Any] | None = None
+        #: Each seat's own copy of last_round, made as it first observes it (observe.py).
+        self.last_seen: list[dict[str, Any] | None] = [None, None]
         self.round = 0
         self.acting_bet = 0
         self.over = False
@@ -335,8 +338,27 @@ class TwentyOneState:
         ``game_end``. A combined action that turns out illegal part way leaves the game as
         it was.
         """
-        names, then = self.verify(seat, action)
         events: list[Event] = []
+        # One decision as legal_actions lists it (one trump, or one way to end the turn),
+        # the commonest action, checked at once; anything else goes through verify().
+        if type(action) is dict and len(action) == 1 and seat == self.turn:
+            then = action.get("then")
+            if then is None:
+                trumps = action.get("trumps")
+                if (
+                    type(trumps) is list
+                    and len(trumps) == 1
+                    and type(trumps[0]) is str
+                    and trumps[0] in self.hands[seat]
+                ):
+                    events.append(self._trump(seat, trumps[0]))
+                    return events
+            elif (
+                then == "pass" or (then == "draw" and self.deck) or (then == "stop" and self.played)
+            ):
+                self._play(seat, (), then, events)
+                return events
+        names, then = self.verify(seat, action)
         if len(names) > 1 or (names and then == "draw"):
             saved = self._snapshot()
             try:
@@ -367,11 +389,17 @@ class TwentyOneState:
             events.append(self._draw(seat))
         elif then == "pass":
             self.passed[seat] = True
-            events.append(self._note({"type": "move", "public": {"seat": seat, "move": "pass"}}))
+            public = {"seat": seat, "move": "pass"}
+            events.append(
+                self._note({"type": "move", "public": public}, {"type": "move", **public})
+            )
         else:
             if not self.played:
                 raise IllegalMove("'stop' ends a turn after at least one trump: draw or pass")
-            events.append(self._note({"type": "move", "public": {"seat": seat, "move": "stop"}}))
+            public = {"seat": seat, "move": "stop"}
+            events.append(
+                self._note({"type": "move", "public": public}, {"type": "move", **public})
+            )
         self.played = 0
         if not self.passed[other]:
             self.turn = other
@@ -380,45 +408,54 @@ class TwentyOneState:
         else:
             self._end_round(events)
 
-    def _note(self, event: Event) -> Event:
+    def _note(self, event: Event, common: dict[str, Any] | None = None) -> Event:
         """Log a turn's event into each seat's history of the round: what it did, without
         the position after it (the observation has that), and the seat's own private part.
 
-        Fresh dicts per seat; the only nested values are ``discarded`` and ``trumps``
-        (tuples), which the observer copies into lists."""
-        public = event["public"]
+        Each seat's entries are its own, as observations show them (the event's tuples as
+        lists): observations hand them to the seat again, so a bot that changes them changes
+        only its own view."""
         private = event.get("private")
-        for seat in (0, 1):
-            entry = {"type": event["type"]}
-            for key, value in public.items():
+        if common is None:  # what the seats' entries hold: the event but for the position
+            common = {"type": event["type"]}
+            for key, value in event["public"].items():
                 if key not in _POSITION_KEYS:
-                    entry[key] = value
+                    common[key] = value
+        discarded = common.get("discarded")
+        history = self.history
+        for seat in (0, 1):
+            entry = common.copy()
+            if discarded is not None:
+                entry["discarded"] = list(discarded)
             if private is not None:
                 mine = private.get(_SEAT_KEYS[seat])
                 if mine is not None:
                     entry.update(mine)
-            self.history[seat].append(entry)
+                    if "trumps" in mine:
+                        entry["trumps"] = list(mine["trumps"])
+            history[seat].append(entry)
         return event
 
     def _draw(self, seat: int) -> Event:
         card = self.deck.pop()
         self.up[seat].append(card)
-        self.drawn[seat] += 1
+        drawn = self.drawn[seat] = self.drawn[seat] + 1
         public: dict[str, Any] = {
             "seat": seat,
             "move": "draw",
             "card": card,
             "deck_count": len(self.deck),
-            "drawn": self.drawn[seat],
+            "drawn": drawn,
         }
+        common = {"type": "move", "seat": seat, "move": "draw", "card": card, "drawn": drawn}
         event: Event = {"type": "move", "public": public}
-        if self.drawn[seat] % 3 == 0:  # every third card drawn in a round brings a trump
+        if drawn % 3 == 0:  # every third card drawn in a round brings a trump
             got = self._draw_trump(seat)
-            public["bonus"] = got is not None
+            public["bonus"] = common["bonus"] = got is not None
             public["hands"] = (len(self.hands[0]), len(self.hands[1]))
             if got is not None:
                 event["private"] = {_SEAT_KEYS[seat]: {"trumps": (got,)}}
-        return self._note(event)
+        return self._note(event, common)
 
     def _draw_trump(self, seat: int) -> str | None:
         """Draw one trump into ``seat``'s hand; an empty trump deck is refilled by shuffling
@@ -516,6 +553,7 @@ class TwentyOneState:
                 event["private"] = {_SEAT_KEYS[seat]: {"trumps": (got_one,) if got_one else ()}}
         else:
             self.discards.append(name)  # resolved: to the discard pile after its effect
+        common = {"type": "trump", **public}  # the seats' history entries: no position
         public["target"] = self.target
         public["stakes"] = (self.stake[0], self.stake[1])
         public["deck_count"] = len(deck)
@@ -524,7 +562,7 @@ class TwentyOneState:
         public["face_up"] = (tuple(up[0]), tuple(up[1]))
         table = self.table
         public["table"] = (tuple(table[0]), tuple(table[1]))
-        return self._note(event)
+        return self._note(event, common)
 
     # --- internals: rounds -------------------------------------------------------------------
     def _deal(self) -> Event:
@@ -614,6 +652,7 @@ class TwentyOneState:
         }
         self.round_publics.append(public)
         self.last_round = public
+        self.last_seen = [None, None]
         self.rounds.append(
             {
                 "round": self.round,

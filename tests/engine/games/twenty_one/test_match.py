@@ -165,9 +165,12 @@ def test_the_history_shows_the_rounds_moves_with_only_the_seats_own_private_part
     assert theirs == [{"type": "trump", "seat": 0, "trump": "two_up", "drew": 1}]
 
 
-def test_observations_share_nothing_with_the_game_or_each_other():
+def test_observations_share_nothing_with_the_game_or_the_other_seat():
+    """What a seat does to its observation changes nothing the rules read nor the other
+    seat's view; of its own only the history entries it was shown (its own copies)."""
     state = game(deck(10, 9, 2, 3), hands=(["two_up"], []), trump_deck=["shield"])
     trump(state, 0, "two_up")
+    theirs = json.dumps(state.observation(1))
     seen = state.observation(0)
     seen["face_up"][0].append(11)
     seen["trumps"].append("destroy")
@@ -175,7 +178,9 @@ def test_observations_share_nothing_with_the_game_or_each_other():
     seen["stakes"][0] = 99
     again = state.observation(0)
     assert again["face_up"] == [[2], [3]] and again["trumps"] == ["shield"]
-    assert again["history"][0]["trumps"] == ["shield"] and again["stakes"] == [1, 3]
+    assert again["stakes"] == [1, 3]
+    assert json.dumps(state.observation(1)) == theirs
+    assert state.hands[0] == ["shield"] and state.legal_actions(0)[0] == {"trumps": ["shield"]}
 
 
 def test_the_last_round_with_both_hush_cards_is_shown_once_the_round_has_ended():
