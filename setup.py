@@ -2,8 +2,9 @@
 
 The engine's wheel carries the site's replay viewer, so that ``python -m engine replay FILE
 --html out.html`` draws with the very modules the site serves even where no checkout of the
-arena exists: the stylesheet, the viewer's markup, the shell and every game's renderer are
-copied into ``engine/_viewer/`` of the build (engine/htmlviewer.py looks there first).
+arena exists: the stylesheet, the viewer's markup and the shell are copied into
+``engine/_viewer/`` of the build (engine/htmlviewer.py looks there first). Each game's own
+files (renderer, rules, replay schema) are in its folder and go in as package data.
 """
 
 from __future__ import annotations
@@ -20,10 +21,6 @@ VIEWER_FILES = {
     "arena.css": STATIC / "arena.css",
     "viewer.html": HERE / "arena" / "templates" / "arena" / "matches" / "viewer.html",
     **{f"viewer/{p.name}": p for p in sorted((STATIC / "viewer").glob("*.js"))},
-    **{
-        f"games/{p.parent.name}/{p.name}": p
-        for p in sorted((STATIC / "games").glob("*/renderer.js"))
-    },
 }
 
 

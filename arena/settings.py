@@ -225,6 +225,13 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The site's own files, then each hosted game's renderer from the game's folder
+# (arena/web/gamefiles.py): a game's files live with the game, never in arena/static.
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "arena.web.gamefiles.GameRendererFinder",
+]
 # Uploaded bot files: on the local file system (a laptop, one host), or, with ARENA_S3_BUCKET,
 # in an object store over the S3 API (MinIO in docker/compose.yml), so hosts share nothing on
 # disk: a worker host needs only the database, Redis and the bucket. Replays are in the

@@ -1,8 +1,9 @@
 """The interface between the match runner and a game: everything a game must say about itself.
 
-Nothing here assumes two seats, cards or one winner. A game is a folder under
-``engine/games/<name>/`` whose package exposes ``GAME``, an object of the :class:`Game`
-protocol; ``engine.registry`` finds it there, and nothing above the engine names it. See
+Nothing here assumes two seats, cards or one winner. A game is a folder (a package
+exposing ``GAME``, an object of the :class:`Game` protocol, with its rules document, replay
+schema, renderer and bots beside it), registered under the ``bluff_arena.games`` entry-point
+group; ``engine.registry`` finds it there, and nothing above the engine names it. See
 ``docs/game-interface.md`` for the contract and a worked example.
 
 The pieces:
@@ -308,4 +309,14 @@ class Game(Protocol):
         """Per-seat numbers a bot author cares about, computed from a replay."""
 
     def docs_path(self) -> Path:
-        """The rules as the arena reads them (``docs/games/<name>.md`` or the like)."""
+        """The rules as the arena reads them, every reading marked (Markdown: the game
+        folder's ``rules.md``): the site's rules page, the playground's, the kit's."""
+
+    def replay_schema_path(self) -> Path:
+        """The JSON Schema (2020-12) of the game's parts of a replay (its folder's
+        ``replay.schema.json``), beside the envelope's ``engine/replay.schema.json``."""
+
+    def renderer_path(self) -> Path:
+        """The replay viewer's ES module that draws the game (its folder's ``renderer.js``,
+        exporting ``render``): the site serves it as ``arena/games/<name>/renderer.js``
+        and ``python -m engine replay --html`` inlines it."""

@@ -2,14 +2,16 @@
 
 ``python -m engine replay FILE --html out.html`` writes it: the page holds the replay, the
 site's stylesheet, the viewer's markup and the very modules the site serves (the shell
-``viewer/shell.js``, ``viewer/events.js`` and the game's ``games/<game>/renderer.js``), so a
-local replay looks and navigates exactly as on the arena, offline, from ``file://``.
+``viewer/shell.js``, ``viewer/events.js`` and the game's renderer), so a local replay looks
+and navigates exactly as on the arena, offline, from ``file://``.
 
-The engine imports nothing from Django: it finds those files by path. In a checkout (or an
-editable install) they are the arena's own, under ``arena/static/arena/`` and
-``arena/templates/arena/matches/viewer.html``; the engine's wheel carries copies as package
-data under ``engine/_viewer/`` (setup.py copies them at build time);
-``ARENA_VIEWER_STATIC`` names another directory laid out like ``engine/_viewer/``.
+The engine imports nothing from Django: it finds those files by path. The renderer is the
+game's own (``Game.renderer_path()``: ``renderer.js`` in the game's folder, a built-in game's
+or an installed plug-in's alike). The viewer's shell is the site's: in a checkout (or an
+editable install) under ``arena/static/arena/`` and ``arena/templates/arena/matches/
+viewer.html``; the engine's wheel carries copies as package data under ``engine/_viewer/``
+(setup.py copies them at build time); ``ARENA_VIEWER_STATIC`` names another directory laid
+out like ``engine/_viewer/``.
 
 With the bots' output (``logs``: ``MatchResult.logs``, which ``python -m engine play
 --replay-dir`` keeps beside each replay as ``*.logs.json``), the page is the owner's match
@@ -31,6 +33,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from engine.registry import GAMES
 from engine.steplogs import FAULT_WORDS, fault_moments, viewer_logs
 
 __all__ = ["LOGS_SUFFIX", "ViewerFilesMissing", "logs_path", "replay_html", "viewer_files"]
@@ -74,17 +77,20 @@ def _layouts() -> list[tuple[Path, Path]]:
 
 def viewer_files(game: str) -> dict[str, Path]:
     """The files a page of ``game``'s replay needs: stylesheet, markup, shell and renderer."""
+    hosted = GAMES.get(game)
+    own = getattr(hosted, "renderer_path", None)
+    renderer = own() if own is not None else None
+    if renderer is None or not renderer.is_file():
+        raise ViewerFilesMissing(f"the viewer has no renderer for the game {game!r}")
     for static, markup in _layouts():
         files = {
             "css": static / "arena.css",
             "markup": markup,
             "viewer/events.js": static / "viewer" / "events.js",
             "viewer/shell.js": static / "viewer" / "shell.js",
-            "renderer": static / "games" / game / "renderer.js",
+            "renderer": renderer,
         }
         if files["viewer/shell.js"].is_file() and files["markup"].is_file():
-            if not files["renderer"].is_file():
-                raise ViewerFilesMissing(f"the viewer has no renderer for the game {game!r}")
             return files
     raise ViewerFilesMissing(
         "the replay viewer's files were not found (looked in "

@@ -1,35 +1,120 @@
-"""Games by name, found by looking: every package under ``engine/games/`` that exposes ``GAME``.
+"""Games by name, found as plug-ins: every entry point of the ``bluff_arena.games`` group.
 
-Adding a game is adding a folder; nothing else in the engine or the arena names it. Tests
-(and plug-ins) may add a game at run time with :func:`register`, or name modules exposing
-``GAME`` in ``ARENA_EXTRA_GAMES`` (comma-separated) so every process (web, workers) has them.
+A game is a package (a folder: rules, match rules, observation, bots, renderer, rules
+document, replay schema) exposing a :class:`~engine.game.Game`, and a distribution declares
+it in its metadata::
+
+    [project.entry-points."bluff_arena.games"]
+    highcard = "bluff_highcard:GAME"
+
+The engine's own four games are declared the same way in its ``pyproject.toml``; an engine
+run from a source checkout (not installed, so no metadata of its own on ``sys.path``) reads
+that table from the ``pyproject.toml`` beside it, which is what its wheel's metadata is
+built from. Nothing else in the engine or the arena names a game.
+
+Tests (and a developer trying a game out) may add a game at run time with :func:`register`,
+or name modules exposing ``GAME`` in ``ARENA_EXTRA_GAMES`` (comma-separated) so every process
+(web, workers) has them.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
+import tomllib
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 
-import engine.games
 from engine.game import Game
 
-__all__ = ["GAMES", "UnknownGame", "get_game", "register", "unregister"]
+__all__ = [
+    "DISTRIBUTION",
+    "GAMES",
+    "GROUP",
+    "GameLoadError",
+    "UnknownGame",
+    "game_entry_points",
+    "get_game",
+    "register",
+    "unregister",
+]
+
+#: The entry-point group games register under.
+GROUP = "bluff_arena.games"
+#: The engine's own distribution (its games are entry points of it like any other's).
+DISTRIBUTION = "bluff-arena-engine"
+_CHECKOUT = Path(__file__).resolve().parents[1] / "pyproject.toml"
+
+
+class GameLoadError(ImportError):
+    """A registered game could not be loaded: which entry point, of which distribution, why."""
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def _checkout_entry_points() -> list[EntryPoint] | None:
+    """The engine's own entry points when it runs from a source checkout, read from the
+    ``pyproject.toml`` beside it; None when the engine is an installed distribution."""
+    if not _CHECKOUT.is_file():
+        return None
+    project = tomllib.loads(_CHECKOUT.read_text(encoding="utf-8")).get("project", {})
+    if _normal(project.get("name", "")) != DISTRIBUTION:
+        return None
+    table = project.get("entry-points", {}).get(GROUP, {})
+    return [EntryPoint(name, value, GROUP) for name, value in table.items()]
+
+
+def game_entry_points() -> list[EntryPoint]:
+    """Every entry point of the group: the installed distributions', and in a checkout the
+    engine's own from its ``pyproject.toml`` (an installed copy of the engine then stands
+    aside, so a checkout always hosts the games its own sources declare)."""
+    own = _checkout_entry_points()
+    found = []
+    for point in entry_points(group=GROUP):
+        dist = getattr(point, "dist", None)
+        if own is not None and dist is not None and _normal(dist.name) == DISTRIBUTION:
+            continue
+        found.append(point)
+    return found if own is None else own + found
+
+
+def _load(point: EntryPoint) -> Game:
+    dist = getattr(point, "dist", None)
+    origin = f"{dist.name} {dist.version}" if dist is not None else DISTRIBUTION
+    try:
+        game = point.load()
+    except Exception as exc:  # a broken plug-in is named, not a bare traceback
+        raise GameLoadError(
+            f"the game {point.name!r} ({point.value}, from {origin}) could not be loaded: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    if getattr(game, "name", None) != point.name:
+        raise GameLoadError(
+            f"the entry point {point.name!r} ({point.value}, from {origin}) names a game "
+            f"called {getattr(game, 'name', None)!r}: the two must be the same"
+        )
+    return game
 
 
 def _discover() -> dict[str, Game]:
-    found: list[Game] = []
-    for module in pkgutil.iter_modules(engine.games.__path__):
-        if not module.ispkg:
-            continue
-        package = importlib.import_module(f"engine.games.{module.name}")
-        game = getattr(package, "GAME", None)
-        if game is not None:
-            found.append(game)
-    for name in filter(None, os.environ.get("ARENA_EXTRA_GAMES", "").split(",")):
-        found.append(importlib.import_module(name.strip()).GAME)
-    found.sort(key=lambda g: (g.position, g.name))
-    return {game.name: game for game in found}
+    found: dict[str, Game] = {}
+    for point in game_entry_points():
+        if point.name in found:
+            raise GameLoadError(f"two distributions register a game called {point.name!r}")
+        found[point.name] = _load(point)
+    extra = os.environ.get("ARENA_EXTRA_GAMES", "")
+    for module in filter(None, (name.strip() for name in extra.split(","))):
+        game = importlib.import_module(module).GAME
+        if game.name in found and found[game.name] is not game:
+            raise GameLoadError(
+                f"ARENA_EXTRA_GAMES names {module}, whose game {game.name!r} is registered "
+                "already (as a plug-in)"
+            )
+        found[game.name] = game
+    ordered = sorted(found.values(), key=lambda g: (g.position, g.name))
+    return {game.name: game for game in ordered}
 
 
 #: The hosted games in display order (Lie 21 first). Read it, don't mutate it: use register().

@@ -3,9 +3,9 @@
 Format 2 is one envelope for every game (seats, placings, faults, and per game its start
 events and a step log of seat, action, time and events) around a game-specific ``record``;
 see ``docs/replay-format.md``, the envelope's JSON Schema ``engine/replay.schema.json`` and
-each game's schema in ``docs/games/``. Older formats are upgraded on read by the game that
-wrote them. The encoding is canonical (fixed separators, gzip without a timestamp) so that
-the same match gives the same bytes.
+each game's schema (``Game.replay_schema_path()``: ``replay.schema.json`` in its folder).
+Older formats are upgraded on read by the game that wrote them. The encoding is canonical
+(fixed separators, gzip without a timestamp) so that the same match gives the same bytes.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ def staff(db):
 @pytest.fixture(autouse=True, scope="session")
 def _every_replay_matches_the_schema():
     """Validate every replay produced in this process against the envelope's schema
-    (engine/replay.schema.json) and its game's own (docs/games/<game>.replay.schema.json)."""
+    (engine/replay.schema.json) and its game's own (replay.schema.json in its folder)."""
     from engine.match import REPLAY_CHECKS
     from tests.replay_schemas import validate_replay
 

@@ -16,11 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def game_schema_path(game: str) -> Path:
-    """docs/games/<game>.replay.schema.json, or the game's own file for the test game."""
-    own = getattr(get_game(game), "replay_schema_path", None)
-    if own is not None:
-        return own()
-    return ROOT / "docs" / "games" / f"{game}.replay.schema.json"
+    """The game's own schema (``replay.schema.json`` in its folder)."""
+    return get_game(game).replay_schema_path()
 
 
 @functools.cache

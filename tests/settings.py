@@ -28,10 +28,3 @@ STORAGES = {
 # Each test process keeps its own cache: counts cached by the API must not leak between tests.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405 - whitenoise warns without it
-
-# The test game's replay renderer, served where a hosted game's would be
-# (static/arena/games/highcard/renderer.js): the viewer shell loads it like any other.
-STATICFILES_DIRS = [
-    *globals().get("STATICFILES_DIRS", []),
-    ("arena/games/highcard", BASE_DIR / "tests" / "games" / "highcard" / "static"),  # noqa: F405
-]

@@ -51,8 +51,9 @@ __all__ = [
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
-#: What the wheel is built from (the viewer's files go in as engine/_viewer: setup.py).
-SOURCES = ("engine", "sandbox", "arena/static/arena/viewer", "arena/static/arena/games")
+#: What the wheel is built from (the viewer's shell goes in as engine/_viewer: setup.py; each
+#: game's files are in its folder under engine/).
+SOURCES = ("engine", "sandbox", "arena/static/arena/viewer")
 
 
 class KitError(RuntimeError):

@@ -23,7 +23,8 @@ from engine.registry import GAMES
 __all__ = ["DOCS", "DOC_LABELS", "RenderedDoc", "doc_render", "doc_render_path"]
 
 #: Documents served under /docs/<slug>/: slug -> file name in docs/. A game's rules are not
-#: here: each game names its own file (``Game.docs_path()``), served at /games/<game>/rules/.
+#: here: each game names its own file (``Game.docs_path()``, ``rules.md`` in its folder),
+#: served at /games/<game>/rules/ (its replay schema beside it, as replay.schema.json).
 DOCS = {
     "bot-api": "bot-api.md",
     "ratings": "ratings.md",
@@ -52,8 +53,14 @@ _ATTRIBUTES = {
     "td": {"align", "style"},
     "img": {"alt", "src", "title"},
 }
-_LINK = re.compile(r'href="(?:\./|\.\./docs/)?([a-z-]+)\.md(#[^"]*)?"')
-_GAME_LINK = re.compile(r'href="(?:\./|\.\./)*(?:docs/)?games/([a-z][a-z0-9_]*)\.md(#[^"]*)?"')
+# A doc links another as "ratings.md", "../docs/ratings.md" or, from a game's folder,
+# "../../../docs/ratings.md"; a game's rules as "../engine/games/<game>/rules.md" (or, as
+# before the rules moved into the game's folder, "games/<game>.md").
+_LINK = re.compile(r'href="(?:\./|(?:\.\./)*docs/)?([a-z-]+)\.md(#[^"]*)?"')
+_GAME_LINK = re.compile(
+    r'href="(?:\./|\.\./)*(?:(?:engine/)?games/([a-z][a-z0-9_]*)/rules|(?:docs/)?games/'
+    r'([a-z][a-z0-9_]*))\.md(#[^"]*)?"'
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +122,9 @@ def _rewrite_link(found: re.Match[str]) -> str:
 
 
 def _rewrite_game_link(found: re.Match[str]) -> str:
-    """A link to a game's rules file (``games/<game>.md``) points at its rules page."""
-    game, anchor = found.group(1), found.group(2) or ""
+    """A link to a game's rules file (``engine/games/<game>/rules.md``) points at its rules
+    page."""
+    game, anchor = found.group(1) or found.group(2), found.group(3) or ""
     if game not in GAMES:
         return found.group(0)
     return f'href="{reverse("game-rules", args=[game])}{anchor}"'

@@ -24,6 +24,11 @@ urlpatterns = [
     path("games/", games.game_index, name="games"),
     path("games/<str:game>/", games.game_detail, name="game"),
     path("games/<str:game>/rules/", games.game_rules, name="game-rules"),
+    path(
+        "games/<str:game>/rules/replay.schema.json",
+        games.game_replay_schema,
+        name="game-replay-schema",
+    ),
     path("games/<str:game>/starter/", games.game_starter, name="game-starter"),
     path("games/<str:game>/kit.zip", games.game_kit, name="game-kit"),
     path("downloads/engine/", games.engine_wheel_latest, name="engine-wheel-latest"),

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -396,3 +398,23 @@ def test_a_bot_that_changes_what_it_is_given_changes_nothing_for_anyone_else(nam
         untouched = play_match(name, [scripted, *calm], seed=seed, record_timing=False)
         assert [o.seen for o in others] == [o.seen for o in calm]
         assert scribbled.replay == untouched.replay
+
+
+# --- a game is one folder ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_game_is_one_folder_with_its_rules_schema_renderer_and_bots(name):
+    game = get_game(name)
+    folder = Path(sys.modules[type(game).__module__].__file__).parent
+    files = {
+        "rules": game.docs_path(),
+        "replay schema": game.replay_schema_path(),
+        "renderer": game.renderer_path(),
+        **{f"bot {bot}": path for bot, path in game.builtin_bots().items()},
+    }
+    for what, path in files.items():
+        assert path.is_file(), f"{name}: no {what} at {path}"
+        assert path.resolve().is_relative_to(folder.resolve()), f"{name}'s {what} is elsewhere"
+    assert "export function render" in game.renderer_path().read_text()
+    assert json.loads(game.replay_schema_path().read_text())["type"] == "object"

@@ -39,7 +39,7 @@ def test_the_page_inlines_the_sites_own_modules_and_the_replay(replay_file, tmp_
     modules = _script(page, "viewer-modules")
     assert modules["viewer/shell.js"] == (STATIC / "viewer/shell.js").read_text()
     assert modules["viewer/events.js"] == (STATIC / "viewer/events.js").read_text()
-    assert modules["renderer"] == (STATIC / "games/lie21/renderer.js").read_text()
+    assert modules["renderer"] == (ROOT / "engine/games/lie21/renderer.js").read_text()
     assert _script(page, "replay-data") == replay_io.load(replay_file)
     assert 'id="replay-viewer"' in page and 'data-game="lie21"' in page
     assert not re.search(r"\{[{%#]", page.split("<script", 1)[0]), "no template syntax is left"
@@ -56,9 +56,10 @@ def test_a_seat_name_cannot_close_the_script_element(tmp_path):
 
 
 def test_an_installed_engine_uses_the_copies_shipped_with_it(tmp_path, monkeypatch):
-    """A wheel has no arena checkout: the files come from its own engine/_viewer/."""
+    """A wheel has no arena checkout: the shell comes from its own engine/_viewer/ (and the
+    renderer, as always, from the game's folder)."""
     shipped = tmp_path / "_viewer"
-    for relative in ("arena.css", "viewer/shell.js", "viewer/events.js", "games/lie21/renderer.js"):
+    for relative in ("arena.css", "viewer/shell.js", "viewer/events.js"):
         (shipped / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(STATIC / relative, shipped / relative)
     shutil.copyfile(ROOT / "arena/templates/arena/matches/viewer.html", shipped / "viewer.html")

@@ -117,7 +117,8 @@ def test_the_sandbox_names_no_game_hook():
     assert offenders == []
 
 
-def test_pages_and_scripts_outside_the_renderers_name_no_game():
+def test_pages_and_scripts_name_no_game():
+    """Every renderer is in its game's folder: the site's pages and scripts are all neutral."""
     words = {"lie21", "the liar", "the judge", "liar's", "judge's"}
     places = [ROOT / "arena" / "templates", ROOT / "arena" / "static" / "arena"]
     offenders = []
@@ -125,8 +126,26 @@ def test_pages_and_scripts_outside_the_renderers_name_no_game():
         for path in place.rglob("*"):
             if not path.is_file() or path.suffix not in {".html", ".js", ".css"}:
                 continue
-            if "games" in path.relative_to(place).parts:
-                continue  # each game's renderer is the game's own
+            if "editor" in path.relative_to(place).parts:
+                continue  # the bundled code editor (CodeMirror), not ours
             text = path.read_text(errors="replace").lower()
             offenders += [f"{path.relative_to(ROOT)}: {w!r}" for w in words if w in text]
+    assert offenders == []
+
+
+def test_a_games_files_live_in_its_folder_alone():
+    """Nothing outside a game's folder is one of its files: no renderer, rules document or
+    replay schema of a game under arena/, docs/, workers/ or sandbox/, and nothing that
+    builds the engine (setup.py) or its viewer copies a game's file by name."""
+    from engine.registry import GAMES
+
+    offenders = []
+    for place in ("arena", "docs", "workers", "sandbox"):
+        for path in (ROOT / place).rglob("*"):
+            parts = {part.lower() for part in path.relative_to(ROOT).parts}
+            stem = path.name.split(".")[0].lower()
+            if path.is_file() and (stem in GAMES or parts & set(GAMES)):
+                offenders.append(str(path.relative_to(ROOT)))
+    code = (ROOT / "setup.py").read_text().split('"""', 2)[-1]  # past the docstring
+    offenders += [f"setup.py: {word}" for word in ("renderer", *GAMES) if word in code]
     assert offenders == []

@@ -2,7 +2,7 @@
 
 ``engine.referee`` deals each game again from its record (never its seed), replays every
 action and fault, and compares the events, the record, the placings and the scores. Each
-game's record carries every random draw it made (docs/games/<game>.md, "The replay").
+game's record carries every random draw it made (its rules.md, "The replay").
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Running a game's renderer in Debian's Chromium, outside the arena (renderer tests).
 
-``renderer_page(tmp_path, replay, game)`` serves ``arena/static`` under ``/static/`` and the
-harness page and the replay from a throwaway HTTP server, opens the harness in a headless
-Chromium driven by Playwright, and yields the page: call ``page.evaluate("show(g, m, p)")``
-to render game ``g`` after ``m`` moves from perspective ``p`` (``null`` = spectator).
+``renderer_page(tmp_path, replay, game)`` serves ``arena/static`` under ``/static/`` (with the
+game's renderer from its folder, as the site's static finder serves it) and the harness page
+and the replay from a throwaway HTTP server, opens the harness in a headless Chromium driven
+by Playwright, and yields the page: call ``page.evaluate("show(g, m, p)")`` to render game
+``g`` after ``m`` moves from perspective ``p`` (``null`` = spectator).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from engine.registry import get_game
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -36,9 +39,10 @@ def renderer_page(tmp_path: Path, replay: dict[str, Any], game: str) -> Iterator
     (site / "tests" / "web").mkdir(parents=True)
     shutil.copytree(ROOT / "arena" / "static", site / "static")
     shutil.copytree(ROOT / "tests" / "web" / "harness", site / "tests" / "web" / "harness")
-    test_game = ROOT / "tests" / "games" / game / "static"  # the test game's renderer
-    if test_game.is_dir():
-        shutil.copytree(test_game, site / "static" / "arena" / "games" / game)
+    # The game's renderer from its folder, where the site serves it (arena/web/gamefiles.py).
+    renderer = site / "static" / "arena" / "games" / game / "renderer.js"
+    renderer.parent.mkdir(parents=True)
+    shutil.copyfile(get_game(game).renderer_path(), renderer)
     (site / "replay.json").write_text(json.dumps(replay))
     handler = functools.partial(_QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)

@@ -4,6 +4,7 @@ uploads, accounts and docs."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import zipfile
 from datetime import UTC, datetime
@@ -40,6 +41,7 @@ from tests.web.data import (
     user_make,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 CRASH_BOT = Path(__file__).parent / "bots" / "crash_in_hand_three.py"
 
 
@@ -741,3 +743,35 @@ def test_the_bot_page_shows_its_most_played_opponents_and_how_many_it_met(
     page = client.get(f"/bots/{me.pk}/").content.decode()
     assert "The 2 it played most of the 4 it has met." in page
     assert page.count('data-opponent="') == 2
+
+
+# --- a game's files, served from its folder --------------------------------------------------
+
+
+def test_each_games_renderer_is_found_and_collected_from_its_folder(tmp_path, settings) -> None:
+    from django.contrib.staticfiles import finders
+    from django.core.management import call_command
+
+    for name, game in GAMES.items():
+        assert finders.find(f"arena/games/{name}/renderer.js") == str(game.renderer_path())
+    settings.STATIC_ROOT = tmp_path
+    call_command("collectstatic", interactive=False, verbosity=0)
+    for name, game in GAMES.items():
+        collected = tmp_path / "arena" / "games" / name / "renderer.js"
+        assert collected.read_bytes() == game.renderer_path().read_bytes()
+    assert not (ROOT / "arena" / "static" / "arena" / "games").exists(), "no copies in the site"
+
+
+def test_a_games_replay_schema_is_served_beside_its_rules(db) -> None:
+    for name, game in GAMES.items():
+        response = _client().get(f"/games/{name}/rules/replay.schema.json")
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/schema+json"
+        assert json.loads(response.content) == json.loads(game.replay_schema_path().read_text())
+    assert _client().get("/games/nope/rules/replay.schema.json").status_code == 404
+
+
+def test_a_rules_page_links_the_bot_api_page_and_its_schema(db) -> None:
+    html = _html("/games/tieng_len/rules/")
+    assert 'href="/docs/bot-api/"' in html
+    assert 'href="replay.schema.json"' in html  # beside the page: /games/tieng_len/rules/...

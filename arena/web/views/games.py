@@ -37,6 +37,7 @@ __all__ = [
     "game_detail",
     "game_index",
     "game_kit",
+    "game_replay_schema",
     "game_rules",
     "game_starter",
 ]
@@ -144,6 +145,18 @@ def game_rules(request: HttpRequest, game: str) -> HttpResponse:
         "arena/games/rules.html",
         {"game": found, "doc": rendered, "seats": seat_range(found)},
     )
+
+
+@require_GET
+@domain_errors
+def game_replay_schema(request: HttpRequest, game: str) -> HttpResponse:
+    """The JSON Schema of the game's parts of a replay, from the game's folder (its rules
+    page links it as ``replay.schema.json``)."""
+    found = game_get(game=game)
+    path = found.replay_schema_path()
+    if not path.is_file():
+        raise Http404(f"The replay schema of {found.title} is missing.")
+    return HttpResponse(path.read_bytes(), content_type="application/schema+json")
 
 
 @require_GET

@@ -25,6 +25,7 @@ from arena.selectors.pages import bot_brief
 from arena.services.errors import Forbidden, NotFound
 from arena.web.errors import domain_errors
 from arena.web.freshness import conditional, shared_page
+from arena.web.gamefiles import renderer_static_path
 from arena.web.seats import (
     SeatView,
     fault_words,
@@ -170,7 +171,7 @@ _OPEN = (Match.Status.QUEUED, Match.Status.RUNNING)
 def renderer_url(game: str) -> str:
     """Where the game's renderer module is served. A game without one still gets a URL:
     the viewer then says the replay cannot be drawn, instead of the page failing."""
-    path = f"arena/games/{game}/renderer.js"
+    path = renderer_static_path(game)
     try:
         return static(path)
     except ValueError:  # not in the collected manifest

@@ -1,6 +1,6 @@
 """Liars: poker dice for 2 to 6 bots, hidden dice under the cup, three lives each.
 
-See ``docs/games/liars.md`` for the rules as the arena plays them. ``hands.py`` orders the
+See ``rules.md`` for the rules as the arena plays them. ``hands.py`` orders the
 announcements, ``rules.py`` plays a game, ``observe.py`` decides what each seat sees,
 ``match_rules.py`` adds games up to a match and ``stats.py`` reads a replay for bot authors.
 """
@@ -20,7 +20,7 @@ from engine.games.liars.stats import MEANING, seat_stats
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "Liars", "LiarsGame"]
 
 _BOTS_DIR = Path(__file__).parent / "bots"
-_DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "liars.md"
+_HERE = Path(__file__).resolve().parent
 _DEFAULT_RULES = LiarsMatch()
 
 _INDEXES = {
@@ -160,7 +160,16 @@ class LiarsGame:
     stats_meaning = MEANING
 
     def docs_path(self) -> Path:
-        return _DOCS
+        """The rules as the arena plays them (this folder's ``rules.md``)."""
+        return _HERE / "rules.md"
+
+    def replay_schema_path(self) -> Path:
+        """The JSON Schema of this game's parts of a replay."""
+        return _HERE / "replay.schema.json"
+
+    def renderer_path(self) -> Path:
+        """The replay viewer's module that draws this game (the site serves it)."""
+        return _HERE / "renderer.js"
 
 
 GAME = LiarsGame()

@@ -33,7 +33,7 @@ def placing_points(placings: tuple[int, ...]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class LiarsMatch:
-    """The options, defaults first (docs/games/liars.md, "Options")."""
+    """The options, defaults first (engine/games/liars/rules.md, "Options")."""
 
     games: int = 1
     straights: bool = True

@@ -5,7 +5,7 @@ them) and announces a hand; each receiver in turn either **refuses** (all dice a
 someone loses a life) or **accepts**: it may look under the cup, throw dice (each at most once
 in its turn) and must announce a strictly higher hand. A turn is a sequence of decisions, each
 its own action: ``{"look": true}``, ``{"throw": [...], "hide": [...], "cover": [...]}``,
-``{"announce": ...}`` or ``{"refuse": true}``. See ``docs/games/liars.md`` for the rules and
+``{"announce": ...}`` or ``{"refuse": true}``. See ``rules.md`` for the rules and
 every reading the arena takes.
 
 What each seat knows of each die is tracked here (``known``), and ``observe.py`` is the one

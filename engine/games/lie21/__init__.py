@@ -1,4 +1,4 @@
-"""Lie 21: the first game the arena hosts. See ``docs/games/lie21.md``."""
+"""Lie 21: the first game the arena hosts. See ``rules.md``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from engine.games.lie21.transcript import transcript
 __all__ = ["GAME", "IllegalMove", "Lie21", "Lie21Game"]
 
 _BOTS_DIR = Path(__file__).parent / "bots"
-_DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "lie21.md"
+_HERE = Path(__file__).resolve().parent
 _DEFAULT_RULES = BestOfSeven()
 
 _CARD = {"type": "string", "pattern": "^([A2-7JQK][SHDC]|X[RB])$"}
@@ -136,7 +136,16 @@ class Lie21Game:
     stats_meaning = MEANING
 
     def docs_path(self) -> Path:
-        return _DOCS
+        """The rules as the arena plays them (this folder's ``rules.md``)."""
+        return _HERE / "rules.md"
+
+    def replay_schema_path(self) -> Path:
+        """The JSON Schema of this game's parts of a replay."""
+        return _HERE / "replay.schema.json"
+
+    def renderer_path(self) -> Path:
+        """The replay viewer's module that draws this game (the site serves it)."""
+        return _HERE / "renderer.js"
 
     def transcript(self, replay: Mapping[str, Any]) -> str:
         """The match hand by hand, for ``python -m engine replay``."""

@@ -329,7 +329,7 @@ class Lie21State:
         return True
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        """Play a bot's action; returns its events (see ``docs/games/lie21.md``).
+        """Play a bot's action; returns its events (see ``rules.md``).
 
         The Liar's move is a ``lie`` (the face-up card public; its cards are in its action,
         seen by the Liar only); the Judge's ends the hand: ``hand_end`` (fires

@@ -1,4 +1,4 @@
-"""Tieng Len, the Vietnamese climbing game, for 2 to 4 bots. See ``docs/games/tieng_len.md``."""
+"""Tieng Len, the Vietnamese climbing game, for 2 to 4 bots. See ``rules.md``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from engine.games.tieng_len.stats import MEANING, seat_stats
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TiengLen", "TiengLenGame"]
 
 _BOTS_DIR = Path(__file__).parent / "bots"
-_DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "tieng_len.md"
+_HERE = Path(__file__).resolve().parent
 
 CARD_PATTERN = "^[3-9TJQKA2][SCDH]$"
 #: One object with either ``cards`` or ``pass``: the schema refuses every other shape, the
@@ -163,7 +163,16 @@ class TiengLenGame:
     stats_meaning = MEANING
 
     def docs_path(self) -> Path:
-        return _DOCS
+        """The rules as the arena plays them (this folder's ``rules.md``)."""
+        return _HERE / "rules.md"
+
+    def replay_schema_path(self) -> Path:
+        """The JSON Schema of this game's parts of a replay."""
+        return _HERE / "replay.schema.json"
+
+    def renderer_path(self) -> Path:
+        """The replay viewer's module that draws this game (the site serves it)."""
+        return _HERE / "renderer.js"
 
 
 GAME = TiengLenGame()

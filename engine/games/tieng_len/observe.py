@@ -27,7 +27,7 @@ _SEATS = range(4)
 
 
 def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
-    """The game part of a bot's observation (see the Bot API in ``docs/games/tieng_len.md``).
+    """The game part of a bot's observation (see the Bot API in ``rules.md``).
 
     Built on every decision, so it copies the lists the state keeps as observations show
     them (card codes) rather than translating cards; the trick's plays are the seat's own

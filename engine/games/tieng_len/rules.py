@@ -9,7 +9,7 @@ Moves follow the verify / can / apply pattern: :meth:`TiengLenState.verify` turn
 JSON action into a checked play (or a pass) or raises :class:`IllegalMove`;
 :meth:`TiengLenState.can_apply` asks without raising; :meth:`TiengLenState.apply` plays.
 
-The table, in the arena's reading of the rules (``docs/games/tieng_len.md``):
+The table, in the arena's reading of the rules (``rules.md``):
 
 * seats play in increasing order round the table (seat 0, 1, 2, 3, 0 ...);
 * the first game of a match is led by the holder of the lowest card dealt, and that lead
@@ -371,7 +371,7 @@ class TiengLenState:
         return True
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        """Play a bot's action; returns its events (see ``docs/games/tieng_len.md``).
+        """Play a bot's action; returns its events (see ``rules.md``).
 
         ``play`` or ``pass`` (public); ``out`` when the player's last card goes; ``lead``
         when a new trick starts and who leads it; ``game_end`` when one seat alone holds

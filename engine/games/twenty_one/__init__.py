@@ -1,6 +1,6 @@
 """Twenty One with trump cards: two bots, hush cards, a trump deck, bets that grow each round.
 
-See ``docs/games/twenty_one.md`` for the rules as the arena plays them.
+See ``rules.md`` for the rules as the arena plays them.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from engine.games.twenty_one.transcript import transcript
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TwentyOne", "TwentyOneGame"]
 
 _BOTS_DIR = Path(__file__).parent / "bots"
-_DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "twenty_one.md"
+_HERE = Path(__file__).resolve().parent
 
 #: One object with optional parts: ``trumps`` played in order, then ``then`` (draw, pass,
 #: or stop). Without ``then`` the turn goes on. The rules explain what is illegal.
@@ -54,7 +54,7 @@ class TwentyOne(TwentyOneState):
     def record(self) -> dict[str, Any]:
         """Every round as a spectator saw it (decks, hush cards, cards put back, trumps
         switched), the first trump deck and every one shuffled from the discards: each random
-        draw of the game (``docs/games/twenty_one.md``, "The replay")."""
+        draw of the game (``rules.md``, "The replay")."""
         record: dict[str, Any] = {
             "trump_deck": list(self.trump_start),
             "trump_refills": [dict(refill) for refill in self.refills],
@@ -164,7 +164,16 @@ class TwentyOneGame:
     stats_meaning = MEANING
 
     def docs_path(self) -> Path:
-        return _DOCS
+        """The rules as the arena plays them (this folder's ``rules.md``)."""
+        return _HERE / "rules.md"
+
+    def replay_schema_path(self) -> Path:
+        """The JSON Schema of this game's parts of a replay."""
+        return _HERE / "replay.schema.json"
+
+    def renderer_path(self) -> Path:
+        """The replay viewer's module that draws this game (the site serves it)."""
+        return _HERE / "renderer.js"
 
     def transcript(self, replay: Mapping[str, Any]) -> str:
         """The match round by round, for ``python -m engine replay``."""

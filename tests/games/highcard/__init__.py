@@ -2,7 +2,9 @@
 
 It proves that everything above ``engine/games/`` is game-neutral: registered by the test
 suite (``tests/conftest.py``, and ``ARENA_EXTRA_GAMES`` for worker processes), it goes through
-upload, validation, the ladder, tournaments, ratings with ranks, the API and the viewer.
+upload, validation, the ladder, tournaments, ratings with ranks, the API and the viewer. Its
+folder is also a distribution of its own (``pyproject.toml``: a ``bluff_arena.games`` entry
+point), which ``tests/engine/test_plugins.py`` installs to show a game plugs in as a package.
 
 Rules: a deck of 13 cards (2..14). Each of the 2-4 seats is dealt one card, face down. In
 turn from the dealer, each seat either keeps its card or swaps it for the top card of the
@@ -226,7 +228,10 @@ class HighCardGame:
         return _HERE / "rules.md"
 
     def replay_schema_path(self) -> Path:
-        return _HERE / "highcard.replay.schema.json"
+        return _HERE / "replay.schema.json"
+
+    def renderer_path(self) -> Path:
+        return _HERE / "renderer.js"
 
 
 GAME = HighCardGame()

@@ -2,8 +2,8 @@
  * The replay viewer shell (docs/web.md#the-replay-viewer): game-neutral.
  *
  * It reads the replay document embedded in the match page, loads the game's renderer
- * module (arena/static/arena/games/<game>/renderer.js, which exports
- * render(element, replay, position, perspective)) and gives it a position and a
+ * module (the game folder's renderer.js, served as static/arena/games/<game>/renderer.js,
+ * which exports render(element, replay, position, perspective)) and gives it a position and a
  * perspective; everything else is here: the timeline over every game and step, the step
  * controls, play / pause and speed, jumps (game, fault), the perspective switch for the
  * spectator and every seat, keyboard navigation, links to a step (#game=G&step=S), and the

@@ -1,5 +1,5 @@
 """What a set of cards is, and what beats what: every row is one rule of the arena's reading
-(docs/games/tieng_len.md), named in its id."""
+(engine/games/tieng_len/rules.md), named in its id."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rules of one game, each test named after the rule it checks (docs/games/tieng_len.md).
+"""The rules of one game, each test named after the rule it checks (its ``rules.md``).
 
 Positions are built from scripted hands (``helpers.game``): seats play in increasing order
 round the table, and the hands need not be thirteen cards long.

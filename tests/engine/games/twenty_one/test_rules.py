@@ -1,4 +1,4 @@
-"""The rules of Twenty One (docs/games/twenty_one.md), each test named after the rule it checks.
+"""The rules of Twenty One (its ``rules.md``), each test named after the rule it checks.
 
 Positions come from scripted decks (``helpers.deck``: both hush cards, both face-up cards,
 then the draws) and hands set by hand, so every outcome is pinned exactly.

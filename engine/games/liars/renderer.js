@@ -1,6 +1,6 @@
 /* Liars renderer: the table of seats with their lives, the mat and the cup with the dice as
  * one perspective saw them (the spectator sees every die), the round's chain of
- * announcements, and the last reveal. It folds the engine's events only (docs/games/liars.md,
+ * announcements, and the last reveal. It folds the engine's events only (engine/games/liars/rules.md,
  * "The replay"): it never decides a rule itself. */
 import { adoptStyle, eventsUpTo, seatNames, el } from "../../viewer/events.js";
 
