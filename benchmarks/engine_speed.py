@@ -9,7 +9,10 @@ Prints one ``name: value unit`` line per figure:
                                          and, where the game lists them, the legal actions,
                                          the bot's act() through the in-process player, the
                                          rules checking and applying each move
-    engine_heuristic_games: N games/s    Lie 21's loop with heuristic vs heuristic
+    engine_random_games: N games/s       Lie 21 random vs random through the same loop without the
+                                         legal actions (its random bot does not read them): the
+                                         figure this benchmark has always printed for Lie 21
+    engine_heuristic_games: N games/s    the same with heuristic vs heuristic
     engine_random_matches: N matches/s   whole Lie 21 best-of-7 matches through play_match
                                          (bots loaded per match, replay document built)
     engine_lean_loop: N games/s          for scale: a bare Lie 21 rules-only loop (random
@@ -19,16 +22,15 @@ Prints one ``name: value unit`` line per figure:
 Each figure is the best of several timed runs on one core: the machine's speed drifts by tens
 of percent from second to second, and the best run is the one least disturbed.
 
-``--compare COMMIT`` measures the ``<game>_random_games`` loops of this checkout against the
-same loops on that commit's engine (exported with ``git archive``), alternating old and new
-runs, each in a process of its own, and prints per game::
+``--compare COMMIT`` measures the ``<game>_random_games`` loops (and ``engine_random_games``)
+of this checkout against the same loops on that commit's engine (exported with ``git
+archive``), alternating old and new runs, each in a process of its own, and prints per loop::
 
-    <game>_random_games_before: N games/s   at COMMIT (the median run)
-    <game>_random_games: N games/s          here (the median run)
-    <game>_speedup: R x                      the median over the new runs of the run over the
-                                             mean of the old runs either side of it (a steady
-                                             drift of the machine cancels, a spoilt run does
-                                             not decide)
+    <loop>_before: N games/s   at COMMIT (the median run)
+    <loop>: N games/s          here (the median run)
+    <loop>_speedup: R x        the median over the new runs of the run over the mean of the old
+                               runs either side of it (a steady drift of the machine cancels, a
+                               spoilt run does not decide)
 
     .venv/bin/python benchmarks/engine_speed.py --compare a4947d9~1 --runs 7 --seconds 2
 """
@@ -71,7 +73,6 @@ def game_loop_rate(bot: str, *, seconds: float, runs: int = 5) -> float:
                 while seat is not None:
                     observation = state.observation(seat)
                     observation.update(context)
-                    observation["legal_actions"] = state.legal_actions(seat)
                     state.apply(seat, acts[seat](observation))
                     seat = state.to_act()
             games += 10
@@ -180,6 +181,10 @@ def speedup(before_runs: list[float], after_runs: list[float]) -> float:
     return statistics.median(new / old for new, old in zip(after_runs, around, strict=True))
 
 
+#: The Lie 21 loop without legal actions, by its figure's name (the other loops are games').
+PLAIN = "engine_random_games"
+
+
 def _child_rate(root: Path, name: str, seconds: float) -> float:
     command = [sys.executable, __file__, "--engine-root", str(root), "--child", name]
     command += ["--seconds", str(seconds)]
@@ -195,9 +200,10 @@ def compare(commit: str, names: list[str], *, runs: int, seconds: float) -> None
             before.append(_child_rate(old_root, name, seconds))
             if run < runs:
                 after.append(_child_rate(REPO, name, seconds))
-        print(f"{name}_random_games_before: {statistics.median(before):.0f} games/s")
-        print(f"{name}_random_games: {statistics.median(after):.0f} games/s")
-        print(f"{name}_speedup: {speedup(before, after):.2f} x", flush=True)
+        figure = name if name == PLAIN else f"{name}_random_games"
+        print(f"{figure}_before: {statistics.median(before):.0f} games/s")
+        print(f"{figure}: {statistics.median(after):.0f} games/s")
+        print(f"{figure}_speedup: {speedup(before, after):.2f} x", flush=True)
 
 
 def main() -> None:
@@ -210,18 +216,24 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:  # one timed run (after a short warm-up), for --compare
+        if args.child == PLAIN:
+            game_loop_rate("random", seconds=0.3, runs=1)
+            print(json.dumps(game_loop_rate("random", seconds=args.seconds, runs=1)))
+            return
         random_game_rate(args.child, seconds=0.3, runs=1)
         print(json.dumps(random_game_rate(args.child, seconds=args.seconds, runs=1)))
         return
     from engine import GAMES
 
-    names = [name for name in GAMES if not args.only or name in args.only.split(",")]
+    names = [name for name in [*GAMES, PLAIN] if not args.only or name in args.only.split(",")]
     if args.compare:
         compare(args.compare, names, runs=args.runs, seconds=args.seconds)
         return
-    for name in names:
+    for name in [name for name in names if name != PLAIN]:
         rate = random_game_rate(name, seconds=args.seconds)
         print(f"{name}_random_games: {rate:.0f} games/s", flush=True)
+    if PLAIN in names:
+        print(f"{PLAIN}: {game_loop_rate('random', seconds=1.5):.0f} games/s")
     if args.only:
         return
     print(f"engine_heuristic_games: {game_loop_rate('heuristic', seconds=2.0, runs=3):.1f} games/s")

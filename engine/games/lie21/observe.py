@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 DECK_SIZE = len(DECK)
 _SEAT_KEYS = ("0", "1")  # a seat as the key of an event's private part
 
-__all__ = ["game_reveal", "hand_view", "hand_views", "observation", "views_of_hand"]
+__all__ = ["game_reveal", "hand_view", "hand_views", "observation", "templates", "views_of_hand"]
 
 
 def hand_view(record: HandRecord, seat: int) -> dict[str, Any]:
@@ -152,35 +152,53 @@ def views_of_hand(
 def observation(state: Lie21State, seat: int) -> dict[str, Any]:
     """The game part of a bot's observation (the runner adds the match part).
 
-    Built on every decision, thousands of times a second, so it reads the state's fields
-    directly rather than through its properties.
+    Built on every decision, thousands of times a second: a copy of the seat's template
+    (the fields a game never changes, in the observation's order), then what moves.
     """
     pending = state.pending
     number = state.hand_number
-    if number > HANDS_PER_GAME:  # the game is over: nobody's turn
-        number, liar, role = HANDS_PER_GAME, None, None
+    view = state.templates[seat].copy()
+    if number > HANDS_PER_GAME:  # the game is over: nobody's turn (the template's None)
+        view["hand_number"] = HANDS_PER_GAME
     else:
-        liar = state.liar
-        role = "liar" if seat == liar else "judge"
-    captured = state.captured
+        view["hand_number"] = number
+        liar = view["liar"] = state.liar
+        view["role"] = "liar" if seat == liar else "judge"
     hands = state.hands
-    return {
-        "game": "lie21",
-        "seat": seat,
-        "hand_number": number,
-        "dealer": state.dealer,
-        "liar": liar,
-        "role": role,
-        "hand": hands[seat][:],
-        "trump_card": state.trump_card,
-        "trump_suit": state.trump_suit,
-        "deck_count": DECK_SIZE - state._pos,
-        "opponent_hand_count": len(hands[1 - seat]),
-        # The Lie by index (cards, face_up): a NamedTuple field by name costs more.
-        "face_up": pending[0][pending[1]] if pending is not None else None,
-        "captured": [len(captured[0]), len(captured[1])],
-        "history": state.views[seat][:],
-    }
+    captured = state.captured
+    view["hand"] = hands[seat][:]
+    view["deck_count"] = DECK_SIZE - state._pos
+    view["opponent_hand_count"] = len(hands[1 - seat])
+    # The Lie by index (cards, face_up): a NamedTuple field by name costs more.
+    if pending is not None:
+        view["face_up"] = pending[0][pending[1]]
+    view["captured"] = [len(captured[0]), len(captured[1])]
+    view["history"] = state.views[seat][:]
+    return view
+
+
+def templates(state: Lie21State) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each seat's observation with what never changes in a game filled in, the rest None,
+    every key in its place (what :func:`observation` copies)."""
+    return tuple(  # type: ignore[return-value]
+        {
+            "game": "lie21",
+            "seat": seat,
+            "hand_number": None,
+            "dealer": state.dealer,
+            "liar": None,
+            "role": None,
+            "hand": None,
+            "trump_card": state.trump_card,
+            "trump_suit": state.trump_suit,
+            "deck_count": None,
+            "opponent_hand_count": None,
+            "face_up": None,
+            "captured": None,
+            "history": None,
+        }
+        for seat in (0, 1)
+    )
 
 
 def game_reveal(state: Lie21State) -> dict[str, Any]:

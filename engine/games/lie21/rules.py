@@ -30,7 +30,7 @@ from engine.games.lie21.cards import (
     move_total,
     suit_of,
 )
-from engine.games.lie21.observe import views_of_hand
+from engine.games.lie21.observe import templates, views_of_hand
 
 __all__ = [
     "HANDS_PER_GAME",
@@ -218,6 +218,7 @@ class Lie21State:
         "log",
         "pending",
         "points",
+        "templates",
         "trump_card",
         "trump_suit",
         "views",
@@ -250,6 +251,7 @@ class Lie21State:
         self.log: list[HandRecord] = []
         # What each seat has seen of finished hands, built once per hand (see observe.py).
         self.views: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+        self.templates = templates(self)  # each seat's observation, the game's constants in
 
     # --- reading the position -------------------------------------------------------------
     @property
@@ -336,15 +338,38 @@ class Lie21State:
         ``on_hand_end``; the cards drawn after it private to each drawer), and ``game_end``
         after the seventh hand, when the won piles are turned up.
         """
-        move = self.verify(seat, action)
-        # Moves are read by index: a NamedTuple field by name costs a descriptor call, and
-        # this runs on every move.
-        a, b, c = cards = move[0]
+        # The common, legal case checked here at once (verify() written out: a call less on
+        # every move); anything else goes through verify() and its messages.
+        pending = self.pending
         hand = self.hands[seat]
+        cards = action.get("cards") if type(action) is dict else None
+        if (
+            type(cards) is list
+            and len(cards) == MOVE_SIZE
+            and self.hand_number <= HANDS_PER_GAME
+            and seat == (self.liar if pending is None else 1 - self.liar)
+            and (a := cards[0]) in hand
+            and (b := cards[1]) in hand
+            and (c := cards[2]) in hand
+            and a != b != c != a
+            and (
+                type(face_up := action.get("face_up")) is int and 0 <= face_up < MOVE_SIZE
+                if pending is None
+                else type(challenge := action.get("challenge")) is bool
+            )
+        ):
+            cards = (a, b, c)
+            move = (
+                _new(Lie, (cards, face_up)) if pending is None else _new(Answer, (cards, challenge))
+            )
+        else:
+            move = self.verify(seat, action)
+            # Moves are read by index: a NamedTuple field by name costs a descriptor call.
+            a, b, c = cards = move[0]
         hand.remove(a)
         hand.remove(b)
         hand.remove(c)
-        if self.pending is None:
+        if pending is None:
             self.pending = move  # type: ignore[assignment]  # verify gave a Lie
             # The three cards are in the step's action, which only the Liar (and spectators)
             # see; everyone sees the face-up card.

@@ -18,7 +18,7 @@ def on_match_start(info: dict) -> None:
 def act(observation: dict) -> dict:
     # Three cards drawn in order are uniform over (set of three, face-up choice) pairs, so
     # the first drawn goes face up. Drawing by hand is cheaper than random.sample.
-    hand = list(observation["hand"])
+    hand = observation["hand"]  # the bot's own copy: drawn from in place
     draw = _rng.random
     n = len(hand)
     cards = [
