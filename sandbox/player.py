@@ -25,17 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from engine.players import MATCH_HOOKS, BotFault, FaultKind
-from sandbox.availability import check_available, run_as, seccomp_programs
-from sandbox.cgroups import BotCgroup, CgroupError, cgroup_support
+from sandbox.availability import check_available
+from sandbox.cgroups import BotCgroup
 from sandbox.config import SandboxConfig
-from sandbox.errors import SandboxError, SandboxUnavailable
 from sandbox.faults import exit_fault, phase_text, reported_fault
-from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command, jail_python_paths
-from sandbox.limits import SPAWN_GRACE_S, Limits
-from sandbox.process import BotProcess, SpawnRequest, spawn
+from sandbox.jail import BOT_DIR
+from sandbox.launch import Jail, launch, platform_failure
+from sandbox.limits import Limits
+from sandbox.pool import JailPool, shared_pool
+from sandbox.process import BotProcess
 from sandbox.protocol import ProtocolViolation, decode, encode
-from sandbox.runtime import discover_runtime
-from sandbox.staging import StagedBot, stage_bot
+from sandbox.staging import StagedBot, stage_into
 
 __all__ = ["SandboxedPlayer"]
 
@@ -48,13 +48,6 @@ _REPLY_KEYS: dict[str, dict[str, type]] = {
     "action": {"t": str, "action": dict, "seq": int},
     "done": {"t": str, "seq": int},
 }
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    if message not in _warned:
-        _warned.add(message)
-        log.warning("%s", message)
 
 
 class SandboxedPlayer:
@@ -97,6 +90,9 @@ class SandboxedPlayer:
         self._process: BotProcess | None = None
         self._cgroup: BotCgroup | None = None
         self._staged: StagedBot | None = None
+        self._jail: Jail | None = None
+        self._pool: JailPool | None = None  # the pool this player's jail came from
+        self._marks: dict[str, float] = {}
         self._fault: BotFault | None = None
         self._started = False
         self._closed = False
@@ -124,7 +120,7 @@ class SandboxedPlayer:
     def process_ids(self) -> tuple[int, ...]:
         """Host pids of bwrap and the bot while running (for monitoring and tests)."""
         process = self._process
-        if process is None or process.closed:
+        if process is None or process.closed or self._closed:
             return ()
         return (process.popen.pid, process.pid)
 
@@ -180,12 +176,27 @@ class SandboxedPlayer:
         self._call(request, hook, "done")
 
     def close(self) -> None:
-        """Kill and reap the bot, remove its cgroup and files. Idempotent; never raises."""
+        """Kill the bot, reap it, remove its cgroup and files. Idempotent; never raises.
+
+        A jail from a pool is killed here and its output kept; the rest of its reaping
+        (bubblewrap's exit, the cgroup, the files) is left to the pool's thread, off the
+        match's path. Any other is reaped before this returns.
+        """
         if self._closed:
             return
         self._closed = True
         try:
-            self._shutdown()
+            pool, process = self._pool, self._process
+            if pool is not None and pool.accepting and process is not None and not process.closed:
+                process.kill()
+                process.output.drain()
+                process.output.freeze()  # what it printed before it was killed is all
+                if self._finalizer is not None:
+                    self._finalizer.detach()
+                assert self._jail is not None
+                pool.reap(self._jail.close)
+            else:
+                self._shutdown()
         except BaseException:  # close() must never raise: log it for the operator
             log.exception("sandbox: cleaning up player %r failed", self.name)
 
@@ -193,7 +204,7 @@ class SandboxedPlayer:
         """The bot's own stdout+stderr, capped at ``Limits.output_bytes`` (owner-only)."""
         if self._process is None:
             return ""
-        if not self._process.closed:
+        if not self._closed and not self._process.closed:
             self._process.output.drain()
         return self._author_paths(self._process.output.text())
 
@@ -201,7 +212,7 @@ class SandboxedPlayer:
         """What the bot printed since the last call (within the cap), for per-step logs."""
         if self._process is None:
             return ""
-        if not self._process.closed:
+        if not self._closed and not self._process.closed:
             self._process.output.drain()
         return self._author_paths(self._process.output.take())
 
@@ -223,60 +234,42 @@ class SandboxedPlayer:
                 file=sys.stderr,
             )
         check_available(config)
-        ids = None if config.unsafe else run_as(config)
-        self._staged = stage_bot(self.bot_path, config.work_dir, ids[1] if ids else None)
-        self._cgroup = self._make_cgroup()
-        runtime = None if config.unsafe else discover_runtime(config.python)
-        programs = None if config.unsafe else seccomp_programs(config)
-        bot_dir = str(self._staged.bot_dir)
-        packages = config.packages_installed  # read once: the bind and sys.path agree
-
-        def argv_for(to_bot: int, from_bot: int, *bwrap_fds: int) -> list[str]:
-            if runtime is None:
-                return bootstrap_command(os.path.realpath(config.python), to_bot, from_bot)
-            seccomp, info_fd, block = bwrap_fds
-            fds = JailFds(to_bot, from_bot, seccomp, info_fd, block)
-            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir, packages=packages)
-
-        request = SpawnRequest(
-            unsafe=config.unsafe,
-            run_as=ids,
-            seccomp_program=programs.jail if programs else None,
-            message_bytes=limits.message_bytes,
-            output_bytes=limits.output_bytes,
-        )
-        process, cgroup_problem = spawn(request, argv_for, self._cgroup)
-        self._process = process
-        self._finalizer = weakref.finalize(
-            self, _emergency_cleanup, process, self._cgroup, self._staged
-        )
-        if cgroup_problem is not None:
-            self._drop_cgroup(cgroup_problem)
-
-        init = {
-            "op": "init",
-            "exec_filter": programs.exec_deny.hex() if programs else None,
-            "rlimits": self._rlimits(),
-            "bot_dir": BOT_DIR if runtime is not None else bot_dir,
-            "extra_paths": jail_python_paths(config, packages=packages, jailed=runtime is not None),
-            "info": dict(info),
-            "hooks": list(self._offered),
-            "message_bytes": limits.message_bytes,
-        }
-        guard = limits.startup_wall_s
-        prepared_deadline = time.monotonic() + guard + SPAWN_GRACE_S
-        if not process.write(encode(init), prepared_deadline):
-            self._platform_failure("the jail did not accept its start message")
+        began = time.monotonic()
+        pool = shared_pool(config)
+        jail = pool.take(limits) if pool is not None else None
+        if jail is None:
+            jail = launch(config, limits, bot_path=self.bot_path)
+        else:
+            self._pool = pool
+        self._adopt(jail, began)
+        process = jail.process
         # Until "prepared" only platform code runs in the jail: any failure is ours.
-        prepared = self._receive_platform(prepared_deadline)
+        prepared = self._receive_platform(jail.prepared_deadline)
         if prepared.get("t") == "error":
             self._platform_failure(f"the bootstrap failed: {str(prepared.get('reason'))[:300]}")
         if prepared.get("t") != "prepared":
             self._platform_failure(f"unexpected first message {prepared.get('t')!r}")
+        self._note_clock(prepared.get("clock"))
+        if process.reader.pending:
+            self._platform_failure("the bootstrap wrote more than its start message")
+        if not jail.has_files:  # a pooled jail: its bot is this one, from now on
+            stage_into(jail.staged, self.bot_path, jail.group)
+            jail.has_files = True
+            self._marks["staged_files"] = time.monotonic()
+        load = {
+            "op": "load",
+            "bot_dir": jail.bot_dir,
+            "info": dict(info),
+            "hooks": list(self._offered),
+        }
+        guard = limits.startup_wall_s
+        if not process.write(encode(load), time.monotonic() + guard):
+            self._platform_failure("the jail did not accept its load message")
+        self._marks["load_sent"] = time.monotonic()
         # From here on every byte on the channel may come from the bot: a claim to check.
         try:
             reply = self._receive(
-                cpu_start=0.0,
+                cpu_start=process.cpu_seconds(),
                 cpu_budget=limits.startup_timeout_s,
                 wall_deadline=time.monotonic() + guard,
                 phase="import",
@@ -296,65 +289,36 @@ class SandboxedPlayer:
                 FaultKind.PROTOCOL, "the bot sent a malformed or unexpected message while loading"
             )
         process.freeze()
+        self._marks["ready"] = time.monotonic()
         self._check_quiet("while loading")
         self.hooks = frozenset(h for h in hooks if h in self._offered)
 
-    def _make_cgroup(self) -> BotCgroup | None:
-        config = self.config
-        if config.unsafe or config.cgroup == "off":
-            return None
-        support = cgroup_support(config.cgroup_root)
-        if isinstance(support, str):
-            if config.cgroup == "required":
-                raise SandboxUnavailable(f"{support} and ARENA_SANDBOX_CGROUP=required")
-            _warn_once(f"sandbox: {support}; running bots with rlimits only")
-            return None
-        try:
-            return BotCgroup(
-                support,
-                memory_bytes=self.limits.cgroup_memory_bytes,
-                max_tasks=self.limits.max_processes,
-            )
-        except CgroupError as exc:
-            if config.cgroup == "required":
-                raise SandboxUnavailable(f"{exc} and ARENA_SANDBOX_CGROUP=required") from None
-            _warn_once(f"sandbox: {exc}; running bots with rlimits only")
-            return None
+    def _adopt(self, jail: Jail, began: float) -> None:
+        """Make ``jail`` this player's: its process, cgroup and directory are ours now."""
+        self._jail = jail
+        self._process, self._cgroup, self._staged = jail.process, jail.cgroup, jail.staged
+        self._finalizer = weakref.finalize(
+            self, _emergency_cleanup, jail.process, jail.cgroup, jail.staged
+        )
+        self._marks = {**jail.marks, "start": began, "jail": time.monotonic()}
 
-    def _drop_cgroup(self, problem: str) -> None:
-        if self.config.cgroup == "required":
-            raise SandboxUnavailable(f"{problem} and ARENA_SANDBOX_CGROUP=required")
-        _warn_once(f"sandbox: {problem}; running bots with rlimits only")
-        if self._cgroup is not None:
-            self._cgroup.remove()
-            self._cgroup = None
+    def _note_clock(self, clock: object) -> None:
+        """The bootstrap's own start-up times (platform data, read before any bot code)."""
+        if isinstance(clock, list) and len(clock) == 2 and all(type(t) is float for t in clock):
+            self._marks["interpreter"], self._marks["init_received"] = clock
+        self._marks["prepared"] = time.monotonic()
 
-    def _rlimits(self) -> dict[str, tuple[int, int]]:
-        limits = self.limits
-        cpu = max(1, int(limits.cpu_total_s + 0.999))
-        rlimits = {
-            "AS": (limits.memory_bytes, limits.memory_bytes),
-            "CPU": (cpu, cpu + 1),  # SIGXCPU first, SIGKILL a second later
-            "NOFILE": (limits.max_open_files, limits.max_open_files),
-            "FSIZE": (limits.max_file_bytes, limits.max_file_bytes),
-            "CORE": (0, 0),
-            "MSGQUEUE": (0, 0),
-        }
-        if not self.config.unsafe:
-            # Counted per user namespace, i.e. per bot; in unsafe mode it would count every
-            # process of the developer's uid.
-            rlimits["NPROC"] = (limits.max_processes, limits.max_processes)
-        return rlimits
+    @property
+    def startup_marks(self) -> dict[str, float]:
+        """Monotonic times of each step of the start-up (docs/sandbox.md, "Where start-up
+        goes"): ``begin`` ... ``init_sent`` are the jail's launch (long before ``start``
+        for a pooled jail), ``interpreter`` and ``init_received`` the bootstrap's own,
+        ``start`` ... ``ready`` this player's ``start()``."""
+        return dict(self._marks)
 
     def _platform_failure(self, what: str) -> None:
         """Raise SandboxError: the jail failed before any bot code ran."""
-        process = self._process
-        said = ""
-        if process is not None:
-            process.collect_exit(0.5)
-            lines = process.output.tail().strip().splitlines()
-            said = f" ({lines[-1][:300]})" if lines else ""
-        raise SandboxError(f"sandbox for {self.name!r}: {what}{said}")
+        platform_failure(self._process, what, self.name)
 
     def _receive_platform(self, deadline: float) -> dict[str, Any]:
         """The first message, written before any bot code runs: its failure is ours."""

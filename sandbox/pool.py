@@ -1,0 +1,296 @@
+"""Jails started before their bots are chosen, so a bot's start-up is only its own.
+
+A cold start pays bubblewrap, the interpreter and the cgroup move (on cgroup v1 the move
+waits for an RCU grace period) before the bot's first line runs. A :class:`JailPool`
+launches jails of the same :class:`~sandbox.launch.JailSpec` ahead of need on a thread of
+its own: every jail it hands out replaces itself with a new one, so the next match's jails
+start while the current match is played, and its bots only import and answer.
+
+What keeps bots apart is unchanged: a pooled jail is a whole jail (its own bubblewrap,
+namespaces, interpreter, ``/tmp``, cgroup and directory), launched with no bot in it and
+every layer in place. :meth:`JailPool.take` removes it from the pool under the pool's lock
+before it is returned, so it reaches exactly one player; the player copies its bot's files
+into the jail's empty directory (``sandbox.staging.stage_into`` refuses one that is not
+empty), then tells it to load (the bootstrap loads once, and ends on anything else). No
+jail is ever put back: closing a player kills its jail, which the pool's thread then reaps
+(bubblewrap's exit, the cgroup, the directory) off the match's path.
+
+Spares the pool no longer needs (a six-seat table's, followed by two-seat matches) are
+killed after ``idle_s``; all of them when the pool closes (at the latest when the process
+exits: ``atexit``, and ``--die-with-parent`` kills any a killed worker leaves behind).
+bubblewrap's parent-death signal follows the *thread* that started it, so every pooled jail
+is started by the pool's one thread, which lives until the last jail it started is reaped.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+
+from sandbox.config import SandboxConfig
+from sandbox.launch import Jail, JailSpec, launch
+from sandbox.limits import Limits
+
+__all__ = ["JailPool", "shared_pool"]
+
+log = logging.getLogger("sandbox")
+
+#: Seconds a spare may wait for a bot before it is killed.
+IDLE_S = 60.0
+#: Seconds the pool stops launching after a launch failed (players then start cold, and
+#: report the platform's failure themselves).
+FAILURE_BACKOFF_S = 5.0
+
+
+class JailPool:
+    """Spare jails for one ``SandboxConfig``, at most ``config.prestart`` of each spec."""
+
+    def __init__(
+        self,
+        config: SandboxConfig,
+        *,
+        spares: int | None = None,
+        idle_s: float = IDLE_S,
+        launcher: Callable[[SandboxConfig, Limits], Jail] | None = None,
+    ) -> None:
+        self.config = config
+        self.spares = config.prestart if spares is None else spares
+        self.idle_s = idle_s
+        self._launch = launcher or (lambda config, limits: launch(config, limits))
+        self._cond = threading.Condition()
+        self._ready: dict[JailSpec, collections.deque[tuple[float, Jail]]] = {}
+        self._due: collections.Counter[JailSpec] = collections.Counter()  # launches to make
+        self._launching: collections.Counter[JailSpec] = collections.Counter()
+        self._limits: dict[JailSpec, Limits] = {}
+        self._reaps: collections.deque[Callable[[], None]] = collections.deque()
+        self._out = 0  # jails handed out and not yet given back for reaping
+        self._busy = False  # the thread is launching or reaping now
+        self._paused_until = 0.0
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self._pid = os.getpid()
+        #: Counts, for monitoring and tests: hits (a spare was ready), misses, launched.
+        self.stats = collections.Counter()
+
+    # -- the players' side --------------------------------------------------------------
+
+    def take(self, limits: Limits) -> Jail | None:
+        """A spare jail for ``limits``, or None (start one cold); either way a new spare of
+        that spec is launched to replace the one this start uses."""
+        spec = JailSpec.of(self.config, limits)
+        stale: list[Jail] = []
+        with self._cond:
+            if self._closed or os.getpid() != self._pid:
+                return None
+            jail = None
+            ready = self._ready.get(spec)
+            while ready:
+                _, candidate = ready.popleft()
+                if candidate.alive():
+                    jail = candidate
+                    break
+                stale.append(candidate)
+            self.stats["hits" if jail is not None else "misses"] += 1
+            if jail is not None:
+                self._out += 1
+            self._limits[spec] = limits
+            if self._count(spec) < self.spares:
+                self._due[spec] += 1
+            for dead in stale:
+                self._reaps.append(dead.close)
+            self._start_thread()
+            self._cond.notify_all()
+        return jail
+
+    def reap(self, cleanup: Callable[[], None]) -> None:
+        """Run ``cleanup`` (a killed jail's reaping) on the pool's thread."""
+        with self._cond:
+            self._out = max(0, self._out - 1)
+            if self._closed and self._thread is None:
+                run_now = True
+            else:
+                run_now = False
+                self._reaps.append(cleanup)
+                self._start_thread()
+                self._cond.notify_all()
+        if run_now:
+            cleanup()
+
+    @property
+    def accepting(self) -> bool:
+        """Whether a player may leave its jail's reaping to this pool."""
+        return not self._closed and os.getpid() == self._pid
+
+    def wait_idle(self, timeout_s: float = 10.0) -> bool:
+        """Wait until no launch or reap is pending or running (tests, benchmarks)."""
+        deadline = time.monotonic() + timeout_s
+        with self._cond:
+            while self._due or self._launching or self._reaps or self._busy:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(min(remaining, 0.05))
+        return True
+
+    def ready_count(self) -> int:
+        """Spares waiting now."""
+        with self._cond:
+            return sum(len(ready) for ready in self._ready.values())
+
+    def close(self, timeout_s: float = 10.0) -> None:
+        """Kill every spare and finish every reap; the pool launches nothing more.
+
+        Jails still held by players are reaped when those players close (the thread that
+        started them lives until then). Idempotent.
+        """
+        with self._cond:
+            if os.getpid() != self._pid:
+                return  # a forked child's copy: the jails are the parent's
+            self._closed = True
+            self._due.clear()
+            for ready in self._ready.values():
+                self._reaps.extend(jail.close for _, jail in ready)
+            self._ready.clear()
+            self._cond.notify_all()
+            deadline = time.monotonic() + timeout_s
+            while self._thread is not None and (self._reaps or self._busy or self._launching):
+                if self._thread is threading.current_thread() or time.monotonic() > deadline:
+                    break
+                self._cond.wait(0.05)
+            leftovers: list[Callable[[], None]] = []
+            if self._thread is None:
+                leftovers, self._reaps = list(self._reaps), collections.deque()
+        for cleanup in leftovers:  # the thread had died: reap here
+            _quietly(cleanup)
+
+    # -- the pool's thread --------------------------------------------------------------
+
+    def _count(self, spec: JailSpec) -> int:
+        return len(self._ready.get(spec, ())) + self._launching[spec] + self._due[spec]
+
+    def _start_thread(self) -> None:
+        if self._thread is None and not self._closed:
+            self._thread = threading.Thread(target=self._run, name="sandbox-pool", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+                    while not self._work_now():
+                        if self._closed and self._out == 0:
+                            return
+                        self._cond.wait(self._next_expiry())
+                    self._busy = True
+                    reaps = list(self._reaps)
+                    self._reaps.clear()
+                    spec = None
+                    if not self._closed and time.monotonic() >= self._paused_until and self._due:
+                        spec = next(iter(self._due))
+                        self._due[spec] -= 1
+                        if self._due[spec] <= 0:
+                            del self._due[spec]
+                        self._launching[spec] += 1
+                        limits = self._limits[spec]
+                    expired = self._take_expired()
+                for cleanup in reaps + [jail.close for jail in expired]:
+                    _quietly(cleanup)
+                if spec is not None:
+                    self._launch_one(spec, limits)
+        finally:
+            with self._cond:
+                self._thread = None
+                self._busy = False
+                self._cond.notify_all()
+
+    def _work_now(self) -> bool:
+        if self._reaps:
+            return True
+        if self._due and not self._closed and time.monotonic() >= self._paused_until:
+            return True
+        now = time.monotonic()
+        return any(ready and now - ready[0][0] > self.idle_s for ready in self._ready.values())
+
+    def _next_expiry(self) -> float:
+        now = time.monotonic()
+        times = [ready[0][0] + self.idle_s - now for ready in self._ready.values() if ready]
+        if self._due:
+            times.append(self._paused_until - now)
+        return max(0.01, min(times)) if times else 1.0
+
+    def _take_expired(self) -> list[Jail]:
+        now = time.monotonic()
+        expired = []
+        for ready in self._ready.values():
+            while ready and now - ready[0][0] > self.idle_s:
+                expired.append(ready.popleft()[1])
+        return expired
+
+    def _launch_one(self, spec: JailSpec, limits: Limits) -> None:
+        jail = None
+        try:
+            jail = self._launch(self.config, limits)
+        except BaseException as exc:  # the host cannot start jails now: players start cold
+            log.warning("sandbox: pre-starting a jail failed (%s); bots start cold for now", exc)
+        with self._cond:
+            self._launching[spec] -= 1
+            if self._launching[spec] <= 0:
+                del self._launching[spec]
+            if jail is None:
+                self._paused_until = time.monotonic() + FAILURE_BACKOFF_S
+            elif self._closed:
+                self._reaps.append(jail.close)
+            else:
+                self.stats["launched"] += 1
+                self._ready.setdefault(spec, collections.deque()).append((time.monotonic(), jail))
+            self._cond.notify_all()
+
+
+def _quietly(cleanup: Callable[[], None]) -> None:
+    try:
+        cleanup()
+    except BaseException:  # reaping must never stop the pool: log it for the operator
+        log.exception("sandbox: reaping a jail failed")
+
+
+_pools: dict[SandboxConfig, JailPool] = {}
+_pools_lock = threading.Lock()
+
+
+def shared_pool(config: SandboxConfig) -> JailPool | None:
+    """This process's pool for ``config`` (None when ``config.prestart`` is 0 or in unsafe
+    mode). Created on first use; a forked child gets its own."""
+    if config.prestart <= 0 or config.unsafe:
+        return None
+    with _pools_lock:
+        pool = _pools.get(config)
+        if pool is None or pool._pid != os.getpid():
+            pool = _pools[config] = JailPool(config)
+        return pool
+
+
+def close_shared_pools() -> None:
+    """Close every pool of this process (at exit, and in a worker's shutdown)."""
+    with _pools_lock:
+        pools = [pool for pool in _pools.values() if pool._pid == os.getpid()]
+        _pools.clear()
+    for pool in pools:
+        pool.close()
+
+
+def _forget_after_fork() -> None:
+    # The parent's pools (and their thread) are not the child's: start afresh.
+    global _pools_lock
+    _pools.clear()
+    _pools_lock = threading.Lock()
+
+
+atexit.register(close_shared_pools)
+os.register_at_fork(after_in_child=_forget_after_fork)
