@@ -107,6 +107,26 @@ class JailPool:
             self._cond.notify_all()
         return jail
 
+    def fill(self, limits: Limits, count: int | None = None) -> None:
+        """Start ``count`` (default: ``spares``) jails of ``limits``' spec now, without
+        waiting for them (a worker about to play, a benchmark)."""
+        spec = JailSpec.of(self.config, limits)
+        with self._cond:
+            if self._closed or os.getpid() != self._pid:
+                return
+            self._limits[spec] = limits
+            wanted = min(self.spares, self.spares if count is None else count)
+            self._due[spec] += max(0, wanted - self._count(spec))
+            if not self._due[spec]:
+                del self._due[spec]
+            self._start_thread()
+            self._cond.notify_all()
+
+    def waiting(self) -> list[Jail]:
+        """The spares waiting now, oldest first (monitoring and tests)."""
+        with self._cond:
+            return [jail for ready in self._ready.values() for _, jail in ready]
+
     def reap(self, cleanup: Callable[[], None]) -> None:
         """Run ``cleanup`` (a killed jail's reaping) on the pool's thread."""
         with self._cond:

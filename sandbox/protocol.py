@@ -73,12 +73,18 @@ def _reject_constant(name: str) -> Any:
 
 
 # One instance each: json.dumps/loads with options build a new coder per call (~5 us).
-_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+# Without the circular-reference check (a dict of ids kept for every container) a 3 KB
+# observation encodes in about 60 % of the time; what the host sends is the engine's own
+# acyclic data, and a cycle would still fail, with RecursionError.
+_encoder = json.JSONEncoder(
+    separators=(",", ":"), ensure_ascii=True, allow_nan=False, check_circular=False
+)
 _decoder = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One protocol line. Raises ValueError/TypeError for non-JSON data (a host bug)."""
+    """One protocol line. Raises ValueError/TypeError/RecursionError for non-JSON data
+    (a host bug)."""
     return _encoder.encode(message).encode("ascii") + b"\n"
 
 

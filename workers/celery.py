@@ -14,6 +14,7 @@ from celery.signals import (
     task_prerun,
     worker_init,
     worker_process_init,
+    worker_process_shutdown,
 )
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
@@ -98,9 +99,10 @@ def _sweep_workdirs() -> None:
     import django
 
     django.setup()
-    from arena.services.matches import match_workdirs_sweep
+    from arena.services.matches import match_workdirs_sweep, version_dirs_sweep
 
     removed = match_workdirs_sweep(older_than_s=float(app.conf.task_time_limit or 3600) + 60)
+    removed += version_dirs_sweep()
     if removed:
         log.info("removed %d match directories left by a killed worker", removed)
 
@@ -133,3 +135,13 @@ def _pin_to_a_cpu(**kwargs: Any) -> None:
     cpu = pin_pool_process(index, size)
     if cpu is not None:
         log.info("pool process %d of %d plays its matches on CPU %d", index, size, cpu)
+
+
+@worker_process_shutdown.connect
+def _close_jail_pools(**kwargs: Any) -> None:
+    """Kill the jails this pool process started ahead of its next match, and reap them, so
+    a stopping worker leaves no cgroup or staged directory behind (``sandbox.pool``; a
+    killed one's are removed by the next worker, by pid)."""
+    from sandbox.pool import close_shared_pools
+
+    close_shared_pools()
