@@ -138,6 +138,38 @@ class Bench:
         self._settle(config)
         return samples
 
+    def phases(self, count: int, config: Any) -> dict[str, list[float]]:
+        """Each step of ``count`` start-ups, in ms, from the players' ``startup_marks`` (for a
+        pooled jail, the launch's steps ran on the pool's thread before ``start``)."""
+        steps = {
+            "stage": ("begin", "staged"),
+            "cgroup": ("staged", "cgroup"),
+            "spawn": ("cgroup", "spawned"),
+            "bwrap_setup": ("spawned", "pid"),
+            "release": ("pid", "released"),
+            "cgroup_attach": ("released", "attached"),
+            "interpreter": ("released", "interpreter"),
+            "init_wait": ("interpreter", "init_received"),
+            "prepare": ("init_received", "prepared"),
+            "take": ("start", "jail"),
+            "prepared_read": ("jail", "prepared"),
+            "stage_files": ("prepared", "staged_files"),
+            "load": ("load_sent", "ready"),
+            "total": ("start", "ready"),
+        }
+        found: dict[str, list[float]] = {}
+        for index in range(count):
+            self._settle(config)
+            player = self.player(f"phases-{index}", self.bot, config)
+            player.start({"seed": index, "seat": 0})
+            marks = player.startup_marks
+            player.close()
+            for name, (first, last) in steps.items():
+                if first in marks and last in marks:  # a pooled jail's launch steps ran
+                    found.setdefault(name, []).append((marks[last] - marks[first]) * 1e3)
+        self._settle(config)
+        return found
+
     def jail_cpu(self, count: int) -> list[float]:
         """CPU of ``count`` cold jails, start to reaped, per jail (one sample)."""
         self_before = resource.getrusage(resource.RUSAGE_SELF)
@@ -384,15 +416,37 @@ def report(samples: dict[str, list[float]], base: dict[str, list[float]] | None)
             print(f"{name}_ratio_base: {ratio:.2f} x", flush=True)
 
 
+def print_phases() -> None:
+    """``startup_<cold|pooled>_<step>: N ms`` lines (medians; this tree only)."""
+    sys.path.insert(0, str(ROOT))
+    bench = Bench()
+    if not bench.has_pool:
+        raise SystemExit("this tree's players have no start-up marks")
+    warm = bench.player("warm", bench.bot, bench.pooled)
+    warm.start({"seed": 0, "seat": 0})
+    warm.close()
+    for label, config in (("cold", bench.cold), ("pooled", bench.pooled)):
+        for name, values in bench.phases(FULL["startup"], config).items():
+            print(f"startup_{label}_{name}: {statistics.median(values):.2f} ms", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--compare", metavar="REF", help="another tree: a directory or a commit")
     parser.add_argument("--rounds", type=int, default=4, help="rounds with --compare (4)")
     parser.add_argument("--only", nargs="*", help="these figures only (names as printed)")
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="where this tree's start-up goes: each step's median, cold and pooled",
+    )
     parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(Path(args.serve))
+        return
+    if args.phases:
+        print_phases()
         return
     names = [name for name, _ in FIGURES if not args.only or name in args.only]
     print(f"load average: {Path('/proc/loadavg').read_text().split()[0]}", file=sys.stderr)

@@ -64,11 +64,14 @@ def _make_codec():
             raise ValueError("extra data")
         return value
 
+    # One encoder for every message, without circular-reference markers (a dict kept for
+    # every container): a cycle in what the bot returns still fails, with RecursionError,
+    # and is bad output either way.
+    encode = _json.make_encoder(
+        None, _not_json, _json.encode_basestring_ascii, None, ":", ",", False, False, False
+    )
+
     def dumps(value):
-        # A fresh encoder each time: its circular-reference markers must start empty.
-        encode = _json.make_encoder(
-            {}, _not_json, _json.encode_basestring_ascii, None, ":", ",", False, False, False
-        )
         return "".join(encode(value, 0))
 
     return loads, dumps

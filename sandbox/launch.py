@@ -35,7 +35,7 @@ from sandbox.errors import SandboxError, SandboxUnavailable
 from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command, jail_python_paths
 from sandbox.limits import SPAWN_GRACE_S, Limits
 from sandbox.process import BotProcess, SpawnRequest, spawn
-from sandbox.protocol import encode
+from sandbox.protocol import ProtocolViolation, decode, encode
 from sandbox.runtime import discover_runtime
 from sandbox.staging import StagedBot, jail_dir, stage_bot
 
@@ -92,11 +92,66 @@ class Jail:
     prepared_deadline: float
     #: Monotonic timestamps of each step of the launch (``sandbox.player`` adds its own).
     marks: dict[str, float] = field(default_factory=dict)
+    #: Whether the bootstrap's ``prepared`` has been read (and checked).
+    prepared: bool = False
 
     @property
     def bot_dir(self) -> str:
         """Where the bot's files are, as the bootstrap sees them."""
         return str(self.staged.bot_dir) if self.spec.config.unsafe else BOT_DIR
+
+    def poll_prepared(self) -> str | None:
+        """Read the bootstrap's start message if it has come, without waiting.
+
+        None while it has not (the jail lives and has time left); "" once the jail is
+        prepared; otherwise why the jail failed (a platform failure: no bot code has run in
+        it). The only platform message there is, read before any bot exists in the jail.
+        """
+        if self.prepared:
+            return ""
+        process = self.process
+        try:
+            process.reader.fill()
+            line = process.reader.pop()
+        except ProtocolViolation:
+            return "garbled start message"
+        if line is None:
+            if process.reader.eof or process.wait_exit(0.0):
+                return "the jail exited before the bot was loaded"
+            if time.monotonic() > self.prepared_deadline:
+                return "the interpreter did not start in time"
+            return None
+        try:
+            message = decode(line)
+        except ProtocolViolation:
+            return "garbled start message"
+        if message.get("t") == "error":
+            return f"the bootstrap failed: {str(message.get('reason'))[:300]}"
+        if message.get("t") != "prepared":
+            return f"unexpected first message {message.get('t')!r}"
+        if process.reader.pending:
+            return "the bootstrap wrote more than its start message"
+        clock = message.get("clock")
+        if isinstance(clock, list) and len(clock) == 2 and all(type(t) is float for t in clock):
+            self.marks["interpreter"], self.marks["init_received"] = clock
+        self.marks["prepared"] = time.monotonic()
+        self.prepared = True
+        return ""
+
+    def await_prepared(self, name: str | None = None) -> None:
+        """Wait for :meth:`poll_prepared` until the jail's deadline; SandboxError if it
+        fails (with the player's ``name``)."""
+        while True:
+            problem = self.poll_prepared()
+            if problem == "":
+                return
+            if problem is not None:
+                if problem.startswith("the jail exited"):
+                    status = self.process.collect_exit()
+                    problem += f" (status {status})"
+                platform_failure(self.process, problem, name)
+            remaining = self.prepared_deadline - time.monotonic()
+            self.process.poll_events(min(max(remaining, 0.0), 0.5))
 
     def alive(self) -> bool:
         """Whether the jail's process still runs (a spare may be killed while it waits)."""

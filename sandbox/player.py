@@ -243,15 +243,10 @@ class SandboxedPlayer:
             self._pool = pool
         self._adopt(jail, began)
         process = jail.process
-        # Until "prepared" only platform code runs in the jail: any failure is ours.
-        prepared = self._receive_platform(jail.prepared_deadline)
-        if prepared.get("t") == "error":
-            self._platform_failure(f"the bootstrap failed: {str(prepared.get('reason'))[:300]}")
-        if prepared.get("t") != "prepared":
-            self._platform_failure(f"unexpected first message {prepared.get('t')!r}")
-        self._note_clock(prepared.get("clock"))
-        if process.reader.pending:
-            self._platform_failure("the bootstrap wrote more than its start message")
+        # Until "prepared" only platform code runs in the jail: any failure is ours. (A
+        # pooled jail's was read by the pool's thread, as soon as it came.)
+        jail.await_prepared(self.name)
+        self._marks.update(jail.marks)
         if not jail.has_files:  # a pooled jail: its bot is this one, from now on
             stage_into(jail.staged, self.bot_path, jail.group)
             jail.has_files = True
@@ -302,12 +297,6 @@ class SandboxedPlayer:
         )
         self._marks = {**jail.marks, "start": began, "jail": time.monotonic()}
 
-    def _note_clock(self, clock: object) -> None:
-        """The bootstrap's own start-up times (platform data, read before any bot code)."""
-        if isinstance(clock, list) and len(clock) == 2 and all(type(t) is float for t in clock):
-            self._marks["interpreter"], self._marks["init_received"] = clock
-        self._marks["prepared"] = time.monotonic()
-
     @property
     def startup_marks(self) -> dict[str, float]:
         """Monotonic times of each step of the start-up (docs/sandbox.md, "Where start-up
@@ -320,32 +309,6 @@ class SandboxedPlayer:
         """Raise SandboxError: the jail failed before any bot code ran."""
         platform_failure(self._process, what, self.name)
 
-    def _receive_platform(self, deadline: float) -> dict[str, Any]:
-        """The first message, written before any bot code runs: its failure is ours."""
-        process = self._process
-        assert process is not None
-        while True:
-            try:
-                line = process.reader.pop()
-            except ProtocolViolation:
-                self._platform_failure("garbled start message")
-            if line is not None:
-                try:
-                    return decode(line)
-                except ProtocolViolation:
-                    self._platform_failure("garbled start message")
-            if process.exited or process.reader.eof:
-                process.collect_exit()
-                if process.reader.pop() is None:
-                    self._platform_failure(
-                        f"the jail exited before the bot was loaded (status {process.returncode})"
-                    )
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._platform_failure("the interpreter did not start in time")
-            process.poll_events(min(remaining, 0.5))
-
     # -- one decision -------------------------------------------------------------------
 
     def _call(self, request: bytes, phase: str, expect: str) -> dict[str, Any]:
@@ -355,7 +318,7 @@ class SandboxedPlayer:
         if process is None or self._closed:
             raise RuntimeError(f"player {self.name!r} is not running")
         limits = self.limits
-        process.reader.fill()  # anything written since the last reply is not an answer
+        process.poll_events(0.0)  # anything written since the last reply is not an answer
         self._check_quiet("between its turns")
         allowance = limits.move_timeout_s + max(self._bank_s, 0.0)
         cpu_start = process.cpu_seconds()

@@ -28,6 +28,7 @@ import atexit
 import collections
 import logging
 import os
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -63,7 +64,9 @@ class JailPool:
         self.idle_s = idle_s
         self._launch = launcher or (lambda config, limits: launch(config, limits))
         self._cond = threading.Condition()
+        #: Spares whose bootstrap said ``prepared``, with when; and those it has not yet.
         self._ready: dict[JailSpec, collections.deque[tuple[float, Jail]]] = {}
+        self._starting: dict[JailSpec, collections.deque[Jail]] = {}
         self._due: collections.Counter[JailSpec] = collections.Counter()  # launches to make
         self._launching: collections.Counter[JailSpec] = collections.Counter()
         self._limits: dict[JailSpec, Limits] = {}
@@ -95,6 +98,10 @@ class JailPool:
                     jail = candidate
                     break
                 stale.append(candidate)
+            starting = self._starting.get(spec)
+            if jail is None and starting:  # on its way: sooner than a cold start
+                jail = starting.popleft()
+                self.stats["early"] += 1
             self.stats["hits" if jail is not None else "misses"] += 1
             if jail is not None:
                 self._out += 1
@@ -147,10 +154,11 @@ class JailPool:
         return not self._closed and os.getpid() == self._pid
 
     def wait_idle(self, timeout_s: float = 10.0) -> bool:
-        """Wait until no launch or reap is pending or running (tests, benchmarks)."""
+        """Wait until no launch or reap is pending or running and every spare is prepared
+        (tests, benchmarks: a worker's state between matches)."""
         deadline = time.monotonic() + timeout_s
         with self._cond:
-            while self._due or self._launching or self._reaps or self._busy:
+            while self._due or self._launching or self._reaps or self._busy or self._starts():
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return False
@@ -176,6 +184,9 @@ class JailPool:
             for ready in self._ready.values():
                 self._reaps.extend(jail.close for _, jail in ready)
             self._ready.clear()
+            for starting in self._starting.values():
+                self._reaps.extend(jail.close for jail in starting)
+            self._starting.clear()
             self._cond.notify_all()
             deadline = time.monotonic() + timeout_s
             while self._thread is not None and (self._reaps or self._busy or self._launching):
@@ -191,7 +202,11 @@ class JailPool:
     # -- the pool's thread --------------------------------------------------------------
 
     def _count(self, spec: JailSpec) -> int:
-        return len(self._ready.get(spec, ())) + self._launching[spec] + self._due[spec]
+        waiting = len(self._ready.get(spec, ())) + len(self._starting.get(spec, ()))
+        return waiting + self._launching[spec] + self._due[spec]
+
+    def _starts(self) -> int:
+        return sum(len(starting) for starting in self._starting.values())
 
     def _start_thread(self) -> None:
         if self._thread is None and not self._closed:
@@ -204,7 +219,7 @@ class JailPool:
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()
-                    while not self._work_now():
+                    while not self._work_now() and not self._starts():
                         if self._closed and self._out == 0:
                             return
                         self._cond.wait(self._next_expiry())
@@ -224,11 +239,41 @@ class JailPool:
                     _quietly(cleanup)
                 if spec is not None:
                     self._launch_one(spec, limits)
+                self._collect_prepared(0.0 if spec is not None or reaps else 0.005)
         finally:
             with self._cond:
                 self._thread = None
                 self._busy = False
                 self._cond.notify_all()
+
+    def _collect_prepared(self, wait_s: float) -> None:
+        """Move the spares whose bootstrap said ``prepared`` to the ready ones (waiting up
+        to ``wait_s`` for one to), and reap any that failed to get there."""
+        with self._cond:
+            fds = [jail.process.reader.fd for s in self._starting.values() for jail in s]
+        if fds and wait_s:
+            poller = select.poll()
+            for fd in fds:
+                poller.register(fd, select.POLLIN)
+            poller.poll(wait_s * 1000)
+        failed: list[tuple[Jail, str]] = []
+        with self._cond:  # a player takes a starting spare under this lock: never both
+            for spec, starting in self._starting.items():
+                for jail in list(starting):
+                    problem = jail.poll_prepared()
+                    if problem is None:
+                        continue
+                    starting.remove(jail)
+                    if problem:
+                        failed.append((jail, problem))
+                    else:
+                        ready = self._ready.setdefault(spec, collections.deque())
+                        ready.append((time.monotonic(), jail))
+            self._starting = {spec: s for spec, s in self._starting.items() if s}
+            self._cond.notify_all()
+        for jail, problem in failed:
+            log.warning("sandbox: a pre-started jail failed before its bot (%s)", problem)
+            _quietly(jail.close)
 
     def _work_now(self) -> bool:
         if self._reaps:
@@ -269,7 +314,7 @@ class JailPool:
                 self._reaps.append(jail.close)
             else:
                 self.stats["launched"] += 1
-                self._ready.setdefault(spec, collections.deque()).append((time.monotonic(), jail))
+                self._starting.setdefault(spec, collections.deque()).append(jail)
             self._cond.notify_all()
 
 

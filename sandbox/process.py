@@ -88,18 +88,25 @@ class BotProcess:
 
     # -- measuring and signalling -------------------------------------------------------
 
+    # The calls below run on every decision: plain try/except, not contextlib.suppress
+    # (which builds a context manager each time).
+
     def cpu_seconds(self) -> float:
         """CPU time of the bot process so far (all threads); the last value once it is gone."""
-        with contextlib.suppress(OSError):  # gone: keep the last reading
+        try:  # noqa: SIM105 - see above
             self._last_cpu_s = time.clock_gettime(self._clock)
+        except OSError:  # gone: keep the last reading
+            pass
         return self._last_cpu_s
 
     def _signal(self, signum: int) -> None:
-        with contextlib.suppress(OSError):
+        try:
             if self._group:
                 os.killpg(self.pid, signum)
             else:
                 signal.pidfd_send_signal(self.pidfd, signum)
+        except OSError:  # gone already
+            pass
 
     def freeze(self) -> None:
         self._signal(signal.SIGSTOP)
