@@ -87,11 +87,13 @@ class SandboxedPlayer:
         self._wall_bank_s = self.limits.wall_bank_s
         self._wall_used_s = 0.0  # wall-clock time of all decisions so far
         self._seq = 0  # number of the current request; replies must echo it
+        self._spin_credit = 4  # see _spin
         self._process: BotProcess | None = None
         self._cgroup: BotCgroup | None = None
         self._staged: StagedBot | None = None
         self._jail: Jail | None = None
         self._pool: JailPool | None = None  # the pool this player's jail came from
+        self._counted: JailPool | None = None  # the pool that counts this bot as started
         self._marks: dict[str, float] = {}
         self._fault: BotFault | None = None
         self._started = False
@@ -185,6 +187,8 @@ class SandboxedPlayer:
         if self._closed:
             return
         self._closed = True
+        if self._counted is not None:
+            self._counted.done(self.limits)
         try:
             pool, process = self._pool, self._process
             if pool is not None and pool.accepting and process is not None and not process.closed:
@@ -236,7 +240,10 @@ class SandboxedPlayer:
         check_available(config)
         began = time.monotonic()
         pool = shared_pool(config)
-        jail = pool.take(limits) if pool is not None else None
+        jail = None
+        if pool is not None:
+            jail = pool.take(limits)
+            self._counted = pool  # it counts this bot until close(), pooled or not
         if jail is None:
             jail = launch(config, limits, bot_path=self.bot_path)
         else:
@@ -335,7 +342,7 @@ class SandboxedPlayer:
                 self._fail(self._lost(phase, wall_deadline))
             process.thaw()
             if self.config.spin_us:
-                process.spin(self.config.spin_us / 1e6)
+                self._spin(process)
             reply = self._receive(
                 cpu_start=cpu_start,
                 cpu_budget=allowance,
@@ -379,6 +386,23 @@ class SandboxedPlayer:
             )
         self._check_quiet(phase_text(phase))
         return reply
+
+    def _spin(self, process: BotProcess) -> None:
+        """Spin for the reply while spinning pays (``SandboxConfig.spin_us``).
+
+        On a busy machine the bot often waits for a core while the host spins (on its
+        core, maybe the one the bot needs): a spin that misses costs the whole budget and
+        delays the reply. So the host spins only while most recent spins caught their
+        reply, and, after a run of misses, tries again every 32 decisions.
+        """
+        if self._spin_credit <= 0:
+            self._spin_credit += 1
+            if self._spin_credit < 0:
+                return
+        if process.spin(self.config.spin_us / 1e6):
+            self._spin_credit = min(self._spin_credit + 1, 8)
+        else:
+            self._spin_credit = -32 if self._spin_credit <= 2 else self._spin_credit - 2
 
     def _check_quiet(self, where: str) -> None:
         """Extra bytes after a reply mean someone besides the bootstrap wrote on the pipe."""

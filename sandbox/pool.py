@@ -72,6 +72,10 @@ class JailPool:
         self._limits: dict[JailSpec, Limits] = {}
         self._reaps: collections.deque[Callable[[], None]] = collections.deque()
         self._out = 0  # jails handed out and not yet given back for reaping
+        #: Bots of each spec started and not yet closed (pooled or cold), and the most
+        #: there were at once lately (since ``_peak_at``): how many spares a match takes.
+        self._in_use: collections.Counter[JailSpec] = collections.Counter()
+        self._peak: dict[JailSpec, tuple[int, float]] = {}
         self._busy = False  # the thread is launching or reaping now
         self._paused_until = 0.0
         self._closed = False
@@ -83,8 +87,10 @@ class JailPool:
     # -- the players' side --------------------------------------------------------------
 
     def take(self, limits: Limits) -> Jail | None:
-        """A spare jail for ``limits``, or None (start one cold); either way a new spare of
-        that spec is launched to replace the one this start uses."""
+        """A spare jail for ``limits`` (a prepared one, else one still starting), or None
+        (start one cold). Every start, pooled or cold, counts until :meth:`done`: the pool
+        keeps as many spares as there were bots of the spec at once lately (at most
+        ``spares``), so the next match finds a spare for each of its seats."""
         spec = JailSpec.of(self.config, limits)
         stale: list[Jail] = []
         with self._cond:
@@ -106,13 +112,34 @@ class JailPool:
             if jail is not None:
                 self._out += 1
             self._limits[spec] = limits
-            if self._count(spec) < self.spares:
-                self._due[spec] += 1
+            self._in_use[spec] += 1
+            self._refill(spec)
             for dead in stale:
                 self._reaps.append(dead.close)
             self._start_thread()
             self._cond.notify_all()
         return jail
+
+    def done(self, limits: Limits) -> None:
+        """A bot that :meth:`take` counted has closed."""
+        spec = JailSpec.of(self.config, limits)
+        with self._cond:
+            self._in_use[spec] = max(0, self._in_use[spec] - 1)
+
+    def _refill(self, spec: JailSpec) -> None:
+        """Launch spares of ``spec`` up to the most bots of it at once lately (lock held)."""
+        now = time.monotonic()
+        peak, since = self._peak.get(spec, (0, now))
+        if now - since > self.idle_s:  # an old peak: what is in use now is what counts
+            peak, since = 0, now
+        if self._in_use[spec] >= peak:
+            peak, since = self._in_use[spec], now
+        self._peak[spec] = (peak, since)
+        missing = min(self.spares, peak) - self._count(spec)
+        if missing > 0:
+            self._due[spec] += missing
+            self._start_thread()
+            self._cond.notify_all()
 
     def fill(self, limits: Limits, count: int | None = None) -> None:
         """Start ``count`` (default: ``spares``) jails of ``limits``' spec now, without

@@ -134,8 +134,8 @@ class BotProcess:
                 self.exited = True
                 self.poller.unregister(fd)
 
-    def spin(self, budget_s: float) -> None:
-        """Busy-read the reply pipe for up to ``budget_s``.
+    def spin(self, budget_s: float) -> bool:
+        """Busy-read the reply pipe for up to ``budget_s``; True if something came.
 
         Most replies take well under 100 us; catching them without sleeping saves the
         host's wake-up latency (~50 us on a VM), which is most of a round trip.
@@ -144,7 +144,8 @@ class BotProcess:
         end = clock() + budget_s
         while clock() < end:
             if fill():
-                return
+                return True
+        return False
 
     def collect_exit(self, timeout_s: float = 2.0) -> int | None:
         """After the bot died: bwrap's exit status (128 + signal, or the bot's status)."""
