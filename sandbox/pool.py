@@ -73,7 +73,7 @@ class JailPool:
         self._reaps: collections.deque[Callable[[], None]] = collections.deque()
         self._out = 0  # jails handed out and not yet given back for reaping
         #: Bots of each spec started and not yet closed (pooled or cold), and the most
-        #: there were at once lately (since ``_peak_at``): how many spares a match takes.
+        #: there were at once lately, with since when: how many spares a match takes.
         self._in_use: collections.Counter[JailSpec] = collections.Counter()
         self._peak: dict[JailSpec, tuple[int, float]] = {}
         self._busy = False  # the thread is launching or reaping now
@@ -81,7 +81,8 @@ class JailPool:
         self._closed = False
         self._thread: threading.Thread | None = None
         self._pid = os.getpid()
-        #: Counts, for monitoring and tests: hits (a spare was ready), misses, launched.
+        #: Counts, for monitoring and tests: hits (a start got a spare; "early" ones got a
+        #: spare still starting), misses (a cold start), launched.
         self.stats = collections.Counter()
 
     # -- the players' side --------------------------------------------------------------
