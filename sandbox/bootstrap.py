@@ -2,7 +2,7 @@
 
 Run as ``python -I -S -B -c <loader> IN_FD OUT_FD`` inside the jail, where the loader
 execs this file compiled once per worker process by the jail's own interpreter
-(``sandbox.runtime.PythonRuntime.bootstrap_code``): compiling this text at every start
+(``sandbox.runtime.PythonRuntime.bootstrap_hex``): compiling this text at every start
 cost about 2 ms of CPU. It is self-contained (standard library only; the jail cannot see
 the ``sandbox`` package) and imports only C modules before the bot, because every
 millisecond here is paid at every jail start: ``json`` would pull in ``re`` and cost ~8 ms,

@@ -28,7 +28,7 @@ def test_the_next_match_starts_its_bots_in_jails_started_during_the_last(version
     first = match_create(versions=versions, kind="ladder")
     assert match_play(match_id=first.pk, worker="w1").status == "done"
     assert pool.wait_idle(30)
-    assert len(pool.waiting()) == 2  # launched while the first match was played
+    assert len(pool.waiting()) >= 2  # launched while the first match was played
     second = match_create(versions=versions, kind="ladder")
     assert match_play(match_id=second.pk, worker="w1").status == "done"
     assert pool.stats["hits"] >= hits + 2  # both seats from pre-started jails
