@@ -381,23 +381,35 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # With acks_late, a message whose worker died is handed out again after this long.
         "visibility_timeout": _env["VISIBILITY_TIMEOUT"],
-        # Read the queues in the order below: playground, then validations, then matches.
+        # Read the queues in the order below: control, playground, validations, matches.
         "queue_order_strategy": "priority",
     }
 # An author waiting at the playground, or for an upload's verdict, should not wait behind a
 # whole tournament: playground matches and validations have their own queues, read first
 # (in this order) by every worker; a worker started without -Q reads them all. A busy worker
 # still finishes the matches it holds: a playground match takes the next free process.
+# Before them all, "control": the short bookkeeping that starts and advances tournaments
+# (a sign-up tournament starts within seconds of its deadline). A worker of its own serves it
+# (``-Q control``, no sandbox needed) so it never waits behind matches; the others read it
+# too, should that worker be down.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 _TASKS = Exchange("celery", type="direct")
 CELERY_TASK_QUEUES = (
+    Queue("control", _TASKS, routing_key="control"),
     Queue("playground", _TASKS, routing_key="playground"),
     Queue("validation", _TASKS, routing_key="validation"),
     Queue("celery", _TASKS, routing_key="celery"),
 )
+CONTROL_TASKS = (
+    "start_due_tournaments",
+    "start_tournament",
+    "finish_tournament",
+    "run_scheduled_tournament",
+)
 CELERY_TASK_ROUTES = {
     "workers.tasks.play_playground_match": {"queue": "playground"},
     "workers.tasks.validate_version": {"queue": "validation"},
+    **{f"workers.tasks.{name}": {"queue": "control"} for name in CONTROL_TASKS},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True

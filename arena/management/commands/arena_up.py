@@ -71,6 +71,12 @@ class Command(BaseCommand):
         queues = ",".join(queue.name for queue in settings.CELERY_TASK_QUEUES)
         concurrency = str(options["concurrency"])
         processes.start("worker", _celery("worker", "-l", "info", "-c", concurrency, "-Q", queues))
+        # The tournaments' bookkeeping (starts at a sign-up deadline, next rounds) never waits
+        # behind the matches the worker above is playing.
+        processes.start(
+            "control",
+            _celery("worker", "-l", "info", "-c", "1", "-Q", "control", "-n", "control@%h"),
+        )
         processes.start("beat", _celery("beat", "-l", "info"))
         signal.signal(signal.SIGINT, processes.request_stop)
         signal.signal(signal.SIGTERM, processes.request_stop)

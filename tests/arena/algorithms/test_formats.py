@@ -1,4 +1,4 @@
-"""Swiss pairing and double-elimination brackets (``arena.services.formats``), pure."""
+"""Swiss pairing and double-elimination brackets (``arena.algorithms.formats``), pure."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.services.formats import (
+from arena.algorithms.formats import (
     elimination_round,
     meetings,
     pair_key,
