@@ -155,8 +155,8 @@ def setup_database() -> list:
 
 def pairings() -> list[tuple[object, object, int]]:
     """The tournament's 28 pairings and seeds, as tournament_start will create them."""
-    from arena.models import Bot
     from arena.algorithms.round_robin import round_robin
+    from arena.models import Bot
     from engine import derive_seed
 
     bots = {bot.pk: bot for bot in Bot.objects.select_related("active_version").order_by("id")}

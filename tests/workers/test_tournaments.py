@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.algorithms.round_robin import balance_report
 from arena.models import (
     Bot,
     Match,
@@ -17,7 +18,6 @@ from arena.models import (
 from arena.services.builtins import builtin_bots_install
 from arena.services.errors import Conflict
 from arena.services.matches import PlatformError, match_play, playing
-from arena.algorithms.round_robin import balance_report
 from arena.services.tournaments import (
     demo_tournament_start,
     tournament_cancel,
