@@ -114,6 +114,7 @@ class GameLadder:
     game: str
     title: str
     summary: str
+    match_summary: str  # what one match of it is
     min_players: int
     max_players: int
     top: list[Rating]
@@ -131,6 +132,7 @@ def home_ladders(*, per_game: int = 5) -> list[GameLadder]:
             game=name,
             title=game.title,
             summary=game.summary,
+            match_summary=game.match_summary,
             min_players=game.min_players,
             max_players=game.max_players,
             top=list(ladder_for_game(game=name)[:per_game]),

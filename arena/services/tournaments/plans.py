@@ -8,7 +8,6 @@ workers were seen playing at once in the last hour, after the matches already qu
 
 from __future__ import annotations
 
-import math
 import statistics
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -158,12 +157,6 @@ class TournamentPlan:
     pace: MatchPace
     seconds: tuple[float, float] | None  # its own matches' time, fewest and most
     wait_seconds: float  # before its first match, for the matches queued ahead
-
-    @property
-    def minutes(self) -> tuple[int, int] | None:
-        if self.seconds is None:
-            return None
-        return tuple(max(1, math.ceil(s / 60)) for s in self.seconds)  # type: ignore[return-value]
 
 
 def tournament_plan(

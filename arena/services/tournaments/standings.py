@@ -24,9 +24,9 @@ __all__ = ["HOW_TO_READ", "STANDINGS_VERSION", "standings_compute", "tournament_
 STANDINGS_VERSION = 2
 #: How to read the standings' uncertainty, in one sentence (the page, the CSV's notes, docs).
 HOW_TO_READ = (
-    "Points ± : the 95% interval of a bot's points if the same bots played the tournament "
-    "again; \u201cahead of next\u201d: how likely it would again make more points than the bot "
-    "below it (50% is a coin toss; 95% or more is a firm place)."
+    "95% interval: where a bot's points would fall 19 times in 20 if the same bots played "
+    "the tournament again; ahead of next: how likely it would again make more points than "
+    "the bot below it (50% is a coin toss, 95% or more a firm place)."
 )
 #: Seconds a live (running) tournament's standings are cached when no match ends meanwhile.
 LIVE_CACHE_S = 300

@@ -258,3 +258,24 @@ def when(value: Any, relative: str = "") -> SafeString:
 def organiser(user: Any) -> bool:
     """Whether ``user`` may organise tournaments (staff, or the organisers' group)."""
     return is_organiser(user)
+
+
+@register.filter
+def duration(seconds: float | None) -> str:
+    """A span of time in words, rounded as an estimate is: "under a minute", "about 4
+    minutes", "about 2 hours 10 minutes", "about 3 days"."""
+    if seconds is None:
+        return "\u2014"
+    if seconds < 60:
+        return "under a minute"
+    minutes = round(seconds / 60)
+    if minutes < 90:
+        return f"about {minutes} minute{'s' if minutes != 1 else ''}"
+    hours, rest = divmod(minutes, 60)
+    if hours < 48:
+        tens = round(rest / 10) * 10
+        if tens == 60:
+            hours, tens = hours + 1, 0
+        tail = f" {tens} minutes" if tens else ""
+        return f"about {hours} hour{'s' if hours != 1 else ''}{tail}"
+    return f"about {round(hours / 24)} days"
