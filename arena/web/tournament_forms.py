@@ -109,7 +109,7 @@ class _OptionsForm(forms.Form):
             (size, f"{size} seats") for size in sizes
         ]
         if seats.smallest == seats.largest:
-            field.widget = forms.HiddenInput()
+            del self.fields["table_size"]  # one table size: nothing to choose
         self.seats = seats
 
     def options(self) -> dict[str, Any]:
@@ -123,7 +123,7 @@ class _OptionsForm(forms.Form):
         fields = error.extra.get("fields") or {}
         placed = False
         for name, messages in fields.items():  # type: ignore[union-attr]
-            if name in self.fields and not isinstance(self.fields[name].widget, forms.HiddenInput):
+            if name in self.fields:
                 for message in messages:
                     self.add_error(name, message)
                 placed = True
