@@ -401,8 +401,7 @@ def test_no_table_repeats_while_another_grouping_avoids_it(n, seats, seed, round
             seated = sorted(b for t in result.tables for b in t)
             sizes = sorted((len(t) for t in result.tables), reverse=True)
             assert all(
-                any(table in played for table in grouping)
-                for grouping in _groupings(seated, sizes)
+                any(table in played for table in grouping) for grouping in _groupings(seated, sizes)
             ), "a grouping without a repeated table existed"
         played |= {t for t in tables if len(t) > 2}
         met.update(meetings(result.tables))

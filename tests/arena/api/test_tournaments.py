@@ -439,3 +439,54 @@ def test_every_replay_of_a_tournament_downloads_as_one_zip(staff_client, anon_cl
     assert page.status_code == 200 and b"".join(page.streaming_content) == data
     assert anon_client.get("/api/tournaments/999/replays.zip").status_code == 404
     assert anon_client.get("/tournaments/999/replays.zip").status_code == 404
+
+
+def test_an_organiser_who_is_not_staff_creates_and_starts_one(bots):
+    from arena.services.accounts import organiser_make
+    from tests.arena.factories import UserFactory
+    from tests.arena.helpers import client_for
+
+    oscar = client_for(organiser_make(username=UserFactory(username="oscar").username))
+    created = oscar.post(
+        "/api/tournaments/",
+        {"name": "Oscar's cup", "game": "lie21", "matches_per_pairing": 2},
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert (body["matches_per_pairing"], body["table_size"]) == (2, 2)
+    assert body["seed"] is not None, "organisers see the seed of a pending tournament"
+    started = oscar.post(f"/api/tournaments/{body['id']}/start/")
+    assert started.json()["status"] == "running"
+    assert Match.objects.filter(tournament_id=body["id"]).count() == 3 * 2
+
+
+def test_the_old_name_games_per_match_is_refused_with_its_new_name(staff_client):
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "x", "game": "lie21", "games_per_match": 7}, format="json"
+    )
+    body = assert_error(response, 400)
+    assert "matches_per_pairing" in body["fields"]["games_per_match"][0]
+    assert not Tournament.objects.exists()
+
+
+def test_an_option_the_service_refuses_names_its_field(staff_client):
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "x", "game": "liars", "table_size": 7}, format="json"
+    )
+    body = assert_error(response, 400)
+    assert body["code"] == "bad_table_size" and "table_size" in body["fields"]
+    assert not Tournament.objects.exists()
+
+
+def test_the_match_list_gives_a_pairs_matches(staff_client, anon_client, bots):
+    tournament = TournamentFactory(matches_per_pairing=2)
+    staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
+    first, second = bots[0], bots[1]
+    listed = anon_client.get(
+        f"/api/matches/?tournament={tournament.pk}&bot={first.pk}&opponent={second.pk}"
+    ).json()["results"]
+    assert len(listed) == 2
+    assert all(
+        {s["bot"]["id"] for s in match["seats"]} == {first.pk, second.pk} for match in listed
+    )
