@@ -23,7 +23,7 @@ def compose():
 
 def test_compose_has_every_service_with_a_health_check(compose):
     services = compose["services"]
-    for name in ("postgres", "redis", "minio", "web", "beat"):
+    for name in ("postgres", "redis", "minio", "web", "control", "beat"):
         assert "healthcheck" in services[name], name
     worker = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]["worker"]
     assert "healthcheck" in worker
@@ -33,7 +33,7 @@ def test_compose_keeps_the_database_and_uploaded_bots_in_volumes(compose):
     assert {"pgdata", "bots"} <= set(compose["volumes"])
     assert "pgdata:/var/lib/postgresql/data" in compose["services"]["postgres"]["volumes"]
     assert compose["services"]["minio"]["volumes"] == ["bots:/data"]  # the object store's
-    for name in ("setup", "web", "worker", "beat"):  # no host-local disk shared between them
+    for name in ("setup", "web", "worker", "control", "beat"):  # no host-local disk shared
         assert not compose["services"][name].get("volumes"), name
 
 
@@ -174,7 +174,7 @@ def test_credentials_come_from_the_env_file_and_redis_has_a_password(compose):
         environment = service.get("environment") or {}
         for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "POSTGRES_PASSWORD"):
             assert key not in environment, (name, key)
-    for name in ("postgres", "redis", "minio", "setup", "web", "beat"):
+    for name in ("postgres", "redis", "minio", "setup", "web", "control", "beat"):
         assert services[name]["env_file"] == ".env", name
     assert "--requirepass" in " ".join(services["redis"]["command"])
     example = dict(
@@ -254,14 +254,20 @@ def test_the_proxy_configuration_is_valid_nginx(tmp_path):
     assert checked.returncode == 0, checked.stderr
 
 
-def test_the_worker_serves_every_queue_playground_first(settings):
-    """The compose worker names its queues (-Q) in the order the arena serves them: a
-    playground run before a validation, a validation before ladder and tournament work."""
-    worker = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]["worker"]
-    command = worker["command"]
+def test_the_worker_serves_every_queue_control_then_playground_first(settings):
+    """The compose worker names its queues (-Q) in the order the arena serves them: the
+    tournaments' bookkeeping, then a playground run before a validation, a validation before
+    ladder and tournament work; the control worker serves the first alone."""
+    compose = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]
+    command = compose["worker"]["command"]
     queues = command[command.index("-Q") + 1].split(",")
     assert queues == [queue.name for queue in settings.CELERY_TASK_QUEUES]
-    assert queues[0] == "playground"
+    assert queues[:2] == ["control", "playground"]
     assert settings.CELERY_TASK_ROUTES["workers.tasks.play_playground_match"] == {
         "queue": "playground"
     }
+    assert settings.CELERY_TASK_ROUTES["workers.tasks.start_due_tournaments"] == {
+        "queue": "control"
+    }
+    control = yaml.safe_load((DOCKER / "compose.yml").read_text())["services"]["control"]
+    assert control["command"][control["command"].index("-Q") + 1] == "control"
