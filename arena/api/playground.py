@@ -151,7 +151,8 @@ class PlaygroundRunMatchSerializer(serializers.Serializer):
     placings = serializers.ListField(
         source="match.placings",
         child=serializers.IntegerField(),
-        help_text="Each seat's place, 0 = first.",
+        help_text="Each seat's placing: how many seats finished strictly ahead of it (0 = "
+        "first, ties share it); its place is placing + 1.",
     )
     scores = serializers.ListField(
         source="match.scores", child=serializers.IntegerField(), help_text="Match points."
