@@ -1,11 +1,11 @@
 """The child side of :mod:`engine.sourcecheck`: parse and compile a bot's sources, never run them.
 
 Run as a script (``python -I -S compilecheck.py``) under the limits it sets on itself
-first, it reads ``{"sources", "entry", "entry_point", "importable", "packages"}`` on stdin and writes one answer dict
-on stdout, both in ``marshal`` format: plain dicts and strings passed between two copies of
-this code (the bot's code is compiled, never run, so it cannot write there). It imports as
-little as it can, since each millisecond of start-up is paid on every upload; that is why
-it holds the entry-point rule too, which the parent re-exports.
+first, it reads ``{"sources", "entry", "entry_point", "importable", "packages"}`` on stdin
+and writes one answer dict on stdout, both in ``marshal`` format: plain dicts and strings
+passed between two copies of this code (the bot's code is compiled, never run, so it cannot
+write there). It imports as little as it can, since each millisecond of start-up is paid on
+every upload; that is why it holds the entry-point rule too, which the parent re-exports.
 """
 
 from __future__ import annotations
@@ -150,10 +150,11 @@ def _check_one(
     foreign = first_foreign_import(tree, importable)
     if foreign is not None:
         line, name = foreign
+        also = f", {packages}" if packages else ""
         return {
             "code": "forbidden_import",
             "message": f"line {line}: import {name}: bots may import only the Python standard "
-            + (f"library, {packages} and their own files" if packages else "library and their own files"),
+            f"library{also} and their own files",
             "line": line,
         }
     if entry_point is not None and not defines(tree, entry_point):
