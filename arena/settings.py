@@ -142,6 +142,11 @@ SECRET_KEY = _env["SECRET_KEY"]
 ALLOWED_HOSTS = _env["ALLOWED_HOSTS"]
 CSRF_TRUSTED_ORIGINS = _env["CSRF_TRUSTED_ORIGINS"]
 DATA_DIR: Path = _env["DATA_DIR"]
+# What authors download (the engine's wheel, starter kits), built by `manage.py arena_kits`
+# (the image does at build time; `make run` as it starts); unset: DATA_DIR/downloads.
+ARENA_DOWNLOADS_DIR: Path | None = (
+    Path(os.environ["ARENA_DOWNLOADS_DIR"]) if os.environ.get("ARENA_DOWNLOADS_DIR") else None
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
