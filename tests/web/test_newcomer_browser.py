@@ -25,10 +25,12 @@ import pytest
 from django.core.management import call_command
 
 from arena.models import Bot, BotVersion, Match
+from arena.services.ratings import rating_activate
 from engine import replay as replay_io
 from engine.botpackages import BOT_PACKAGES
 from engine.cli import main as engine_main
 from engine.registry import GAMES
+from tests.arena.factories import BotVersionFactory
 from tests.web.conftest import REPO, Tab, log_in
 from tests.web.data import PASSWORD, bot_make, match_record, user_make
 
@@ -262,6 +264,42 @@ def test_the_challenge_form_filters_rivals_by_game_and_by_search(tab: Tab) -> No
     page.wait_for_selector("#challenge-score")
     assert "±" not in page.inner_text("#challenge-score")
     tab.screenshot("challenge-liars-result")
+
+
+def test_the_challenge_form_never_offers_the_chosen_version_against_itself(
+    tab: Tab, browser, live_server
+) -> None:
+    """Issue 32: without JavaScript the form listed one's own current version as a rival."""
+    me = user_make("twice")
+    mine = bot_make(me, name="mine", on_ladder=True)
+    first = mine.active_version_id
+    second = BotVersionFactory(bot=mine, number=2)
+    rating_activate(version=second)
+    bot_make(user_make("other-owner"), name="other", on_ladder=True)
+    shown = (
+        "() => Array.from(document.querySelectorAll('#id_rivals label.rival'))"
+        ".filter((label) => label.offsetParent !== null && !label.querySelector('input').disabled)"
+        ".map((label) => label.querySelector('input').value)"
+    )
+    # No script: the server leaves the current version (the one chosen) out.
+    bare = browser.new_context(java_script_enabled=False)
+    page = bare.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "twice")
+    page.fill("#id_password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+    page.goto(f"{live_server.url}/challenges/new/?game=lie21")
+    assert page.input_value("#id_version") == str(second.pk)
+    offered = page.evaluate(shown)
+    assert str(second.pk) not in offered and str(first) in offered, offered
+    bare.close()
+    # With it: choosing the earlier version moves the gap to it.
+    log_in(tab, "twice", PASSWORD)
+    tab.goto("/challenges/new/?game=lie21")
+    assert str(second.pk) not in tab.page.evaluate(shown)
+    tab.page.select_option("#id_version", str(first))
+    offered = tab.page.evaluate(shown)
+    assert str(second.pk) in offered and str(first) not in offered, offered
 
 
 def test_the_fault_heading_and_box_name_the_same_hand_on_the_site_and_locally(
