@@ -8,22 +8,26 @@ draft's output. Everything here is the author's alone: another user's draft or r
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import ErrorDetail, Throttled
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from arena.api.challenges import IdListField
 from arena.api.fields import GameField, StrictCharField, StrictIntegerField
 from arena.api.pagination import Pagination
 from arena.api.schema import errors
+from arena.api.throttles import PlaygroundCheckThrottle
 from arena.models import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
 from arena.selectors.filters import MAX_ID
 from arena.selectors.playground import (
@@ -245,6 +249,20 @@ class RunListCreateApi(ListAPIView):
             min_value=1, max_value=MAX_MATCHES, help_text="How many matches (1-10)."
         )
 
+    def get_throttles(self) -> list[BaseThrottle]:
+        # Every run asked for costs a source check, a refused one too.
+        return [PlaygroundCheckThrottle()] if self.request.method == "POST" else []
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        seconds = max(1, math.ceil(wait or 60))
+        refused = Throttled(wait=seconds)
+        refused.detail = ErrorDetail(
+            f"too many playground runs asked for (refused ones count too, each is checked): "
+            f"the next one in {seconds} s",
+            code="throttled",
+        )
+        raise refused
+
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):
             return PlaygroundRun.objects.none()
@@ -274,7 +292,9 @@ class RunListCreateApi(ListAPIView):
         "where there is one), `unknown_opponent`, `bad_opponent`, `game_mismatch`, "
         "`opponent_not_available`, `bad_table`, `source` (400); too large (413); a draft or "
         "opponent that does not exist, or another user's draft (404); more than "
-        "`ARENA_PLAYGROUND_RUNS_PER_HOUR` runs in an hour, `quota` (429, `Retry-After`).",
+        "`ARENA_PLAYGROUND_RUNS_PER_HOUR` runs in an hour, `quota` (429, `Retry-After`); more "
+        "than `ARENA_THROTTLE_PLAYGROUND_CHECKS` runs asked for, refused ones included (each "
+        "is checked), `throttled` (429, `Retry-After`).",
         request=RunCreateSerializer,
         responses={201: PlaygroundRunSerializer, **errors(400, 401, 404, 413, 429)},
     )

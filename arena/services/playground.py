@@ -15,8 +15,10 @@
   playground match never touches ratings, ladder or version statistics, or pausing.
 
 Limits: ``ARENA_PLAYGROUND_RUNS_PER_HOUR`` runs per author in any rolling hour (beyond it
-:class:`TooManyRequests`, a 429 with ``Retry-After``); drafts over ``ARENA_UPLOAD_MAX_BYTES``
-are refused like uploads.
+:class:`TooManyRequests`, a 429 with ``Retry-After``), checked before the source is, so a
+run over it costs no check; drafts over ``ARENA_UPLOAD_MAX_BYTES`` are refused like uploads.
+Runs asked for, refused ones included, are limited where they are asked for
+(``ARENA_THROTTLE_PLAYGROUND_CHECKS``, ``arena.api.throttles``): each costs a check.
 """
 
 from __future__ import annotations
@@ -251,8 +253,11 @@ def run_create(
             code="bad_table",
         )
     data = _check_size(source)
-    bot_file_check(filename="bot.py", data=data)  # exactly the upload check
     chosen = [opponent_resolve(user=user, game=game, ref=ref) for ref in opponents]
+    # The cheap refusals first: the source check starts a child interpreter (up to 5 s of
+    # CPU), which a run over the quota, or with a bad opponent, never gets to cost.
+    _check_quota(user)
+    bot_file_check(filename="bot.py", data=data)  # exactly the upload check
     with transaction.atomic():
         # The user's row is locked, so two requests at once cannot both take the last run.
         get_user_model().objects.select_for_update().filter(pk=user.pk).exists()

@@ -6,8 +6,10 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
+from django.core.cache import cache
 
 from arena.models import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from arena.services import playground
 from engine import get_game
 from tests.arena.factories import (
     BotFactory,
@@ -146,3 +148,46 @@ def test_the_hourly_quota_is_a_429_with_retry_after(owner_client, settings) -> N
 def test_anonymous_clients_are_told_to_authenticate(anon_client) -> None:
     assert_error(anon_client.post(RUNS, _body(), format="json"), 401)
     assert_error(anon_client.get(RUNS), 401)
+
+
+@pytest.fixture
+def few_checks(settings):
+    cache.clear()
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"uploads": None, "playground_checks": "3/hour"},
+    }
+    yield
+    cache.clear()
+
+
+def test_refused_runs_count_against_the_checks_limit(owner_client, other_client, few_checks):
+    """Issue 33: a refused run was counted by no limit, and each one's source check starts a
+    child interpreter allowed 5 s of CPU and 768 MB. Runs asked for are limited, refused
+    ones included; beyond the limit nothing is checked."""
+    broken = _body(source="def act(o):\n    return {\n")
+    with mock.patch(
+        "arena.services.playground.bot_file_check", wraps=playground.bot_file_check
+    ) as check:
+        for _ in range(3):
+            assert_error(owner_client.post(RUNS, broken, format="json"), 400, "syntax_error")
+        response = owner_client.post(RUNS, _body(), format="json")
+    body = assert_error(response, 429, "throttled")
+    assert "refused ones count too" in body["detail"]
+    assert int(response["Retry-After"]) > 0
+    assert check.call_count == 3, "the fourth was not checked"
+    assert not PlaygroundRun.objects.exists()
+    # Another author has a budget of their own.
+    with mock.patch("arena.services.playground.enqueue"):
+        assert other_client.post(RUNS, _body(), format="json").status_code == 201
+    # Reads are never limited.
+    assert owner_client.get(RUNS).status_code == 200
+
+
+def test_a_run_over_the_hourly_quota_costs_no_source_check(owner_client, settings) -> None:
+    settings.ARENA_PLAYGROUND_RUNS_PER_HOUR = 1
+    with mock.patch("arena.services.playground.enqueue"):
+        assert owner_client.post(RUNS, _body(), format="json").status_code == 201
+        with mock.patch("arena.services.playground.bot_file_check") as check:
+            assert_error(owner_client.post(RUNS, _body(), format="json"), 429, "quota")
+    assert not check.called
