@@ -291,7 +291,8 @@ class RunListCreateApi(ListAPIView):
         "`forbidden_import`, `no_entry_point`, `too_complex`, `not_utf8`, with the `line` "
         "where there is one), `unknown_opponent`, `bad_opponent`, `game_mismatch`, "
         "`opponent_not_available`, `bad_table`, `source` (400); too large (413); a draft or "
-        "opponent that does not exist, or another user's draft (404); more than "
+        "opponent that does not exist, and alike what you may not see (another user's draft, a "
+        "stranger's bot or version off the ladder) (404); more than "
         "`ARENA_PLAYGROUND_RUNS_PER_HOUR` runs in an hour, `quota` (429, `Retry-After`); more "
         "than `ARENA_THROTTLE_PLAYGROUND_CHECKS` runs asked for, refused ones included (each "
         "is checked), `throttled` (429, `Retry-After`).",

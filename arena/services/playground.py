@@ -145,12 +145,37 @@ class Opponent:
         return data
 
 
+def _on_ladder(version: BotVersion | None) -> bool:
+    """Whether ``version`` is public as an opponent: its bot's active, valid version, on the
+    ladder of its game."""
+    return (
+        version is not None
+        and version.status == BotVersion.Status.VALID
+        and version.bot.is_active
+        and version.bot.active_version_id == version.pk
+    )
+
+
+def _unseen(ref: str) -> NotFound:
+    """The one answer for an id the user may not seat: missing, or a stranger's bot or
+    version that is not on a ladder. Alike, so ids cannot be probed for what is hidden."""
+    return NotFound(
+        f"opponent {ref!r}: no bot or version you can play against has this id (your own, "
+        "or a bot on the ladder)",
+        code="unknown_opponent",
+    )
+
+
 def opponent_resolve(*, user: Any, game: str, ref: str) -> Opponent:
     """An opponent from its reference, or InvalidInput/NotFound saying why not.
 
     ``<name>`` is one of the game's built-in bots (``random``, ...); ``version:<id>`` one of
     the user's own valid versions or a ladder bot's active version; ``bot:<id>`` a bot on
-    the ladder (its active version). Each must play ``game``.
+    the ladder (its active version) or one of the user's own. Each must play ``game``.
+
+    What the user may not see (a stranger's bot or version off the ladder) is answered
+    exactly as an id that does not exist (:func:`_unseen`, 404), and a refusal names no
+    stranger's bot.
     """
     rules = _game(game)
     ref = str(ref).strip()
@@ -171,34 +196,36 @@ def opponent_resolve(*, user: Any, game: str, ref: str) -> Opponent:
         )
     if kind == "bot":
         bot = Bot.objects.select_related("owner", "active_version").filter(pk=int(number)).first()
-        if bot is None:
-            raise NotFound(f"opponent {ref!r}: there is no bot {number}.", code="unknown_opponent")
-        version = bot.active_version
+        version = bot.active_version if bot is not None else None
+        if version is not None:
+            version.bot = bot
+        visible = bot is not None and (bot.owner_id == user.pk or _on_ladder(version))
+        if not visible:
+            raise _unseen(ref)
+        assert bot is not None
         if version is None:
             raise InvalidInput(
-                f"opponent {ref!r}: {bot.name} has no valid version to play",
+                f"opponent {ref!r}: your bot {bot.name} has no valid version to play",
                 code="opponent_not_available",
             )
-        version.bot = bot
     else:
         version = BotVersion.objects.select_related("bot__owner").filter(pk=int(number)).first()
-        if version is None:
-            raise NotFound(
-                f"opponent {ref!r}: there is no version {number}.", code="unknown_opponent"
-            )
+        if version is None or not (version.bot.owner_id == user.pk or _on_ladder(version)):
+            raise _unseen(ref)
     bot = version.bot
-    if bot.game != game:
-        raise InvalidInput(
-            f"opponent {ref!r}: {bot.owner.username}/{bot.name} plays "
-            f"{GAMES[bot.game].title if bot.game in GAMES else bot.game}, not {rules.title}",
-            code="game_mismatch",
-        )
     own = bot.owner_id == user.pk
-    on_ladder = bot.is_active and bot.active_version_id == version.pk
-    if version.status != BotVersion.Status.VALID or not (own or on_ladder):
+    if bot.game != game:
+        # Only what the user may see is named: their own bot, or one on another game's
+        # ladder (public there), which is not named either, for want of a reason to.
+        title = GAMES[bot.game].title if bot.game in GAMES else bot.game
+        who = f"your {bot.name}" if own else "that bot"
         raise InvalidInput(
-            f"opponent {ref!r}: only bots on the ladder (their active version) and your own "
-            "valid versions can play in the playground",
+            f"opponent {ref!r}: {who} plays {title}, not {rules.title}", code="game_mismatch"
+        )
+    if version.status != BotVersion.Status.VALID:
+        raise InvalidInput(
+            f"opponent {ref!r}: your {bot.name} v{version.number} is not a valid version "
+            "(only valid versions can play)",
             code="opponent_not_available",
         )
     label = f"{bot.owner.username}/{bot.name} v{version.number}"

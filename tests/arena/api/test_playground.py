@@ -191,3 +191,40 @@ def test_a_run_over_the_hourly_quota_costs_no_source_check(owner_client, setting
         with mock.patch("arena.services.playground.bot_file_check") as check:
             assert_error(owner_client.post(RUNS, _body(), format="json"), 429, "quota")
     assert not check.called
+
+
+def test_what_the_user_may_not_see_is_answered_as_an_id_that_does_not_exist(
+    owner_client, other_user
+) -> None:
+    """Issue 33: a stranger's hidden version was a 400 and a missing id a 404 (ids could be
+    probed), and a refusal named a stranger's bot and game. A stranger's bot or version off
+    the ladder is answered exactly as one that does not exist, and nothing names it."""
+    ladder = BotFactory(owner=other_user, name="secretive", game="lie21")
+    older = BotVersionFactory(bot=ladder)
+    BotVersionFactory(bot=ladder)  # the active one: the older one is off the ladder
+    gone = BotFactory(owner=other_user, name="retired", game="lie21", is_active=False)
+    retired = BotVersionFactory(bot=gone)
+    pending = BotVersionFactory(
+        bot=BotFactory(owner=other_user, name="unfinished"), status="pending"
+    )
+    missing = 10**9
+
+    def refused(ref: str, number: int) -> dict:
+        response = owner_client.post(RUNS, _body(opponents=[ref]), format="json")
+        body = assert_error(response, 404, "unknown_opponent")
+        return {**body, "detail": body["detail"].replace(str(number), "N")}
+
+    expected = refused(f"version:{missing}", missing)
+    for version in (older, retired, pending):
+        assert refused(f"version:{version.pk}", version.pk) == expected
+    expected = refused(f"bot:{missing}", missing)
+    assert refused(f"bot:{gone.pk}", gone.pk) == expected
+    assert refused(f"bot:{pending.bot_id}", pending.bot_id) == expected
+    # A stranger's bot on another game's ladder is public, but the refusal names no one.
+    dice = BotVersionFactory(bot=BotFactory(owner=other_user, name="dicey", game="liars"))
+    for ref in (f"version:{dice.pk}", f"bot:{dice.bot_id}"):
+        response = owner_client.post(RUNS, _body(opponents=[ref]), format="json")
+        body = assert_error(response, 400, "game_mismatch")
+        assert "plays Liars, not Lie 21" in body["detail"]
+        assert "bob" not in body["detail"] and "dicey" not in body["detail"]
+    assert not PlaygroundRun.objects.exists()

@@ -201,9 +201,9 @@ def test_a_strangers_old_version_cannot_be_seated_but_its_ladder_bot_can(owner, 
     bot = BotFactory(owner=other_user, game="lie21")
     old = BotVersionFactory(bot=bot, number=1)
     new = BotVersionFactory(bot=bot, number=2)
-    with pytest.raises(InvalidInput) as refused:
+    with pytest.raises(NotFound) as refused:  # as if it did not exist (issue 33)
         _run(owner, opponents=[f"version:{old.pk}"])
-    assert refused.value.code == "opponent_not_available"
+    assert refused.value.code == "unknown_opponent"
     bot.refresh_from_db()
     assert bot.active_version_id == new.pk
     refs = [choice.ref for choice in opponent_choices(user=owner, game="lie21")]
