@@ -40,7 +40,13 @@ from arena.selectors.playground import (
     run_list,
     run_view,
 )
-from arena.services.playground import MAX_MATCHES, MAX_OPPONENTS_NAMED, draft_save, run_create
+from arena.services.playground import (
+    MAX_MATCHES,
+    MAX_OPPONENTS_NAMED,
+    draft_save,
+    run_create,
+    source_size_check,
+)
 
 __all__ = [
     "DraftDetailApi",
@@ -55,12 +61,24 @@ TAGS = ["playground"]
 SOURCE_MAX_CHARS = settings.ARENA_UPLOAD_MAX_BYTES
 
 
-def _source_field(**kwargs: Any) -> StrictCharField:
-    return StrictCharField(
+class SourceField(StrictCharField):
+    """A draft's source: longer than an upload may be is the upload's own answer, ``413
+    too_large`` (as docs/api.md says), not the field's ``400 max_length``. The schema keeps
+    ``maxLength`` (no longer source can be accepted: a character is at least a byte)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, str) and len(data) > SOURCE_MAX_CHARS:
+            source_size_check(data)  # raises TooLarge, with the size in bytes
+        return super().to_internal_value(data)
+
+
+def _source_field(**kwargs: Any) -> SourceField:
+    return SourceField(
         max_length=SOURCE_MAX_CHARS,
         trim_whitespace=False,
         allow_blank=True,
-        help_text="The bot's Python source (bot.py), at most ARENA_UPLOAD_MAX_BYTES bytes.",
+        help_text="The bot's Python source (bot.py), at most ARENA_UPLOAD_MAX_BYTES bytes in "
+        "UTF-8 (over it: 413 `too_large`).",
         **kwargs,
     )
 

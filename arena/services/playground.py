@@ -70,6 +70,7 @@ __all__ = [
     "playground_sweep",
     "run_create",
     "runs_per_hour",
+    "source_size_check",
 ]
 
 log = logging.getLogger("arena.services.playground")
@@ -100,15 +101,16 @@ def draft_save(*, user: Any, game: str, source: str) -> PlaygroundDraft:
     may be: TooLarge, and nothing stored.
     """
     _game(game)
-    _check_size(source)
+    source_size_check(source)
     draft, _ = PlaygroundDraft.objects.update_or_create(
         owner=user, game=game, defaults={"source": source}
     )
     return draft
 
 
-def _check_size(source: str) -> bytes:
-    data = source.encode("utf-8")
+def source_size_check(source: str) -> bytes:
+    """The source's UTF-8 bytes, or TooLarge (413 ``too_large``) over the upload limit."""
+    data = source.encode("utf-8", "surrogatepass")
     limit = settings.ARENA_UPLOAD_MAX_BYTES
     if len(data) > limit:
         raise TooLarge(
@@ -279,7 +281,7 @@ def run_create(
             f"opponent{'s' if len(opponents) != 1 else ''} make {table}",
             code="bad_table",
         )
-    data = _check_size(source)
+    data = source_size_check(source)
     chosen = [opponent_resolve(user=user, game=game, ref=ref) for ref in opponents]
     # The cheap refusals first: the source check starts a child interpreter (up to 5 s of
     # CPU), which a run over the quota, or with a bad opponent, never gets to cost.
