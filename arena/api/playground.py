@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ErrorDetail, Throttled
 from rest_framework.generics import ListAPIView
@@ -34,6 +34,7 @@ from arena.selectors.playground import (
     MatchView,
     draft_get,
     draft_list,
+    opponent_search,
     playground_match_get,
     playground_replay,
     run_get,
@@ -51,6 +52,7 @@ from arena.services.playground import (
 __all__ = [
     "DraftDetailApi",
     "DraftListSaveApi",
+    "OpponentSearchApi",
     "RunDetailApi",
     "RunListCreateApi",
     "RunMatchReplayApi",
@@ -146,6 +148,61 @@ class DraftDetailApi(APIView):
         return Response(
             PlaygroundDraftSerializer(draft_get(user=request.user, draft_id=draft_id)).data
         )
+
+
+# --- opponents ----------------------------------------------------------------------------------
+
+
+class PlaygroundOpponentChoiceSerializer(serializers.Serializer):
+    ref = serializers.CharField(
+        help_text="What a run names it by, in `opponents`: `version:<id>` or `bot:<id>`."
+    )
+    label = serializers.CharField(help_text="`owner/name vN` (your own: `name vN`).")
+    group = serializers.CharField(help_text="`Your versions` or `On the ladder`.")
+
+
+class OpponentPagination(Pagination):
+    page_size = 20
+
+
+class OpponentSearchApi(ListAPIView):
+    """Whom a run of a game may seat besides its built-in bots (``GET /api/games/{name}/``
+    lists those): your valid versions, then the other bots on its ladder, by name."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = OpponentPagination
+    filter_backends = []
+    serializer_class = PlaygroundOpponentChoiceSerializer
+
+    class QuerySerializer(serializers.Serializer):
+        game = GameField()
+        search = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return PlaygroundRun.objects.none()
+        query = self.QuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return opponent_search(user=self.request.user, **query.validated_data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Find opponents for a playground run",
+        description="Your valid versions of the game, then the other bots on its ladder, by "
+        "name, 20 a page; each `ref` goes into a run's `opponents` as it is.",
+        parameters=[
+            OpenApiParameter("game", str, required=True, description="The game of the run."),
+            OpenApiParameter(
+                "search",
+                str,
+                description="Words that must all be in the bot's name or its owner's username "
+                "(at most 100 characters).",
+            ),
+        ],
+        responses={200: PlaygroundOpponentChoiceSerializer(many=True), **errors(400, 401, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
 
 
 # --- runs -------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
@@ -24,6 +24,7 @@ __all__ = [
     "draft_get",
     "draft_list",
     "opponent_choices",
+    "opponent_search",
     "playground_match_get",
     "playground_replay",
     "run_get",
@@ -214,25 +215,44 @@ class OpponentChoice:
 
 
 def opponent_choices(*, user: Any, game: str, ladder_limit: int = 200) -> list[OpponentChoice]:
-    """Whom a run of ``game`` may seat: the game's built-in bots (``random`` first), the
-    user's own valid versions (newest first) and the bots on the ladder (by name)."""
+    """Whom a run of ``game`` may seat, as the page first offers it: the game's built-in bots
+    (``random`` first), the user's own valid versions (by bot name, newest first) and the
+    first ``ladder_limit`` bots on the ladder by name; :func:`opponent_search` reaches the
+    rest."""
     rules = GAMES[game]
     names = sorted(
         (n for n in rules.builtin_bots() if n != "starter"), key=lambda n: (n != "random", n)
     )
     choices = [OpponentChoice(name, f"{name} (built-in)", "Built-in bots") for name in names]
-    own = (
-        BotVersion.objects.filter(
-            bot__owner_id=user.pk, bot__game=game, status=BotVersion.Status.VALID
-        )
-        .select_related("bot")
-        .order_by("bot__name", "-number")
-    )
+    own = _own_versions(user, game)
     choices += [
         OpponentChoice(f"version:{v.pk}", f"{v.bot.name} v{v.number}", "Your versions")
         for v in own[:ladder_limit]
     ]
-    ladder = (
+    ladder = _ladder_bots(user, game)
+    choices += [
+        OpponentChoice(
+            f"bot:{bot.pk}",
+            f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
+            "On the ladder",
+        )
+        for bot in ladder[:ladder_limit]
+    ]
+    return choices
+
+
+def _own_versions(user: Any, game: str) -> QuerySet[BotVersion]:
+    return (
+        BotVersion.objects.filter(
+            bot__owner_id=user.pk, bot__game=game, status=BotVersion.Status.VALID
+        )
+        .select_related("bot")
+        .order_by("bot__name", "-number", "id")
+    )
+
+
+def _ladder_bots(user: Any, game: str) -> QuerySet[Bot]:
+    return (
         Bot.objects.filter(
             game=game,
             is_active=True,
@@ -243,12 +263,56 @@ def opponent_choices(*, user: Any, game: str, ladder_limit: int = 200) -> list[O
         .select_related("owner", "active_version")
         .order_by("name", "id")
     )
-    choices += [
-        OpponentChoice(
-            f"bot:{bot.pk}",
-            f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
-            "On the ladder",
-        )
-        for bot in ladder[:ladder_limit]
-    ]
-    return choices
+
+
+class OpponentMatches:
+    """The user's own valid versions of a game, then the strangers' bots on its ladder, that
+    match a search: one list as a paginator reads it (a count and slices), two queries a
+    page, never the whole ladder in memory."""
+
+    def __init__(self, own: QuerySet[BotVersion], ladder: QuerySet[Bot]) -> None:
+        self.own, self.ladder = own, ladder
+        self._own_count: int | None = None
+
+    def _owned(self) -> int:
+        if self._own_count is None:
+            self._own_count = self.own.count()
+        return self._own_count
+
+    def count(self) -> int:
+        return self._owned() + self.ladder.count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, window: slice) -> list[OpponentChoice]:
+        start, stop = window.start or 0, window.stop
+        if stop is None or window.step is not None:
+            raise TypeError("an OpponentMatches is read a page (a plain slice) at a time")
+        owned = self._owned()
+        found = [
+            OpponentChoice(f"version:{v.pk}", f"{v.bot.name} v{v.number}", "Your versions")
+            for v in self.own[min(start, owned) : min(stop, owned)]
+        ]
+        if stop > owned:
+            found += [
+                OpponentChoice(
+                    f"bot:{bot.pk}",
+                    f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
+                    "On the ladder",
+                )
+                for bot in self.ladder[max(0, start - owned) : stop - owned]
+            ]
+        return found
+
+
+def opponent_search(*, user: Any, game: str, search: str = "") -> OpponentMatches:
+    """Whom a run of ``game`` may seat beyond the built-in bots, narrowed by ``search``:
+    every word must be in the bot's name (or, on the ladder, its owner's username). The
+    playground's picker pages through it (``GET /api/playground/opponents/``), so any
+    ladder bot is reachable by name, however long the ladder."""
+    own, ladder = _own_versions(user, game), _ladder_bots(user, game)
+    for word in search.split()[:8]:
+        own = own.filter(bot__name__icontains=word)
+        ladder = ladder.filter(Q(name__icontains=word) | Q(owner__username__icontains=word))
+    return OpponentMatches(own, ladder)

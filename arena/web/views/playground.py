@@ -100,6 +100,7 @@ def playground(request: HttpRequest, game: str) -> HttpResponse:
                 "urls": {
                     "drafts": reverse("api-playground-drafts"),
                     "runs": reverse("api-playground-runs"),
+                    "opponents": reverse("api-playground-opponents"),
                     "match": reverse("playground-match", args=[game, 0, 0]),
                 },
             },

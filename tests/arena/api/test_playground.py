@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 from django.core.cache import cache
 
-from arena.models import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from arena.models import Bot, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
 from arena.services import playground
 from engine import get_game
 from tests.arena.factories import (
@@ -248,3 +248,52 @@ def test_what_the_user_may_not_see_is_answered_as_an_id_that_does_not_exist(
         assert "plays Liars, not Lie 21" in body["detail"]
         assert "bob" not in body["detail"] and "dicey" not in body["detail"]
     assert not PlaygroundRun.objects.exists()
+
+
+OPPONENTS = "/api/playground/opponents/"
+
+
+def test_the_opponent_search_reaches_any_ladder_bot_by_name_or_owner(
+    owner_client, owner, other_user
+) -> None:
+    """Issue 33: the page offered the first 200 ladder bots, and no search."""
+    mine = BotVersionFactory(bot=BotFactory(owner=owner, name="my-own", game="lie21"))
+    for n in range(230):
+        BotVersionFactory(bot=BotFactory(owner=other_user, name=f"ladder-{n:03d}"))
+    BotVersionFactory(bot=BotFactory(owner=other_user, name="zz-dice", game="liars"))
+    BotVersionFactory(bot=BotFactory(owner=other_user, name="zz-off", is_active=False))
+    first = owner_client.get(OPPONENTS, {"game": "lie21"}).json()
+    assert first["count"] == 231 and len(first["results"]) == 20
+    assert first["results"][0] == {
+        "ref": f"version:{mine.pk}",
+        "label": "my-own v1",
+        "group": "Your versions",
+    }
+    assert first["results"][1]["label"] == "bob/ladder-000 v1"
+    last = owner_client.get(OPPONENTS, {"game": "lie21", "page": 12}).json()
+    assert [row["label"] for row in last["results"]][-1] == "bob/ladder-229 v1"
+    found = owner_client.get(OPPONENTS, {"game": "lie21", "search": "ladder-21"}).json()
+    assert [row["label"] for row in found["results"]] == [
+        f"bob/ladder-{n} v1" for n in range(210, 220)
+    ]
+    by_owner = owner_client.get(OPPONENTS, {"game": "lie21", "search": "bob 229"}).json()
+    assert [row["ref"] for row in by_owner["results"]] == [
+        f"bot:{Bot.objects.get(name='ladder-229').pk}"
+    ]
+    # What it finds can be seated: ref for ref, the run accepts it.
+    with mock.patch("arena.services.playground.enqueue"):
+        ref = by_owner["results"][0]["ref"]
+        assert owner_client.post(RUNS, _body(opponents=[ref]), format="json").status_code == 201
+    for hidden in ("zz-dice", "zz-off"):  # another game's, and a bot off the ladder
+        assert owner_client.get(OPPONENTS, {"game": "lie21", "search": hidden}).json() == {
+            "count": 0,
+            "next": None,
+            "previous": None,
+            "results": [],
+        }
+    assert_error(owner_client.get(OPPONENTS, {"game": "chess"}), 400, "unknown_game")
+    assert_error(owner_client.get(OPPONENTS), 400)
+
+
+def test_the_opponent_search_needs_an_account(anon_client) -> None:
+    assert_error(anon_client.get(OPPONENTS, {"game": "lie21"}), 401)
