@@ -248,6 +248,14 @@ class PlaygroundRunMatchSerializer(serializers.Serializer):
         help_text="Where the viewer shows the fault: `game=1&step=4` (append it as the page's "
         "`#` fragment), or empty.",
     )
+    waiting_s = serializers.FloatField(
+        allow_null=True,
+        help_text="A queued match: the seconds it has waited for a worker; null otherwise.",
+    )
+    waiting_for_worker = serializers.BooleanField(
+        help_text="Queued, and waited more than a minute for a worker (said in the run's "
+        "`message` too)."
+    )
     output = serializers.CharField(source="match.output", help_text="What your draft printed.")
     traceback = serializers.CharField(source="match.traceback")
     replay = serializers.SerializerMethodField(help_text="The replay's URL once played, or null.")
@@ -281,7 +289,8 @@ class PlaygroundRunSerializer(serializers.Serializer):
     )
     message = serializers.CharField(help_text="The run's progress in one sentence.")
     waiting_for_worker = serializers.BooleanField(
-        help_text="Its queued matches have waited more than a minute for a worker."
+        help_text="One of its queued matches has waited more than a minute for a worker, "
+        "whatever the others are doing (each match says whether it has)."
     )
     opponents = PlaygroundOpponentSerializer(source="run.opponents", many=True)
     matches_requested = serializers.IntegerField(source="run.matches_requested")

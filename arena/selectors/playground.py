@@ -108,6 +108,11 @@ class MatchView:
     seats: list[str]  # who sat where, in seat order
     place: str  # the draft's place: "1st", "=1st", "2nd"; "" before the result
     result: str  # "win", "draw", "loss" (from the draft's side); "" before the result
+    waiting_s: float | None = None  # a queued match: how long it has waited for a worker
+
+    @property
+    def waiting_for_worker(self) -> bool:
+        return self.waiting_s is not None and self.waiting_s > WAIT_WARNING_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,26 +126,42 @@ class RunView:
     losses: int
     faults: int  # matches the draft lost by its own fault
     failed: int  # matches the platform could not play
-    waiting_s: float  # how long its queued matches have waited for a worker (0: none waits)
+
+    @property
+    def waiting(self) -> list[MatchView]:
+        """Its queued matches that have waited more than a minute for a worker, whatever
+        the others are doing (one match playing does not make the rest less late)."""
+        return [view for view in self.matches if view.waiting_for_worker]
 
     @property
     def waiting_for_worker(self) -> bool:
-        return self.waiting_s > WAIT_WARNING_S
+        return bool(self.waiting)
+
+    @property
+    def waiting_s(self) -> float:
+        """The longest wait of a queued match (0: none is queued)."""
+        return max((view.waiting_s or 0.0 for view in self.matches), default=0.0)
 
     @property
     def message(self) -> str:
-        """What the author is told about the run's progress, in one sentence."""
-        if self.waiting_for_worker:
-            return (
-                f"Waiting for a worker for {int(self.waiting_s // 60)} min "
-                f"{int(self.waiting_s % 60)} s: the arena's workers are busy (or none is "
-                "running). Your run stays queued and plays as soon as one is free."
-            )
+        """What the author is told about the run's progress, in one sentence or two."""
         if self.status == "queued":
-            return "Queued: waiting for a worker."
-        if self.status == "running":
-            return f"Playing: {self.played + self.failed} of {len(self.matches)} matches over."
-        return f"Done: {self.played} match{'es' if self.played != 1 else ''} played."
+            progress = "Queued: waiting for a worker."
+        elif self.status == "running":
+            progress = f"Playing: {self.played + self.failed} of {len(self.matches)} matches over."
+        else:
+            return f"Done: {self.played} match{'es' if self.played != 1 else ''} played."
+        late = self.waiting
+        if not late:
+            return progress
+        wait = self.waiting_s
+        numbers = ", ".join(str(view.match.number) for view in late)
+        which = f"Match {numbers} has" if len(late) == 1 else f"Matches {numbers} have"
+        return (
+            f"{progress} {which} waited {int(wait // 60)} min {int(wait % 60)} s for a worker: "
+            "the arena's workers are busy (or none is running). They stay queued and play as "
+            "soon as one is free."
+        )
 
 
 def _seat_labels(match: PlaygroundMatch, run: PlaygroundRun) -> list[str]:
@@ -171,10 +192,17 @@ def _result(match: PlaygroundMatch) -> tuple[str, str]:
 
 def run_view(*, run: PlaygroundRun) -> RunView:
     """The run's progress and results from the draft's side (no query: matches prefetched)."""
+    now = timezone.now()
     matches = []
     for match in run.matches.all():
         place, result = _result(match)
-        matches.append(MatchView(match, _seat_labels(match, run), place, result))
+        # A queued match has waited for a worker since its run was asked for.
+        waiting = (
+            max(0.0, (now - run.created).total_seconds())
+            if match.status == PlaygroundMatch.Status.QUEUED
+            else None
+        )
+        matches.append(MatchView(match, _seat_labels(match, run), place, result, waiting))
     statuses = Counter(view.match.status for view in matches)
     open_ = statuses[PlaygroundMatch.Status.QUEUED] + statuses[PlaygroundMatch.Status.RUNNING]
     if not open_:
@@ -183,13 +211,6 @@ def run_view(*, run: PlaygroundRun) -> RunView:
         status = "queued"
     else:
         status = "running"
-    waiting_s = 0.0
-    if statuses[PlaygroundMatch.Status.QUEUED] and not statuses[PlaygroundMatch.Status.RUNNING]:
-        # Queued and nothing playing: the wait began when the run was asked for, or when its
-        # last match ended (a busy arena may take its matches one at a time).
-        ends = [view.match.finished_at for view in matches if view.match.finished_at]
-        since = max([run.created, *ends])
-        waiting_s = max(0.0, (timezone.now() - since).total_seconds())
     return RunView(
         run=run,
         matches=matches,
@@ -200,7 +221,6 @@ def run_view(*, run: PlaygroundRun) -> RunView:
         losses=sum(view.result == "loss" for view in matches),
         faults=sum(bool(view.match.fault) for view in matches),
         failed=statuses[PlaygroundMatch.Status.FAILED],
-        waiting_s=waiting_s,
     )
 
 

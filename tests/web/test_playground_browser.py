@@ -9,7 +9,11 @@ sandbox during the request that asked for it.
 
 from __future__ import annotations
 
+from datetime import timedelta
+from unittest import mock
+
 import pytest
+from django.utils import timezone
 
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
 from tests.arena.factories import BotFactory, BotVersionFactory
@@ -222,3 +226,27 @@ def test_ctrl_enter_runs_from_the_editor_but_not_from_the_upload_form(tab: Tab) 
     page.keyboard.press("Control+Enter")
     page.wait_for_selector("#run-status[data-status=done]", timeout=60_000)
     assert PlaygroundRun.objects.count() == 1
+
+
+def test_a_match_waiting_for_a_worker_says_so_while_another_plays(tab: Tab) -> None:
+    """Issue 33: a run with a match playing said nothing of the others waiting > 1 min."""
+    user_make("wanda")
+    page = tab.page
+    log_in(tab, "wanda", PASSWORD)
+    tab.goto("/games/lie21/play/")
+    page.wait_for_selector("#playground[data-ready=true]")
+    with mock.patch("arena.services.playground.enqueue"):  # no worker takes them
+        page.fill("#run-matches", "3")
+        page.click("#run-button")
+        page.wait_for_selector("#run-status[data-status=queued]")
+    run = PlaygroundRun.objects.get()
+    PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(seconds=75))
+    PlaygroundMatch.objects.filter(run=run, number=1).update(
+        status=PlaygroundMatch.Status.RUNNING, started_at=timezone.now()
+    )
+    page.wait_for_selector("#run-status[data-waiting=true][data-status=running]")
+    assert "Matches 2, 3 have waited 1 min" in page.inner_text("#run-status-text")
+    waiting = page.locator("#run-matches-table [data-waiting=true]")
+    assert waiting.count() == 2
+    assert "waiting 1 min" in waiting.first.inner_text()
+    tab.screenshot("playground-waiting")

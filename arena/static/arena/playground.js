@@ -370,7 +370,12 @@ function tracebackLine(text) {
 function resultCell(match) {
   if (match.status === "failed") return el("span", { class: "badge", text: "not played (platform)" });
   if (match.status !== "done") {
-    return el("span", { class: `status-${match.status}`, text: match.status === "running" ? "playing…" : "queued" });
+    let text = match.status === "running" ? "playing…" : "queued";
+    if (match.waiting_for_worker) {
+      const wait = Math.floor(match.waiting_s);
+      text = `queued: waiting ${Math.floor(wait / 60)} min ${wait % 60} s for a worker`;
+    }
+    return el("span", { class: `status-${match.status}`, "data-waiting": match.waiting_for_worker ? "true" : null, text });
   }
   const words = { win: "won", draw: "drew", loss: "lost" };
   return el("span", {},

@@ -258,7 +258,27 @@ def test_a_run_waiting_more_than_a_minute_for_a_worker_says_so(owner) -> None:
     PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(seconds=61))
     view = run_view(run=run_get(user=owner, run_id=run.pk))
     assert view.waiting_for_worker
-    assert view.message.startswith("Waiting for a worker for 1 min 1 s")
+    assert view.message.startswith("Queued: waiting for a worker. Matches 1, 2 have waited 1 min")
+
+
+def test_a_match_waiting_beside_a_running_one_says_so_too(owner) -> None:
+    """Issue 33: while any match of the run was running, ``waiting_for_worker`` stayed false,
+    however long the others had waited; each waiting match says so now."""
+    with mock.patch("arena.services.playground.enqueue"):
+        run = _run(owner, matches=3)
+    PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(seconds=90))
+    first, second, third = run.matches.order_by("number")
+    PlaygroundMatch.objects.filter(pk=first.pk).update(
+        status=PlaygroundMatch.Status.RUNNING, started_at=timezone.now()
+    )
+    view = run_view(run=run_get(user=owner, run_id=run.pk))
+    assert view.status == "running" and view.waiting_for_worker
+    by_number = {m.match.number: m for m in view.matches}
+    assert by_number[1].waiting_s is None and not by_number[1].waiting_for_worker
+    assert by_number[2].waiting_for_worker and by_number[3].waiting_for_worker
+    assert 89 < by_number[3].waiting_s < 120
+    assert "Matches 2, 3 have waited 1 min 3" in view.message
+    assert view.message.startswith("Playing: 0 of 3 matches over.")
 
 
 def test_a_match_is_played_once_however_often_its_task_comes(owner) -> None:
