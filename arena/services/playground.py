@@ -14,6 +14,10 @@
   :class:`PlaygroundMatch`; no ``Match``, seat, rating or statistic is written, so a
   playground match never touches ratings, ladder or version statistics, or pausing.
 
+Clean-up (:func:`playground_cleanup`, the hourly ``clean_up_playground`` task): an author
+keeps their newest ``ARENA_PLAYGROUND_KEEP_RUNS`` runs (100) of at most
+``ARENA_PLAYGROUND_KEEP_DAYS`` days (30), replays and output with them; drafts stay.
+
 Limits: ``ARENA_PLAYGROUND_RUNS_PER_HOUR`` runs per author in any rolling hour (beyond it
 :class:`TooManyRequests`, a 429 with ``Retry-After``), checked before the source is, so a
 run over it costs no check; drafts over ``ARENA_UPLOAD_MAX_BYTES`` are refused like uploads.
@@ -38,7 +42,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 import engine
@@ -65,7 +69,10 @@ __all__ = [
     "WAIT_WARNING_S",
     "Opponent",
     "draft_save",
+    "keep_days",
+    "keep_runs",
     "opponent_resolve",
+    "playground_cleanup",
     "playground_match_play",
     "playground_sweep",
     "run_create",
@@ -89,6 +96,16 @@ DRAFT_NAME = "your draft"
 
 def runs_per_hour() -> int:
     return int(seconds_setting("ARENA_PLAYGROUND_RUNS_PER_HOUR", 60))
+
+
+def keep_runs() -> int:
+    """``ARENA_PLAYGROUND_KEEP_RUNS``: the newest runs of each author that are kept."""
+    return max(1, int(seconds_setting("ARENA_PLAYGROUND_KEEP_RUNS", 100)))
+
+
+def keep_days() -> float:
+    """``ARENA_PLAYGROUND_KEEP_DAYS``: how long a run is kept at most."""
+    return max(1.0, seconds_setting("ARENA_PLAYGROUND_KEEP_DAYS", 30.0))
 
 
 # --- drafts -------------------------------------------------------------------------------
@@ -525,3 +542,47 @@ def playground_sweep(*, limit: int = 200) -> dict[str, int]:
         enqueue("play_playground_match", row.pk)
         counts["playground_requeued"] += 1
     return counts
+
+
+def playground_cleanup(*, batch: int = 500) -> dict[str, int]:
+    """Delete the runs an author no longer keeps, with their matches, replays and output:
+    those beyond the author's newest :func:`keep_runs`, and those older than
+    :func:`keep_days`. Never a run of the last hour (the hourly quota counts them: deleting
+    one would give its author another) nor one with a match still queued or playing (its
+    worker would find nothing to record). Drafts are kept: one per author and game.
+    """
+    now = timezone.now()
+    quota_window = now - timedelta(hours=1)
+    expired = now - timedelta(days=keep_days())
+    keep = keep_runs()
+    beyond: list[int] = []
+    crowded = (
+        PlaygroundRun.objects.values("owner_id")
+        .annotate(runs=Count("id"))
+        .filter(runs__gt=keep)
+        .values_list("owner_id", flat=True)
+    )
+    for owner_id in crowded:
+        beyond += (
+            PlaygroundRun.objects.filter(owner_id=owner_id)
+            .order_by("-created", "-id")[keep:]
+            .values_list("id", flat=True)
+        )
+    open_runs = PlaygroundMatch.objects.filter(
+        status__in=[PlaygroundMatch.Status.QUEUED, PlaygroundMatch.Status.RUNNING]
+    ).values("run_id")
+    doomed = (
+        PlaygroundRun.objects.filter(Q(created__lt=expired) | Q(pk__in=beyond))
+        .filter(created__lt=quota_window)
+        .exclude(pk__in=open_runs)
+        .values_list("id", flat=True)
+    )
+    deleted = 0
+    while ids := list(doomed[:batch]):
+        PlaygroundMatch.objects.filter(run_id__in=ids).delete()
+        deleted += (
+            PlaygroundRun.objects.filter(pk__in=ids).delete()[1].get(PlaygroundRun._meta.label, 0)
+        )
+    if deleted:
+        log.info("playground clean-up: %s runs deleted", deleted)
+    return {"playground_runs_deleted": deleted}

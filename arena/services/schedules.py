@@ -76,6 +76,7 @@ PERIODIC_TASKS = {
     "arena: ladder tick": ("workers.tasks.ladder_tick", 60),
     "arena: sweep stuck matches": ("workers.tasks.sweep_stuck_matches", 60),
     "arena: refit due ratings": ("workers.tasks.refit_due_ratings", 60),
+    "arena: clean up playground runs": ("workers.tasks.clean_up_playground", 3600),
 }
 
 
