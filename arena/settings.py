@@ -73,6 +73,8 @@ def _load() -> dict[str, object]:
         "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", debug),
         "DEMO_ADMIN": env_bool("ARENA_DEMO_ADMIN", debug),
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
+        # Playground runs asked for, refused ones too (each checks its source in a child).
+        "RATE_PLAYGROUND_CHECKS": os.environ.get("ARENA_THROTTLE_PLAYGROUND_CHECKS", "120/hour"),
         # Wrong passwords (arena.web.logins): free tries per account and address, per
         # account from every address, per address on every account; then waits that
         # double from the first to the longest.
@@ -142,6 +144,11 @@ SECRET_KEY = _env["SECRET_KEY"]
 ALLOWED_HOSTS = _env["ALLOWED_HOSTS"]
 CSRF_TRUSTED_ORIGINS = _env["CSRF_TRUSTED_ORIGINS"]
 DATA_DIR: Path = _env["DATA_DIR"]
+# What authors download (the engine's wheel, starter kits), built by `manage.py arena_kits`
+# (the image does at build time; `make run` as it starts); unset: DATA_DIR/downloads.
+ARENA_DOWNLOADS_DIR: Path | None = (
+    Path(os.environ["ARENA_DOWNLOADS_DIR"]) if os.environ.get("ARENA_DOWNLOADS_DIR") else None
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -315,7 +322,10 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["arena.api.filtering.FilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"uploads": _env["RATE_UPLOADS"]},
+    "DEFAULT_THROTTLE_RATES": {
+        "uploads": _env["RATE_UPLOADS"],
+        "playground_checks": _env["RATE_PLAYGROUND_CHECKS"],
+    },
     # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front
     # (arena.web.addresses, which the log-in limits use too).
     "NUM_PROXIES": _env["TRUSTED_PROXIES"],

@@ -151,6 +151,14 @@ def sweep_stuck_matches() -> None:
         line.update(playground.playground_sweep())  # lost messages, dead workers
 
 
+@app.task(name="workers.tasks.clean_up_playground", soft_time_limit=300, time_limit=360)
+def clean_up_playground() -> None:
+    """Periodic (hourly): delete the playground runs their authors no longer keep
+    (``ARENA_PLAYGROUND_KEEP_RUNS``, ``ARENA_PLAYGROUND_KEEP_DAYS``)."""
+    with _logged("clean_up_playground") as line:
+        line.update(playground.playground_cleanup())
+
+
 # --- tournaments --------------------------------------------------------------------------
 
 

@@ -172,6 +172,11 @@ urlpatterns = [
         playground.DraftDetailApi.as_view(),
         name="api-playground-draft",
     ),
+    path(
+        "playground/opponents/",
+        playground.OpponentSearchApi.as_view(),
+        name="api-playground-opponents",
+    ),
     path("playground/runs/", playground.RunListCreateApi.as_view(), name="api-playground-runs"),
     path(
         "playground/runs/<api_id:run_id>/",

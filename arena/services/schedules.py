@@ -77,6 +77,7 @@ PERIODIC_TASKS = {
     "arena: refit due ratings": ("workers.tasks.refit_due_ratings", 60),
     # A sign-up tournament starts within seconds of its deadline (on the control queue).
     "arena: start due tournaments": ("workers.tasks.start_due_tournaments", 5),
+    "arena: clean up playground runs": ("workers.tasks.clean_up_playground", 3600),
 }
 
 

@@ -64,6 +64,21 @@ def test_dockerfile_is_slim_installs_bubblewrap_and_drops_root():
     assert "gunicorn" in text
 
 
+def test_the_image_builds_the_downloads_at_build_time_outside_the_data_and_the_sources():
+    """Issue 32: the kit was built inside a request, with pip writing build/ into the
+    read-only /app and reaching for the package index (a 503 in the image). The image builds
+    it as root, after the sources are in, into a folder of its own that nothing writes at
+    run time (the request only reads: tests/arena/services/test_kits.py)."""
+    text = (DOCKER / "Dockerfile").read_text()
+    downloads = re.search(r"ARENA_DOWNLOADS_DIR=(\S+)", text)
+    assert downloads, "the image names its downloads folder"
+    folder = downloads[1]
+    assert not folder.startswith(("/data", "/app")), folder
+    build = text.index("manage.py arena_kits")
+    assert text.index("COPY . .") < build < text.index("USER arena")
+    assert folder not in text[text.index("chown") :], "read-only to the arena user"
+
+
 def _compose_command():
     if shutil.which("docker"):
         probe = subprocess.run(["docker", "compose", "version"], capture_output=True)

@@ -153,6 +153,14 @@ MATRIX = [
     ),
     ("get", "/api/playground/drafts/{draft}/", None, write(owner=200, other=404, staff=404)),
     ("delete", "/api/playground/drafts/{draft}/", None, write(owner=405, other=405, staff=405)),
+    # Whom a run may seat: the caller's own versions and the public ladder, for anyone signed in.
+    (
+        "get",
+        "/api/playground/opponents/",
+        {"game": "lie21"},
+        write(owner=200, other=200, staff=200),
+    ),
+    ("post", "/api/playground/opponents/", None, write(owner=405, other=405, staff=405)),
     ("get", "/api/playground/runs/", None, write(owner=200, other=200, staff=200)),
     (
         "post",
