@@ -451,3 +451,29 @@ def test_the_admin_adds_a_tournament_with_no_seed_from_a_choice_of_games(staff):
     assert tournament.seed is not None and tournament.table_size == 4
     listing = admin.get("/admin/arena/").content.decode()
     assert "Tournament entries" in listing and "Tournament entrys" not in listing
+
+
+def test_the_admin_adds_a_schedule_from_a_choice_of_games_and_keeps_beat_in_step(staff):
+    staff.is_superuser = True
+    staff.save()
+    admin = client_of(staff)
+    form = admin.get("/admin/arena/tournamentschedule/add/").content.decode()
+    assert '<select name="game"' in form
+    response = admin.post(
+        "/admin/arena/tournamentschedule/add/",
+        {
+            "name": "Admin nightly",
+            "game": "tieng_len",
+            "crontab": "15 1 * * *",
+            "enabled": "on",
+            "format": "round_robin",
+            "table_size": "4",
+            "matches_per_pairing": "1",
+            "rated": "on",
+            "entry": "all",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    schedule = TournamentSchedule.objects.get()
+    assert (schedule.game, schedule.table_size) == ("tieng_len", 4)
+    assert schedule.periodic_task.crontab.minute == "15"
