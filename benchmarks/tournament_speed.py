@@ -174,8 +174,8 @@ def setup_database() -> list:
 
 def pairings() -> list[tuple[object, object, int]]:
     """The tournament's 28 pairings and seeds, as tournament_start will create them."""
+    from arena.algorithms.round_robin import round_robin
     from arena.models import Bot
-    from arena.services.pairings import round_robin
     from engine import derive_seed
 
     bots = {bot.pk: bot for bot in Bot.objects.select_related("active_version").order_by("id")}

@@ -284,7 +284,7 @@ class SandboxedPlayer:
                 f"(it used {expired.cpu_used_s:.2f} s of CPU: it was sleeping or blocked)",
             ) from None
         if reply.get("t") == "fault":
-            raise reported_fault(reply, "import", limits, process.output.tail())
+            raise reported_fault(reply, "import", limits, process.output.tail(), self.source_name)
         hooks = reply.get("hooks")
         if not _well_formed(reply, "ready") or not all(isinstance(h, str) for h in hooks):
             raise BotFault(
@@ -361,7 +361,9 @@ class SandboxedPlayer:
         used = process.cpu_seconds() - cpu_start
         kind = reply.get("t")
         if kind == "fault":
-            self._fail(reported_fault(reply, phase, limits, process.output.tail()))
+            self._fail(
+                reported_fault(reply, phase, limits, process.output.tail(), self.source_name)
+            )
         self.last_move_late = used > limits.move_timeout_s or wall > limits.move_wall_s
         if used > limits.move_timeout_s:
             self._bank_s -= used - limits.move_timeout_s
@@ -472,7 +474,9 @@ class SandboxedPlayer:
             except ProtocolViolation:
                 report = {}
             if report.get("t") == "fault":  # checked there: a forged report is a protocol fault
-                return reported_fault(report, phase, self.limits, process.output.tail())
+                return reported_fault(
+                    report, phase, self.limits, process.output.tail(), self.source_name
+                )
         cgroup = self._cgroup
         return exit_fault(
             returncode,

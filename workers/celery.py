@@ -84,6 +84,8 @@ def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
     """
     from sandbox import SandboxConfig, SandboxError, check_available, check_packages
 
+    if _serves_control_only(sender):
+        return  # it starts and advances tournaments; it never plays a match
     try:
         config = SandboxConfig.from_env()
         check_available(config)
@@ -92,6 +94,16 @@ def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
         log.critical("sandbox unavailable on this worker, refusing to take tasks: %s", exc)
         raise SystemExit(EXIT_SANDBOX_UNAVAILABLE) from None
     _sweep_workdirs()
+
+
+def _serves_control_only(worker: Any) -> bool:
+    """Whether the worker reads only the control queue (``-Q control``): bookkeeping tasks,
+    no bot code, so no sandbox is needed (its queues are set before ``worker_init``)."""
+    try:
+        queues = set(worker.app.amqp.queues.consume_from or {})
+    except AttributeError:
+        return False
+    return queues == {"control"}
 
 
 def _sweep_workdirs() -> None:
