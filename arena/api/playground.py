@@ -48,6 +48,7 @@ from arena.services.playground import (
     run_create,
     source_size_check,
 )
+from engine.registry import GAMES
 
 __all__ = [
     "DraftDetailApi",
@@ -191,7 +192,9 @@ class OpponentSearchApi(ListAPIView):
         description="Your valid versions of the game, then the other bots on its ladder, by "
         "name, 20 a page; each `ref` goes into a run's `opponents` as it is.",
         parameters=[
-            OpenApiParameter("game", str, required=True, description="The game of the run."),
+            OpenApiParameter(
+                "game", str, required=True, enum=list(GAMES), description="The game of the run."
+            ),
             OpenApiParameter(
                 "search",
                 str,
