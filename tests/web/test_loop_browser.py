@@ -141,11 +141,7 @@ def test_the_html_file_of_engine_replay_draws_with_the_sites_viewer(tab: Tab, tm
     tab.screenshot("engine-replay-html")
 
 
-RENDERED = sorted(
-    name
-    for name in GAMES
-    if (Path(__file__).parents[2] / f"arena/static/arena/games/{name}/renderer.js").is_file()
-)
+RENDERED = sorted(name for name, game in GAMES.items() if game.renderer_path().is_file())
 
 
 @pytest.mark.parametrize("game", RENDERED)
