@@ -19,16 +19,6 @@ if TYPE_CHECKING:
 __all__ = ["game_reveal", "observation"]
 
 
-def _entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a history entry: flat but for ``trumps`` and ``discarded`` (tuples)."""
-    copy = entry.copy()
-    if "trumps" in copy:
-        copy["trumps"] = list(copy["trumps"])
-    if "discarded" in copy:
-        copy["discarded"] = list(copy["discarded"])
-    return copy
-
-
 def _round_result(public: dict[str, Any]) -> dict[str, Any]:
     """A fresh copy of a ``round_end`` payload (the last round's result, hush cards shown)."""
     face_up = public["face_up"]
