@@ -78,6 +78,9 @@ def _load() -> dict[str, object]:
         # double from the first to the longest.
         "LOGIN_FAILURES": env_int("ARENA_LOGIN_FAILURES", 5),
         "LOGIN_ACCOUNT_FAILURES": env_int("ARENA_LOGIN_ACCOUNT_FAILURES", 10),
+        # ... and how often an address must have failed on the account itself before that
+        # account-wide count holds it (an owner's typo or two never does).
+        "LOGIN_SHARED_AFTER": env_int("ARENA_LOGIN_SHARED_AFTER", 3),
         "LOGIN_ADDRESS_FAILURES": env_int("ARENA_LOGIN_ADDRESS_FAILURES", 30),
         "LOGIN_WAIT": env_float("ARENA_LOGIN_WAIT_S", 30.0),
         "LOGIN_MAX_WAIT": env_float("ARENA_LOGIN_MAX_WAIT_S", 900.0),
@@ -99,6 +102,8 @@ def _load() -> dict[str, object]:
             )
     if min(env["LOGIN_FAILURES"], env["LOGIN_ACCOUNT_FAILURES"], env["LOGIN_ADDRESS_FAILURES"]) < 1:  # type: ignore[call-overload]
         raise ConfigError("ARENA_LOGIN_*_FAILURES must be at least 1")
+    if env["LOGIN_SHARED_AFTER"] < 1:  # type: ignore[operator]
+        raise ConfigError("ARENA_LOGIN_SHARED_AFTER must be at least 1")
     if not 0 < env["LOGIN_WAIT"] <= env["LOGIN_MAX_WAIT"]:  # type: ignore[operator]
         raise ConfigError("ARENA_LOGIN_WAIT_S must be above 0 and at most ARENA_LOGIN_MAX_WAIT_S")
     if env["FORWARDED_PROTO"] and not env["TRUSTED_PROXIES"]:
@@ -435,6 +440,7 @@ ARENA_TRUSTED_PROXIES: int = _env["TRUSTED_PROXIES"]
 # --- Wrong passwords: django-axes records them, arena.web.logins decides the waits ---------
 ARENA_LOGIN_FAILURES: int = _env["LOGIN_FAILURES"]
 ARENA_LOGIN_ACCOUNT_FAILURES: int = _env["LOGIN_ACCOUNT_FAILURES"]
+ARENA_LOGIN_SHARED_AFTER: int = _env["LOGIN_SHARED_AFTER"]
 ARENA_LOGIN_ADDRESS_FAILURES: int = _env["LOGIN_ADDRESS_FAILURES"]
 ARENA_LOGIN_WAIT_S: float = _env["LOGIN_WAIT"]
 ARENA_LOGIN_MAX_WAIT_S: float = _env["LOGIN_MAX_WAIT"]

@@ -110,6 +110,13 @@ def real_replays(count: int) -> list[bytes]:
     return replays
 
 
+def displayed_rating(rng: random.Random, mu: float, played: int) -> tuple[float, float]:
+    """A displayed rating (the whole-history fit's mean and sigma) for a version with live
+    TrueSkill ``mu`` after ``played`` matches: near the live one, and surer the more it has
+    played, as a refit leaves them. Pages rank and draw by it, so it must not tie."""
+    return mu + rng.gauss(0, 1), 25 / 3 / (1 + played / 4) ** 0.5
+
+
 def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     """Users, bots, versions and per-version ratings; the versions of each game's bots.
 
@@ -118,9 +125,11 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     current ones, as in production.
     """
     from django.contrib.auth import get_user_model
+    from django.utils import timezone
 
-    from arena.models import Bot, BotVersion, Rating
+    from arena.models import Bot, BotVersion, Rating, RatingFit
 
+    fitted = timezone.now()
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{n}", password="!") for n in range(bots // 5)
     )
@@ -163,6 +172,7 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
         played = rng.randint(0, 400)
         wins = rng.randint(0, played)
         draws = rng.randint(0, played - wins)
+        rating, rating_sigma = displayed_rating(rng, mu, played)
         ratings.append(
             Rating(
                 version=version,
@@ -172,6 +182,9 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
                 mu=mu,
                 sigma=sigma,
                 score=mu - 3 * sigma,
+                rating=rating,
+                rating_sigma=rating_sigma,
+                fitted=fitted,
                 matches=played,
                 wins=wins,
                 draws=draws,
@@ -182,6 +195,9 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
             )
         )
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
+    RatingFit.objects.bulk_create(
+        RatingFit(game=game, fitted=fitted, matches=0, versions=0) for game in set(games)
+    )
     by_game: dict[str, list[Any]] = {MAIN_GAME: [], MULTI_GAME: []}
     for version in versions:
         by_game[version.bot.game].append(version)
@@ -236,6 +252,8 @@ HISTORY_COLUMNS = (
     "mu",
     "sigma",
     "score",
+    "rating",
+    "rating_sigma",
     "created",
 )
 #: Seconds between two matches' creation: 1,000,000 matches span about three years.
@@ -243,8 +261,9 @@ MATCH_SPACING_S = 97
 
 
 def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Random) -> int:
-    """Finished, rated matches with their seats and a rating-history row per seat: two seats
-    of the main game, and a share of three or four seats of the multi-seat game.
+    """Finished, rated matches with their seats and a rating-history row per seat (the live
+    rating the match left and the displayed rating a refit gave it): two seats of the main
+    game, and a share of three or four seats of the multi-seat game.
 
     Written with PostgreSQL's COPY, three streams side by side, with the foreign-key
     triggers off for the session (every id written refers to a row written before it): a
@@ -258,7 +277,16 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
     from django.utils import timezone
 
     now = timezone.now()
+    from arena.models import Rating
+
     pick = {game: [(v.pk, v.bot_id) for v in found] for game, found in versions.items()}
+    # The displayed rating after each match, near the version's latest (as a refit writes).
+    displayed = {
+        version_id: (rating, rating_sigma)
+        for version_id, rating, rating_sigma in Rating.objects.values_list(
+            "version_id", "rating", "rating_sigma"
+        )
+    }
     seat_id = 0
     with connection.cursor() as cursor:
         raw = cursor.connection  # the psycopg connection under Django's
@@ -315,6 +343,7 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                     seat_id += 1
                     mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
                     fault = "timeout" if rng.random() < 0.01 else ""
+                    shown, shown_sigma = displayed[version_id]
                     seat_rows.append(
                         (
                             seat_id,
@@ -342,6 +371,8 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                             mu,
                             sigma * 0.97,
                             mu - 3 * sigma * 0.97,
+                            shown + rng.gauss(0, shown_sigma / 2),
+                            shown_sigma,
                             finished,
                         )
                     )
@@ -356,6 +387,13 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                         copy.write_row(row)
             log(f"  {end:,} matches, {seat_id:,} seats")
         raw.execute("SET session_replication_role = DEFAULT")
+        # The fits are as a refit of these matches leaves them.
+        cursor.execute(
+            "UPDATE arena_ratingfit SET matches = counted.n, versions = rated.n FROM"
+            " (SELECT game, count(*) AS n FROM arena_match GROUP BY game) AS counted,"
+            " (SELECT game, count(*) AS n FROM arena_rating GROUP BY game) AS rated"
+            " WHERE counted.game = arena_ratingfit.game AND rated.game = arena_ratingfit.game"
+        )
         for table in ("arena_match", "arena_matchseat", "arena_ratinghistory"):
             cursor.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "

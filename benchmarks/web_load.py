@@ -245,6 +245,7 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         Match,
         MatchSeat,
         Rating,
+        RatingFit,
         RatingHistory,
         Replay,
     )
@@ -256,6 +257,7 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
     call_command("migrate", verbosity=0)
     rng = random.Random(21)
     games = list(GAMES)
+    fitted = timezone.now()
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{n}", password="!") for n in range(bots // 5)
     )
@@ -292,6 +294,7 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         played = rng.randint(0, 400)
         wins = rng.randint(0, played)
         draws = rng.randint(0, played - wins)
+        rating, rating_sigma = api_load.displayed_rating(rng, mu, played)
         ratings.append(
             Rating(
                 version=version,
@@ -301,6 +304,9 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
                 mu=mu,
                 sigma=sigma,
                 score=mu - 3 * sigma,
+                rating=rating,
+                rating_sigma=rating_sigma,
+                fitted=fitted,
                 matches=played,
                 wins=wins,
                 draws=draws,
@@ -311,6 +317,12 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
             )
         )
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
+    RatingFit.objects.bulk_create(
+        RatingFit(
+            game=game, fitted=fitted, matches=matches // len(games), versions=bots // len(games)
+        )
+        for game in games
+    )
     log(f"seeded {bots} bots of {len(games)} game(s) in {time.perf_counter() - started:.1f} s")
 
     by_game = {game: [n for n in range(bots) if created[n].game == game] for game in games}
@@ -366,8 +378,9 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         )
     log(f"seeded {matches} matches in {time.perf_counter() - started:.1f} s")
 
-    # Sparklines: a rating history for the versions the first ladder pages show.
-    top = sorted(ratings, key=lambda rating: -rating.score)[: 250 * len(games)]
+    # Sparklines: a rating history (live and displayed, as a refit leaves it) for the
+    # versions the first ladder pages show.
+    top = sorted(ratings, key=lambda rating: -rating.rating)[: 250 * len(games)]
     recent = list(Match.objects.order_by("-id").values_list("id", flat=True)[:HISTORY_POINTS])
     RatingHistory.objects.bulk_create(
         (
@@ -379,6 +392,8 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
                 mu=rating.mu + rng.uniform(-2, 2),
                 sigma=rating.sigma,
                 score=rating.score + rng.uniform(-2, 2),
+                rating=rating.rating + rng.uniform(-2, 2),
+                rating_sigma=rating.rating_sigma,
             )
             for rating in top
             for match_id in recent
