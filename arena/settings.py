@@ -212,6 +212,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": _env["DATABASE"]}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a health check of kept connections that needs no round trip
+    # to the server while the connection is idle and its socket quiet (arena/postgres/).
+    DATABASES["default"]["ENGINE"] = "arena.postgres"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
