@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
 from arena.models import Match, MatchLog, MatchSeat, Replay
@@ -152,10 +153,23 @@ def match_get(*, match_id: int) -> Match:
 
 def match_state(*, match_id: int) -> dict[str, Any] | None:
     """What decides whether a match's page can still change: one small indexed read."""
-    return Match.objects.filter(pk=match_id).values("status", "finished_at", "rated").first()
+    return (
+        Match.objects.filter(pk=match_id).values("status", "finished_at", "rated", "ranked").first()
+    )
+
+
+#: How long a replay read from the database is kept in the shared cache: it never changes,
+#: and the replays people open are mostly the newest few.
+REPLAY_CACHE_S = 600
+
+
+def _replay_key(match_id: int) -> str:
+    return f"replay:{match_id}"
 
 
 def replay_exists(*, match_id: int) -> bool:
+    if cache.get(_replay_key(match_id)) is not None:
+        return True
     return Replay.objects.filter(match_id=match_id).exists()
 
 
@@ -164,7 +178,13 @@ def replay_bytes(*, match_id: int) -> bytes:
 
     Handed out as stored so the API can pass it through without decompressing. A replay
     stored in an older format (which the migration could not convert) is converted here.
+    Kept in the shared cache for :data:`REPLAY_CACHE_S` once read (one cache read instead
+    of a database query for the next reader; a replay is written once and never changed).
     """
+    key = _replay_key(match_id)
+    data = cache.get(key)
+    if data is not None:
+        return data
     row = Replay.objects.filter(match_id=match_id).values_list("data", "format").first()
     if row is None:
         if not Match.objects.filter(pk=match_id).exists():
@@ -173,6 +193,7 @@ def replay_bytes(*, match_id: int) -> bytes:
     data, stored_format = bytes(row[0]), row[1]  # PostgreSQL hands back a memoryview
     if stored_format != replay_io.REPLAY_FORMAT:
         data = replay_io.dumps(replay_io.loads(data))
+    cache.set(key, data, REPLAY_CACHE_S)
     return data
 
 
