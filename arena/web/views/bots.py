@@ -153,6 +153,8 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             "matches": bot_recent_matches(bot=bot, limit=20),
             "head_to_head": head_to_head.rows,
             "opponents_met": head_to_head.opponents,
+            "head_to_head_capped": head_to_head.capped,
+            "head_to_head_matches": head_to_head.matches,
             "comparison": (
                 version_comparison(version=bot.active_version) if bot.active_version else None
             ),
