@@ -6,7 +6,7 @@ numbers only, so nothing a user typed ever reaches the markup unescaped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import template
@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString
 from arena.models import Match
 from arena.models.ratings import Z95
 from arena.services.rating_fit import ESTIMATOR
+from arena.web.match_rows import match_rows_html
 from arena.web.seats import SeatView, game_title, ordinal, result_line, seat_views
 from engine.registry import GAMES
 
@@ -139,6 +140,12 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         band=" ".join(xy(highs) + xy(lows)[::-1]),
         rating=" ".join(xy(ratings)),
     )
+
+
+@register.simple_tag
+def match_rows(matches: Iterable[Match], subject: Any = None) -> SafeString:
+    """``{% match_rows matches subject %}``: the rows of a match table (arena.web.match_rows)."""
+    return match_rows_html(matches, subject)
 
 
 @register.filter
