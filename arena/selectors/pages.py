@@ -56,6 +56,7 @@ __all__ = [
     "bot_head_to_head",
     "bot_head_to_head_table",
     "bot_rating_history",
+    "bot_recent_match_ids",
     "bot_recent_matches",
     "bot_versions_for_page",
     "game_get",
@@ -348,16 +349,21 @@ def bot_rating_history(*, bot: Bot, limit: int = 300) -> list[RatingPoint]:
     return [RatingPoint(*row) for row in reversed(list(rows))]
 
 
-def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[Match]:
-    """The bot's newest matches in any seat, with their seats (three queries: the ids, from
-    the ``seat_bot_recent`` index alone, then the matches and their seats by key). The
-    cost is the page's, however many matches the bot has played."""
-    ids = list(
+def bot_recent_match_ids(*, bot: Bot, limit: int = 20) -> list[int]:
+    """The ids of the bot's newest matches in any seat, newest first: one read of the
+    ``seat_bot_recent`` index, however many matches the bot has played."""
+    return list(
         MatchSeat.objects.filter(bot_id=bot.pk)
         .order_by("-match_id")
         .values_list("match_id", flat=True)
         .distinct()[:limit]
     )
+
+
+def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[Match]:
+    """The bot's newest matches in any seat, with their seats (three queries: the ids,
+    then the matches and their seats by key)."""
+    ids = bot_recent_match_ids(bot=bot, limit=limit)
     return list(match_list().filter(pk__in=ids)) if ids else []
 
 

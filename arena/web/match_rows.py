@@ -13,18 +13,23 @@ template escaped them, so the markup is the template's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.humanize.templatetags.humanize import naturaltime
+from django.core.paginator import Page
 from django.template.defaultfilters import date as date_filter
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from arena.models import Match
-from arena.web.seats import SeatView, game_title, result_line, seat_views
+from arena.selectors.matches import match_table_rows
+from arena.selectors.pagination import IdsFirstPaginator
+from arena.web.seats import SeatView, game_title, result_line, seat_views, seat_views_of_rows
 
-__all__ = ["match_rows_html"]
+__all__ = ["TableRow", "TableRowsPaginator", "match_rows_html", "table_rows"]
 
 _DELTA_TITLE = (
     "what this match did to the live TrueSkill μ (the displayed rating is refitted over "
@@ -98,11 +103,11 @@ def _seat(seat: SeatView, done: bool, bot_url: Any) -> SafeString:
     )
 
 
-def _mine(match: Match, seats: Sequence[SeatView], subject_id: int) -> SafeString:
+def _mine(match: TableRow, seats: Sequence[SeatView], subject_id: int) -> SafeString:
     """The subject bot's place (each of its seats), and who else faulted."""
     if match.status != Match.Status.DONE:
         return format_html(
-            '<span class="status status-{}">{}</span>', match.status, match.get_status_display()
+            '<span class="status status-{}">{}</span>', match.status, _STATUS[match.status]
         )
     places = _joined(
         (
@@ -133,8 +138,76 @@ def _mine(match: Match, seats: Sequence[SeatView], subject_id: int) -> SafeStrin
     return format_html("{}{}", places, others)
 
 
-def _row(match: Match, subject_id: int | None, urls: dict[str, Any]) -> SafeString:
-    seats = seat_views(match)
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A match as its table row shows it, from a model or from plain values."""
+
+    pk: int
+    game: str
+    kind: str
+    status: str
+    reason: str
+    tournament_id: int | None
+    tournament_name: str
+    created: datetime
+    seats: list[SeatView]
+
+    @classmethod
+    def of_match(cls, match: Match) -> TableRow:
+        """From a match with its seats prefetched (``match_list``)."""
+        return cls(
+            pk=match.pk,
+            game=match.game,
+            kind=match.kind,
+            status=match.status,
+            reason=match.reason,
+            tournament_id=match.tournament_id,
+            tournament_name=match.tournament.name if match.tournament_id else "",
+            created=match.created,
+            seats=seat_views(match),
+        )
+
+    @classmethod
+    def of_values(cls, row: dict[str, Any]) -> TableRow:
+        """From ``match_table_rows``' plain values."""
+        return cls(
+            pk=row["id"],
+            game=row["game"],
+            kind=row["kind"],
+            status=row["status"],
+            reason=row["reason"],
+            tournament_id=row["tournament_id"],
+            tournament_name=row["tournament__name"] or "",
+            created=row["created"],
+            seats=seat_views_of_rows(row["status"], row["seats"]),
+        )
+
+
+def table_rows(match_ids: Sequence[int]) -> list[TableRow]:
+    """The rows of these matches, in this order (two queries, no model instances)."""
+    return [TableRow.of_values(row) for row in match_table_rows(match_ids=match_ids)]
+
+
+class TableRowsPaginator(IdsFirstPaginator):
+    """A page of a match list (``match_list``, filtered) as :class:`TableRow` s: its ids by
+    an index-only slice, then two queries for those rows, whatever the page's depth."""
+
+    def page(self, number: int | str) -> Page:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        ids = list(self.object_list.values_list("pk", flat=True)[bottom:top])
+        return self._get_page(table_rows(ids), number, self)
+
+
+_STATUS = dict(Match.Status.choices)
+_KIND = dict(Match.Kind.choices)
+
+
+def _row(match: TableRow, subject_id: int | None, urls: dict[str, Any]) -> SafeString:
+    seats = match.seats
     done = match.status == Match.Status.DONE
     if done:
         result = format_html('<span class="result">{}</span>', result_line(seats))
@@ -142,14 +215,14 @@ def _row(match: Match, subject_id: int | None, urls: dict[str, Any]) -> SafeStri
             result = format_html('{} <span class="badge error">fault</span>', result)
     else:
         result = format_html(
-            '<span class="status status-{}">{}</span>', match.status, match.get_status_display()
+            '<span class="status status-{}">{}</span>', match.status, _STATUS[match.status]
         )
     if match.tournament_id:
         kind = format_html(
-            '<a href="{}">{}</a>', urls["tournament"](match.tournament_id), match.tournament.name
+            '<a href="{}">{}</a>', urls["tournament"](match.tournament_id), match.tournament_name
         )
     else:
-        kind = format_html("{}", match.get_kind_display())
+        kind = format_html("{}", _KIND.get(match.kind, match.kind))
     mine = (
         format_html('<td class="mine">{}</td>', _mine(match, seats, subject_id))
         if subject_id is not None
@@ -171,9 +244,11 @@ def _row(match: Match, subject_id: int | None, urls: dict[str, Any]) -> SafeStri
     )
 
 
-def match_rows_html(matches: Iterable[Match], subject: Any = None) -> SafeString:
-    """The ``<tr>`` of each match (its seats prefetched, as ``match_list`` gives them),
-    with the subject bot's own result column when ``subject`` (a bot) is given."""
+def match_rows_html(matches: Iterable[Match | TableRow], subject: Any = None) -> SafeString:
+    """The ``<tr>`` of each match (a :class:`TableRow`, or a match with its seats
+    prefetched, as ``match_list`` gives them), with the subject bot's own result column
+    when ``subject`` (a bot) is given."""
     urls = {name: _url_maker(name) for name in ("match", "bot", "tournament")}
     subject_id = getattr(subject, "pk", None) if subject else None
-    return _joined((_row(match, subject_id, urls) for match in matches), "\n")
+    rows = (match if isinstance(match, TableRow) else TableRow.of_match(match) for match in matches)
+    return _joined((_row(row, subject_id, urls) for row in rows), "\n")

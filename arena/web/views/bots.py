@@ -34,7 +34,7 @@ from arena.selectors.pages import (
     RatingPoint,
     bot_head_to_head_table,
     bot_rating_history,
-    bot_recent_matches,
+    bot_recent_match_ids,
     bot_versions_for_page,
     version_rank,
     version_status,
@@ -45,6 +45,7 @@ from arena.services.errors import DomainError
 from arena.web.downloads import replays_zip_response
 from arena.web.errors import domain_errors
 from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
+from arena.web.match_rows import table_rows
 from arena.web.seats import game_title
 from arena.web.throttling import upload_refusal
 from engine.registry import GAMES
@@ -150,7 +151,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             # Ratings are per version: each version has its own record.
             "versions": [(version, ratings.get(version.pk)) for version in versions],
             "history": bot_rating_history(bot=bot),
-            "matches": bot_recent_matches(bot=bot, limit=20),
+            "matches": table_rows(bot_recent_match_ids(bot=bot, limit=20)),
             "head_to_head": head_to_head.rows,
             "opponents_met": head_to_head.opponents,
             "head_to_head_capped": head_to_head.capped,

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import PrefixNode, static
@@ -27,6 +26,7 @@ from arena.services.errors import Forbidden, NotFound
 from arena.web.compression import compress, compressed_answer
 from arena.web.errors import domain_errors
 from arena.web.freshness import conditional, shared_page, validated
+from arena.web.match_rows import TableRowsPaginator
 from arena.web.seats import (
     SeatView,
     fault_words,
@@ -90,7 +90,7 @@ def _render_match_index(request: HttpRequest) -> HttpResponse:
     subject = None
     if not invalid and filters.get("bot"):
         subject = bot_brief(bot_id=int(filters["bot"]))
-    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = TableRowsPaginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
         "arena/matches/list.html",
