@@ -1,28 +1,51 @@
-"""API load: latency of the ladder, the match list and replays at arena scale, on PostgreSQL.
+"""API load: latency of the API and the site's pages at arena scale, on PostgreSQL.
 
-Seeds a database of its own (1,000 bots, a third with an older version, one rating per
-version; 100,000 rated matches with their seats: 85% two-seat Lie 21, 15% three or four
-seats of the test game High Card, hosted for the run with ``ARENA_EXTRA_GAMES``; real
-replays from in-process matches of built-in bots on a subset), serves the app with
-gunicorn on loopback, drives it with a thread-per-connection HTTP client, and prints one
-line per figure:
+Seeds a database of its own (default 1,000 bots, ``--bots 10000`` for the issue's scale: a
+third with an older version that played the first half of the history; one rating per
+version, displayed and live, as a refit leaves them; default 100,000 rated matches,
+``--matches 1000000``, with a seat and a rating-history row per seat: 85% two-seat Lie 21,
+15% three or four seats of the test game High Card, hosted for the run with
+``ARENA_EXTRA_GAMES``; real replays from in-process matches of built-in bots on the newest),
+loaded with PostgreSQL's COPY (a million matches in about six minutes on two busy cores),
+serves the app with gunicorn on loopback (``DEBUG=0``), drives it with a
+thread-per-connection HTTP client, and prints two lines per endpoint:
 
-    ladder_median: N ms     GET /api/ladder/lie21/?page=P (50 rows, random page)
+    ladder_median: N ms      GET /api/ladder/lie21/?page=P (50 rows, a random page)
     ladder_p99: N ms
-    matches_median: N ms    GET /api/matches/?page=P (random page among the first 100, 50
-    matches_p99: N ms       matches with all their seats), one request in four filtered by
-                            a random bot (any seat)
-    replay_median: N ms     GET /api/matches/ID/replay/ with Accept-Encoding: gzip
+    matches_median: N ms     GET /api/matches/?page=P (a random page of the first 100, 50
+    matches_p99: N ms        matches with all their seats); one request in four filtered by
+                             a random bot (?bot=ID, any seat)
+    bot_median: N ms         GET /api/bots/ID/ (a random bot)
+    bot_p99: N ms
+    match_median: N ms       GET /api/matches/ID/ (a random match of all of them)
+    match_p99: N ms
+    replay_median: N ms      GET /api/matches/ID/replay/ with Accept-Encoding: gzip
     replay_p99: N ms
+    bot_page_median: N ms    GET /bots/ID/ (the site's bot page: rating chart, versions,
+    bot_page_p99: N ms       recent matches, head-to-head; anonymous, a random bot)
+    match_page_median: N ms  GET /matches/ID/ (the site's match page; a random match, so
+    match_page_p99: N ms     mostly rendered, not served from the cache)
+
+and, for each endpoint, the CPU the server (gunicorn, all processes) and PostgreSQL (the
+backends of the server's connections) spent per request, the figures that do not depend on
+how busy the machine is:
+
+    <endpoint>_server_cpu_ms: N ms
+    <endpoint>_db_cpu_ms: N ms
 
 Latency is measured by the client, request sent to body read, with as many client threads as
-server workers (so it is service time, not time spent queueing behind our own load).
+server workers (so it is service time, not time spent queueing behind our own load). Each
+endpoint is warmed with 100 other requests first. On stderr: the load average at the end. Goal:
+every p99 under 50 ms at 10,000 bots and 1,000,000 matches (docs/deploy.md, "Load and
+scale").
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench \\
-        .venv/bin/python benchmarks/api_load.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_big \\
+        .venv/bin/python benchmarks/api_load.py --bots 10000 --matches 1000000 --keep
+    .venv/bin/python benchmarks/api_load.py --no-seed --only bot_page,match_page
 
 The database named in DATABASE_URL is dropped and created again; ``--keep`` leaves it for a
-second run with ``--no-seed``.
+second run with ``--no-seed``. ``--server-cpus`` / ``--client-cpus`` pin the two apart
+(taskset lists).
 """
 
 from __future__ import annotations
@@ -279,7 +302,16 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
     now = timezone.now()
     from arena.models import Rating
 
-    pick = {game: [(v.pk, v.bot_id) for v in found] for game, found in versions.items()}
+    # A bot's versions take turns as they do on a real ladder: its first version plays its
+    # matches until its second (if it has one) takes over, halfway through the history.
+    first = {
+        game: [(v.pk, v.bot_id) for v in found if v.number == 1] for game, found in versions.items()
+    }
+    latest = {
+        game: list({v.bot_id: (v.pk, v.bot_id) for v in found}.values())  # in number order
+        for game, found in versions.items()
+    }
+    handover = matches // 2
     # The displayed rating after each match, near the version's latest (as a refit writes).
     displayed = {
         version_id: (rating, rating_sigma)
@@ -297,6 +329,7 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
             for match_id in range(start + 1, end + 1):
                 multi = rng.random() < MULTI_SEAT_SHARE
                 game = MULTI_GAME if multi else MAIN_GAME
+                pick = first if match_id <= handover else latest
                 seated = rng.sample(pick[game], rng.choice((3, 4)) if multi else 2)
                 scores = [rng.randint(0, 7) for _ in seated]
                 placings = [sum(other > mine for other in scores) for mine in scores]
@@ -474,6 +507,34 @@ def session_cpu_seconds(session: int) -> float:
     return total / ticks
 
 
+def database_cpu_seconds(url: str) -> float:
+    """CPU seconds used so far by the PostgreSQL backends serving the database of ``url``
+    (the server's kept connections; this check's own backend left out). Zero when the
+    database server is not on this machine."""
+    import psycopg
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        pids = [
+            pid
+            for (pid,) in connection.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [parts.path.lstrip("/")],
+            )
+        ]
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime stime
+    return total / ticks
+
+
 def start_server(
     env: dict[str, str], port: int, workers: int | None, *, cpus: str | None = None
 ) -> subprocess.Popen:
@@ -537,14 +598,16 @@ def measure(
     requests: int,
     threads: int,
     headers: dict[str, str] | None = None,
+    seed: int = 0,
 ) -> list[float]:
-    """Latencies in ms of ``requests`` GETs spread over ``threads`` client threads."""
+    """Latencies in ms of ``requests`` GETs spread over ``threads`` client threads (each
+    drawing its paths from ``random.Random(seed + its number)``)."""
     latencies: list[float] = []
     lock = threading.Lock()
     failures: list[str] = []
 
     def client(number: int) -> None:
-        rng = random.Random(number)
+        rng = random.Random(seed + number)
         mine = []
         for _ in range(requests // threads):
             path = paths(rng)
@@ -595,9 +658,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arena-api-load-") as data_dir:
         results = run(args, url, data_dir)
     log(f"conditions: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
-    for name, latencies in results.items():
+    for name, (latencies, server_cpu, db_cpu) in results.items():
         print(f"{name}_median: {statistics.median(latencies):.1f} ms")
         print(f"{name}_p99: {percentile(latencies, 0.99):.1f} ms")
+        print(f"{name}_server_cpu_ms: {1000 * server_cpu / len(latencies):.2f} ms")
+        print(f"{name}_db_cpu_ms: {1000 * db_cpu / len(latencies):.2f} ms")
 
 
 #: What is measured, each with its share of requests filtered or paged at random:
@@ -605,8 +670,11 @@ def main() -> None:
 ENDPOINTS = ("ladder", "matches", "bot", "match", "replay", "bot_page", "match_page")
 
 
-def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[float]]:
-    """Seed (unless told not to), serve, measure; the latencies by endpoint."""
+def run(
+    args: argparse.Namespace, url: str, data_dir: str
+) -> dict[str, tuple[list[float], float, float]]:
+    """Seed (unless told not to), serve, measure; by endpoint, the latencies and the CPU
+    seconds the server and the database spent on them."""
     env = {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "DATABASE_URL": url,
@@ -661,10 +729,16 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[flo
         results = {}
         for name in wanted:
             headers = gzip if name == "replay" else None
-            measure(args.port, paths[name], requests=100, threads=threads, headers=headers)
-            results[name] = measure(
+            measure(
+                args.port, paths[name], requests=100, threads=threads, headers=headers, seed=1000
+            )
+            server_before, db_before = session_cpu_seconds(server.pid), database_cpu_seconds(url)
+            latencies = measure(
                 args.port, paths[name], requests=args.requests, threads=threads, headers=headers
             )
+            server_cpu = session_cpu_seconds(server.pid) - server_before
+            db_cpu = database_cpu_seconds(url) - db_before
+            results[name] = (latencies, server_cpu, db_cpu)
         return results
     finally:
         stop_server(server)

@@ -22,6 +22,7 @@ Prints, per kind of client (``keepalive`` or ``newconn``)::
     web_load_<kind>_median_ms: N ms
     web_load_<kind>_server_cpu_ms: N ms     gunicorn's CPU time (all processes) per request
     web_load_<kind>_client_cpu_ms: N ms     this generator's CPU time per request
+    web_load_<kind>_db_cpu_ms: N ms         PostgreSQL's (the server's connections) per request
 
 and, on stderr, each kind of request's count, median and p99, and the share answered 304.
 Goal on a 2-core machine: at least 300 req/s with p99 under 250 ms, for both clients.
@@ -98,7 +99,7 @@ def main() -> None:
         f"conditions: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end, "
         f"server CPUs {args.server_cpus or 'all'}, client CPUs {args.client_cpus or 'all'}"
     )
-    for mode, (latencies, statuses, elapsed, server_cpu, client_cpu) in results.items():
+    for mode, (latencies, statuses, elapsed, server_cpu, client_cpu, db_cpu) in results.items():
         every = [ms for values in latencies.values() for ms in values]
         name = MODES[mode]
         for kind, values in sorted(latencies.items()):  # where the time goes, on stderr
@@ -113,6 +114,7 @@ def main() -> None:
         print(f"web_load_{name}_median_ms: {statistics.median(every):.1f} ms")
         print(f"web_load_{name}_server_cpu_ms: {1000 * server_cpu / len(every):.2f} ms")
         print(f"web_load_{name}_client_cpu_ms: {1000 * client_cpu / len(every):.2f} ms")
+        print(f"web_load_{name}_db_cpu_ms: {1000 * db_cpu / len(every):.2f} ms")
 
 
 def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> dict:
@@ -152,6 +154,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
             fresh = mode == "new"
             _drive(args.port, paths, clients=args.clients, seconds=3.0, fresh=fresh)  # warm up
             server_before = api_load.session_cpu_seconds(server.pid)
+            db_before = api_load.database_cpu_seconds(url)
             client_before = sum(os.times()[:2])
             started = time.monotonic()
             latencies, statuses = _drive(
@@ -164,6 +167,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
                 elapsed,
                 api_load.session_cpu_seconds(server.pid) - server_before,
                 sum(os.times()[:2]) - client_before,
+                api_load.database_cpu_seconds(url) - db_before,
             )
         return results
     finally:
