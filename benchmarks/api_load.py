@@ -43,8 +43,9 @@ scale").
         .venv/bin/python benchmarks/api_load.py --bots 10000 --matches 1000000 --keep
     .venv/bin/python benchmarks/api_load.py --no-seed --only bot_page,match_page
 
-The database named in DATABASE_URL is dropped and created again; ``--keep`` leaves it for a
-second run with ``--no-seed``. ``--server-cpus`` / ``--client-cpus`` pin the two apart
+The database named in DATABASE_URL is dropped and created again, and the arena's keys in the
+cache (REDIS_URL) are cleared before measuring; ``--keep`` leaves the database for a second
+run with ``--no-seed``. ``--server-cpus`` / ``--client-cpus`` pin the two apart
 (taskset lists).
 """
 
@@ -115,6 +116,34 @@ def setup_django(env: dict[str, str]) -> None:
     import django
 
     django.setup()
+
+
+def clear_cache() -> None:
+    """Forget what the arena cached (pages, ladder versions and orders, replays): a new
+    database must not meet the old one's pages, and a measurement starts cold. Only the
+    arena's keys go (its key prefix): REDIS_URL's database may hold a broker's queues."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    config = settings.CACHES["default"]
+    if "Redis" not in config["BACKEND"]:
+        cache.clear()  # a file cache under the run's own data directory
+        return
+    client = cache._cache.get_client(write=True)
+    pattern = f"{config.get('KEY_PREFIX', '')}:*"
+    for keys in _batches(client.scan_iter(match=pattern, count=1000), 1000):
+        client.delete(*keys)
+
+
+def _batches(items: Any, size: int) -> Any:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def real_replays(count: int) -> list[bytes]:
@@ -700,6 +729,7 @@ def run(
 
     from arena.models import Bot, Match
 
+    clear_cache()
     call_command("collectstatic", interactive=False, verbosity=0)  # the site's pages need it
     bot_ids = list(Bot.objects.values_list("id", flat=True))
     last_match = Match.objects.order_by("-id").values_list("id", flat=True).first() or 1

@@ -143,6 +143,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
     from django.core.management import call_command
     from django.db import connection
 
+    api_load.clear_cache()  # the pages of another database, or of another run's code
     call_command("collectstatic", interactive=False, verbosity=0)
     connection.close()  # the server's processes must not share this one
     paths = _paths(args, with_replay)
