@@ -15,7 +15,9 @@ from arena.services.errors import Forbidden, NotFound
 from engine import replay as replay_io
 
 __all__ = [
+    "match_detail_row",
     "match_get",
+    "match_ids_list",
     "match_list",
     "match_list_with_replay",
     "match_log_list",
@@ -62,6 +64,14 @@ def match_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
 
 
 _MATCH_FIELDS = tuple(field.name for field in Match._meta.concrete_fields)
+
+
+def match_ids_list() -> QuerySet[Match]:
+    """Matches newest first, with nothing joined: what the ids of a list's page are sliced
+    from (filter it as :func:`match_list`); the page's rows are read by :func:`match_rows`.
+    Its SQL is a fraction of :func:`match_list`'s to build, and it is built for every page
+    (the count's cache key, then the ids)."""
+    return Match.objects.order_by("-id")
 
 
 def match_list_with_replay(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
@@ -111,10 +121,23 @@ SEAT_ROW_FIELDS = (
 )
 
 
-def match_rows(*, match_ids: Sequence[int]) -> list[dict[str, Any]]:
+#: What one match's own answer adds to a list's row (``/api/matches/{id}/``).
+MATCH_DETAIL_FIELDS = ("seed", "options", "rated", "duration_s")
+
+
+def match_detail_row(*, match_id: int) -> dict[str, Any]:
+    """One match as :func:`match_rows` reads it, with :data:`MATCH_DETAIL_FIELDS`, or
+    NotFound (two queries by key, no model instance)."""
+    found = match_rows(match_ids=[match_id], extra=MATCH_DETAIL_FIELDS)
+    if not found:
+        raise NotFound(f"There is no match {match_id}.")
+    return found[0]
+
+
+def match_rows(*, match_ids: Sequence[int], extra: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The matches ``match_ids`` in that order, as plain values for a list: each a dict of
-    :data:`MATCH_ROW_FIELDS`, ``has_replay`` and ``seats`` (dicts of
-    :data:`SEAT_ROW_FIELDS`, in seat order). Ids no longer there are left out.
+    :data:`MATCH_ROW_FIELDS` (and the ``extra`` fields), ``has_replay`` and ``seats``
+    (dicts of :data:`SEAT_ROW_FIELDS`, in seat order). Ids no longer there are left out.
 
     Two queries whatever the rows and seats, and no model instance: a page of 50 matches
     has a few hundred seats, bots, owners and versions, and building a model for each
@@ -127,7 +150,7 @@ def match_rows(*, match_ids: Sequence[int]) -> list[dict[str, Any]]:
     rows = (
         Match.objects.filter(pk__in=ids)
         .order_by()
-        .values(*MATCH_ROW_FIELDS, replay_key=F("replay__match_id"))
+        .values(*MATCH_ROW_FIELDS, *extra, replay_key=F("replay__match_id"))
     )
     by_id = {}
     for row in rows:
