@@ -29,7 +29,13 @@ from arena.selectors.matches import match_table_rows
 from arena.selectors.pagination import IdsFirstPaginator
 from arena.web.seats import SeatView, game_title, result_line, seat_views, seat_views_of_rows
 
-__all__ = ["TableRow", "TableRowsPaginator", "match_rows_html", "table_rows"]
+__all__ = [
+    "TableRow",
+    "TableRowsPaginator",
+    "head_to_head_rows_html",
+    "match_rows_html",
+    "table_rows",
+]
 
 _DELTA_TITLE = (
     "what this match did to the live TrueSkill μ (the displayed rating is refitted over "
@@ -252,3 +258,30 @@ def match_rows_html(matches: Iterable[Match | TableRow], subject: Any = None) ->
     subject_id = getattr(subject, "pk", None) if subject else None
     rows = (match if isinstance(match, TableRow) else TableRow.of_match(match) for match in matches)
     return _joined((_row(row, subject_id, urls) for row in rows), "\n")
+
+
+def head_to_head_rows_html(rows: Iterable[Any]) -> SafeString:
+    """The ``<tr>`` of each opponent of a bot's head-to-head table (``HeadToHead`` rows of
+    ``arena.selectors.pages``), as the bot page's template wrote them."""
+    bot_url = _url_maker("bot")
+    return format_html_join(
+        "\n",
+        '<tr data-opponent="{}"><td><a href="{}">{}</a> <span class="muted">{}</span></td>'
+        '<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>'
+        '<td class="num">{}</td><td class="num">{}\u2013{}</td></tr>',
+        (
+            (
+                row.opponent.pk,
+                bot_url(row.opponent.pk),
+                row.opponent.name,
+                row.opponent.owner.username,
+                row.played,
+                row.wins,
+                row.draws,
+                row.losses,
+                row.match_points_for,
+                row.match_points_against,
+            )
+            for row in rows
+        ),
+    )

@@ -70,3 +70,19 @@ def test_an_open_match_shows_its_status_and_a_tournament_match_its_tournament():
     assert f'<a href="/tournaments/{cup.pk}/">Cup &amp; Saucer</a>' in row
     assert 'class="score"' not in row and "data-placing" not in row
     assert f'data-match="{queued.pk}"' in row
+
+
+def test_a_head_to_head_row_gives_the_record_and_escapes_the_opponents_name():
+    from arena.selectors.pages import bot_head_to_head_table
+    from arena.web.match_rows import head_to_head_rows_html
+
+    me, rival = bot_make(name="me"), bot_make(name="<i>rival</i>")
+    MatchFactory(versions=[me.active_version, rival.active_version], placings=(0, 1), scores=(5, 2))
+    MatchFactory(versions=[rival.active_version, me.active_version], placings=(0, 0), scores=(3, 3))
+    row = head_to_head_rows_html(bot_head_to_head_table(bot=me).rows)
+    assert row == (
+        f'<tr data-opponent="{rival.pk}"><td><a href="/bots/{rival.pk}/">&lt;i&gt;rival&lt;/i&gt;'
+        f'</a> <span class="muted">{rival.owner.username}</span></td>'
+        '<td class="num">2</td><td class="num">1</td><td class="num">1</td>'
+        '<td class="num">0</td><td class="num">8\u20135</td></tr>'
+    )

@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString
 from arena.models import Match
 from arena.models.ratings import Z95
 from arena.services.rating_fit import ESTIMATOR
-from arena.web.match_rows import match_rows_html
+from arena.web.match_rows import head_to_head_rows_html, match_rows_html
 from arena.web.seats import SeatView, game_title, ordinal, result_line, seat_views
 from engine.registry import GAMES
 
@@ -146,6 +146,12 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
 def match_rows(matches: Iterable[Match], subject: Any = None) -> SafeString:
     """``{% match_rows matches subject %}``: the rows of a match table (arena.web.match_rows)."""
     return match_rows_html(matches, subject)
+
+
+@register.simple_tag
+def head_to_head_rows(rows: Iterable[Any]) -> SafeString:
+    """``{% head_to_head_rows head_to_head %}``: the rows of a bot's head-to-head table."""
+    return head_to_head_rows_html(rows)
 
 
 @register.filter
