@@ -536,10 +536,10 @@ def session_cpu_seconds(session: int) -> float:
     return total / ticks
 
 
-def database_cpu_seconds(url: str) -> float:
-    """CPU seconds used so far by the PostgreSQL backends serving the database of ``url``
-    (the server's kept connections; this check's own backend left out). Zero when the
-    database server is not on this machine."""
+def database_cpu(url: str) -> dict[int, float]:
+    """CPU seconds used so far by each PostgreSQL backend serving the database of ``url``
+    (the server's kept connections; this check's own backend left out), by process id.
+    Empty when the database server is not on this machine."""
     import psycopg
 
     parts = urlsplit(url)
@@ -553,15 +553,21 @@ def database_cpu_seconds(url: str) -> float:
             )
         ]
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+    used = {}
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat") as handle:
                 fields = handle.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime stime
-    return total / ticks
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks  # utime stime
+    return used
+
+
+def database_cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds the backends spent between two :func:`database_cpu` readings (a backend
+    that ended in between is not counted: the figure is a floor)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
 def start_server(
@@ -762,12 +768,12 @@ def run(
             measure(
                 args.port, paths[name], requests=100, threads=threads, headers=headers, seed=1000
             )
-            server_before, db_before = session_cpu_seconds(server.pid), database_cpu_seconds(url)
+            server_before, db_before = session_cpu_seconds(server.pid), database_cpu(url)
             latencies = measure(
                 args.port, paths[name], requests=args.requests, threads=threads, headers=headers
             )
             server_cpu = session_cpu_seconds(server.pid) - server_before
-            db_cpu = database_cpu_seconds(url) - db_before
+            db_cpu = database_cpu_spent(db_before, database_cpu(url))
             results[name] = (latencies, server_cpu, db_cpu)
         return results
     finally:

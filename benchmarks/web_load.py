@@ -155,7 +155,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
             fresh = mode == "new"
             _drive(args.port, paths, clients=args.clients, seconds=3.0, fresh=fresh)  # warm up
             server_before = api_load.session_cpu_seconds(server.pid)
-            db_before = api_load.database_cpu_seconds(url)
+            db_before = api_load.database_cpu(url)
             client_before = sum(os.times()[:2])
             started = time.monotonic()
             latencies, statuses = _drive(
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
                 elapsed,
                 api_load.session_cpu_seconds(server.pid) - server_before,
                 sum(os.times()[:2]) - client_before,
-                api_load.database_cpu_seconds(url) - db_before,
+                api_load.database_cpu_spent(db_before, api_load.database_cpu(url)),
             )
         return results
     finally:
