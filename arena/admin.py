@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from arena.algorithms.tournament_options import OPTIONS
 from arena.models import (
     Bot,
     BotVersion,
@@ -30,7 +32,22 @@ from arena.models import (
     TournamentSchedule,
     TournamentSignup,
 )
+from arena.models.games import game_choices
 from arena.services.errors import DomainError
+
+
+class _GameChoiceForm(forms.ModelForm):
+    """A model form whose ``game`` is a choice of the hosted games (the field stores a plain
+    name: adding a game is a folder, not a migration)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "game" in self.fields:
+            self.fields["game"] = forms.ChoiceField(
+                choices=[("", "---------"), *game_choices()],
+                help_text="A hosted game.",
+                initial=self.fields["game"].initial,
+            )
 
 
 class _RecordAdmin(admin.ModelAdmin):
@@ -263,6 +280,10 @@ class TournamentSignupInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    """Adding one here makes the same checks as the site and the API (``Tournament.clean``);
+    a seed left empty is drawn at random. Organisers without admin access use the site."""
+
+    form = _GameChoiceForm
     list_display = (
         "name",
         "game",
@@ -279,25 +300,12 @@ class TournamentAdmin(admin.ModelAdmin):
     list_select_related = ("created_by",)
     readonly_fields = ("status", "created", "started_at", "finished_at", "standings", "byes")
     #: What a started tournament can no longer change: it is being (or was) played so.
-    OPTIONS = (
-        "game",
-        "format",
-        "rounds",
-        "games_per_match",
-        "duplicate",
-        "rated",
-        "seed",
-        "entry",
-        "entry_limit",
-        "signup_deadline",
-        "move_timeout_s",
-        "time_bank_s",
-    )
+    LOCKED_WHEN_STARTED = ("game", "seed", *OPTIONS)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         fields = tuple(super().get_readonly_fields(request, obj))
         if obj is not None and obj.status != Tournament.Status.PENDING:
-            fields += self.OPTIONS
+            fields += self.LOCKED_WHEN_STARTED
         return fields
 
     inlines = (TournamentEntryInline, TournamentSignupInline)
@@ -342,6 +350,8 @@ class TournamentEntryAdmin(_RecordAdmin):
 @admin.register(TournamentSchedule)
 class TournamentScheduleAdmin(admin.ModelAdmin):
     """Saving here keeps the beat PeriodicTask in step (arena.services.schedules signals)."""
+
+    form = _GameChoiceForm
 
     list_display = ("name", "game", "format", "crontab", "enabled", "created_by", "created")
     list_filter = ("enabled", "game", "format")

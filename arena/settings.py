@@ -73,6 +73,8 @@ def _load() -> dict[str, object]:
         "DEMO_TOURNAMENT": env_bool("ARENA_DEMO_TOURNAMENT", debug),
         "DEMO_ADMIN": env_bool("ARENA_DEMO_ADMIN", debug),
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
+        # Playground runs asked for, refused ones too (each checks its source in a child).
+        "RATE_PLAYGROUND_CHECKS": os.environ.get("ARENA_THROTTLE_PLAYGROUND_CHECKS", "120/hour"),
         # Wrong passwords (arena.web.logins): free tries per account and address, per
         # account from every address, per address on every account; then waits that
         # double from the first to the longest.
@@ -147,6 +149,11 @@ SECRET_KEY = _env["SECRET_KEY"]
 ALLOWED_HOSTS = _env["ALLOWED_HOSTS"]
 CSRF_TRUSTED_ORIGINS = _env["CSRF_TRUSTED_ORIGINS"]
 DATA_DIR: Path = _env["DATA_DIR"]
+# What authors download (the engine's wheel, starter kits), built by `manage.py arena_kits`
+# (the image does at build time; `make run` as it starts); unset: DATA_DIR/downloads.
+ARENA_DOWNLOADS_DIR: Path | None = (
+    Path(os.environ["ARENA_DOWNLOADS_DIR"]) if os.environ.get("ARENA_DOWNLOADS_DIR") else None
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -324,7 +331,10 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["arena.api.filtering.FilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"uploads": _env["RATE_UPLOADS"]},
+    "DEFAULT_THROTTLE_RATES": {
+        "uploads": _env["RATE_UPLOADS"],
+        "playground_checks": _env["RATE_PLAYGROUND_CHECKS"],
+    },
     # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front
     # (arena.web.addresses, which the log-in limits use too).
     "NUM_PROXIES": _env["TRUSTED_PROXIES"],
@@ -390,23 +400,35 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # With acks_late, a message whose worker died is handed out again after this long.
         "visibility_timeout": _env["VISIBILITY_TIMEOUT"],
-        # Read the queues in the order below: playground, then validations, then matches.
+        # Read the queues in the order below: control, playground, validations, matches.
         "queue_order_strategy": "priority",
     }
 # An author waiting at the playground, or for an upload's verdict, should not wait behind a
 # whole tournament: playground matches and validations have their own queues, read first
 # (in this order) by every worker; a worker started without -Q reads them all. A busy worker
 # still finishes the matches it holds: a playground match takes the next free process.
+# Before them all, "control": the short bookkeeping that starts and advances tournaments
+# (a sign-up tournament starts within seconds of its deadline). A worker of its own serves it
+# (``-Q control``, no sandbox needed) so it never waits behind matches; the others read it
+# too, should that worker be down.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 _TASKS = Exchange("celery", type="direct")
 CELERY_TASK_QUEUES = (
+    Queue("control", _TASKS, routing_key="control"),
     Queue("playground", _TASKS, routing_key="playground"),
     Queue("validation", _TASKS, routing_key="validation"),
     Queue("celery", _TASKS, routing_key="celery"),
 )
+CONTROL_TASKS = (
+    "start_due_tournaments",
+    "start_tournament",
+    "finish_tournament",
+    "run_scheduled_tournament",
+)
 CELERY_TASK_ROUTES = {
     "workers.tasks.play_playground_match": {"queue": "playground"},
     "workers.tasks.validate_version": {"queue": "validation"},
+    **{f"workers.tasks.{name}": {"queue": "control"} for name in CONTROL_TASKS},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True

@@ -25,13 +25,28 @@ pipeline run with the mean of its two neighbours and takes the median of those r
 figure this benchmark printed alone until 2026-11; ``pipeline`` and ``sequential`` are each
 side's median run.
 
+The sequential side starts its bots the way the tree's workers do: from jails started
+while the previous match was played, where the tree has them (``ARENA_SANDBOX_PRESTART``).
+
+``--compare REF`` runs the same benchmark for another tree too (a directory, or a commit
+checked out in a temporary worktree), each tree in a process of its own with its own
+scratch database, Redis database (the next number) and workers, alternating the two run
+by run (sequential of one, of the other, pipeline of one, of the other, ...) so both meet
+the same load; it prints this tree's figures, the other's as ``<name>_base``, and
+``sequential_vs_base`` and ``pipeline_vs_base`` (this tree's matches per minute over the
+other's).
+
 Usage: ``python benchmarks/tournament_speed.py [--workers 2] [--repeat 5] [--redis-url URL]
-[--database-url URL]``. The target on a 2-core machine is a ratio of at least 1.5.
+[--database-url URL] [--compare REF]``. The target on a 2-core machine is a ratio of at
+least 1.5.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import json
 import os
 import shutil
 import signal
@@ -40,12 +55,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+#: The tree whose arena, engine and sandbox run here (``--serve`` sets another).
+TREE = ROOT
 
 BOTS = ["random", "greedy", "heuristic", "random", "greedy", "heuristic", "random", "greedy"]
 TOURNAMENT_SEED = 2024
@@ -66,6 +83,8 @@ def parse_args() -> argparse.Namespace:
         help="a PostgreSQL server URL to create a scratch database on (default: SQLite)",
     )
     parser.add_argument("--timeout", type=float, default=300, help="give up after N seconds")
+    parser.add_argument("--compare", metavar="REF", help="another tree: a directory or a commit")
+    parser.add_argument("--serve", metavar="TREE", help=argparse.SUPPRESS)
     parser.add_argument(
         "--repeat",
         type=int,
@@ -105,7 +124,7 @@ def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dic
         "REDIS_URL": args.redis_url,
         "ARENA_DEMO_TOURNAMENT": "0",
         "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(TREE),
     }
     if database_url:
         env["DATABASE_URL"] = database_url
@@ -155,8 +174,8 @@ def setup_database() -> list:
 
 def pairings() -> list[tuple[object, object, int]]:
     """The tournament's 28 pairings and seeds, as tournament_start will create them."""
+    from arena.algorithms.round_robin import round_robin
     from arena.models import Bot
-    from arena.services.pairings import round_robin
     from engine import derive_seed
 
     bots = {bot.pk: bot for bot in Bot.objects.select_related("active_version").order_by("id")}
@@ -172,20 +191,28 @@ def pairings() -> list[tuple[object, object, int]]:
 
 def sequential(scratch: Path) -> float:
     """Seconds to play the 28 matches one by one in this process, sandboxed."""
-    from arena.services.matches import match_limits, version_materialize
+    from arena.services import matches
     from engine import play_match
     from sandbox import SandboxConfig, SandboxedPlayer, check_available
 
     config = SandboxConfig.from_env()
+    if (
+        "prestart" in type(config).__dataclass_fields__
+        and "ARENA_SANDBOX_PRESTART" not in os.environ
+    ):
+        config = dataclasses.replace(config, prestart=6)  # as the tree's workers start bots
     check_available(config)
-    limits = match_limits()
+    limits = matches.match_limits()
     files = scratch / "sequential"
     games = []
     for index, (version_a, version_b, seed) in enumerate(pairings()):
-        paths = [
-            version_materialize(version, files / f"{index}-{seat}")
-            for seat, version in enumerate((version_a, version_b))
-        ]
+        if hasattr(matches, "version_files"):  # written once per process, as workers do
+            paths = [matches.version_files(version) for version in (version_a, version_b)]
+        else:
+            paths = [
+                matches.version_materialize(version, files / f"{index}-{seat}")
+                for seat, version in enumerate((version_a, version_b))
+            ]
         games.append((paths, seed))
     started = time.perf_counter()
     for paths, seed in games:
@@ -225,7 +252,7 @@ def start_workers(
         workers.append(
             subprocess.Popen(
                 argv,
-                cwd=ROOT,
+                cwd=TREE,
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -289,56 +316,201 @@ def pipeline(timeout: float) -> float:
     return (ended - started).total_seconds()
 
 
-def main() -> None:
-    args = parse_args()
-    import redis
+class Session:
+    """One tree's scratch database, bots and workers, and its two ways of playing."""
 
-    broker = redis.Redis.from_url(args.redis_url)
-    try:
-        broker.ping()
-    except redis.RedisError as exc:
-        sys.exit(f"needs Redis at {args.redis_url}: {exc}")
-    broker.flushdb()
-    scratch = Path(tempfile.mkdtemp(prefix="arena-bench-"))
-    os.chmod(scratch, 0o755)
-    pg = None
-    database_url = ""
-    if args.database_url:
-        database_url, *pg = scratch_postgres(args.database_url)
-    workers: list[subprocess.Popen] = []
-    try:
-        env = configure(scratch, args, database_url)
-        setup_database()
-        total = len(pairings())
-        workers = start_workers(args.workers, env, scratch, separate=args.separate)
+    def __init__(self, args: argparse.Namespace) -> None:
+        import redis
+
+        self.args = args
+        self.broker = redis.Redis.from_url(args.redis_url)
+        try:
+            self.broker.ping()
+        except redis.RedisError as exc:
+            sys.exit(f"needs Redis at {args.redis_url}: {exc}")
+        self.broker.flushdb()
+        self.scratch = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+        os.chmod(self.scratch, 0o755)
+        self.pg: list[str] = []
+        self.workers: list[subprocess.Popen] = []
+        database_url = ""
+        if args.database_url:
+            database_url, *self.pg = scratch_postgres(args.database_url)
+        try:
+            env = configure(self.scratch, args, database_url)
+            setup_database()
+            self.total = len(pairings())
+            self.workers = start_workers(args.workers, env, self.scratch, separate=args.separate)
+        except BaseException:
+            self.close()
+            raise
+
+    def sequential(self) -> float:
+        return sequential(self.scratch)
+
+    def pipeline(self) -> float:
         from django.db import connections
 
-        # Alternate the two sides, starting and ending with the sequential one, so that each
-        # pipeline run sits between two sequential runs (the idle workers cost nothing while
-        # the sequential side runs).
-        sequential_runs = [sequential(scratch)]
-        pipeline_runs = []
-        for _ in range(args.repeat):
-            connections.close_all()
-            pipeline_runs.append(pipeline(args.timeout))
-            sequential_runs.append(sequential(scratch))
-    finally:
-        stop_workers(workers)
-        broker.flushdb()
-        if pg:
+        connections.close_all()
+        return pipeline(self.args.timeout)
+
+    def close(self) -> None:
+        stop_workers(self.workers)
+        self.broker.flushdb()
+        if self.pg:
             from django.db import connections
 
             connections.close_all()
-            drop_postgres(*pg)
+            drop_postgres(*self.pg)
         if os.environ.get("BENCH_KEEP"):
-            print(f"kept {scratch}", file=sys.stderr)
+            print(f"kept {self.scratch}", file=sys.stderr)
         else:
-            shutil.rmtree(scratch, ignore_errors=True)
-    print(f"pipeline: {total / statistics.median(pipeline_runs) * 60:.1f} matches/min")
-    print(f"sequential: {total / statistics.median(sequential_runs) * 60:.1f} matches/min")
-    print(f"pipeline_vs_sequential: {paired_ratio(sequential_runs, pipeline_runs):.2f} x")
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Answer "sequential" and "pipeline" lines with the seconds one run took."""
+    global TREE
+    TREE = Path(args.serve).resolve()
+    sys.path.insert(0, str(TREE))
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # anything else printed goes to stderr, never into the answers
+    session = Session(args)
+    try:
+        print(json.dumps({"total": session.total}), file=out, flush=True)
+        for line in sys.stdin:
+            seconds = getattr(session, line.strip())()
+            print(json.dumps({"seconds": seconds}), file=out, flush=True)
+    finally:
+        session.close()
+
+
+class Server:
+    """A tree's benchmark session in a process of its own."""
+
+    def __init__(self, tree: Path, args: argparse.Namespace, redis_url: str) -> None:
+        argv = [sys.executable, str(Path(__file__).resolve()), "--serve", str(tree)]
+        argv += ["--workers", str(args.workers), "--redis-url", redis_url]
+        argv += ["--timeout", str(args.timeout)]
+        if args.database_url:
+            argv += ["--database-url", args.database_url]
+        if args.separate:
+            argv.append("--separate")
+        self.process = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree
+        )
+        self.total = self._read()["total"]
+
+    def _read(self) -> dict:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            sys.exit("a benchmark session failed (see above)")
+        return json.loads(line)
+
+    def run(self, side: str) -> float:
+        assert self.process.stdin is not None
+        self.process.stdin.write(side + "\n")
+        self.process.stdin.flush()
+        return self._read()["seconds"]
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(120)
+
+
+@contextlib.contextmanager
+def checkout(ref: str) -> Iterator[Path]:
+    """``ref`` as a tree: a directory as it is, else a commit in a temporary worktree."""
+    if Path(ref).is_dir():
+        yield Path(ref).resolve()
+        return
+    where = Path(tempfile.mkdtemp(prefix="bench-base-"))
+    git = ["git", "-C", str(ROOT)]
+    subprocess.run([*git, "worktree", "add", "--detach", str(where), ref], check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run([*git, "worktree", "remove", "--force", str(where)], check=False)
+
+
+def _next_db(url: str) -> str:
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(number + 1) % 16}"))
+
+
+def report(
+    total: int, sequential_runs: list[float], pipeline_runs: list[float], suffix: str = ""
+) -> None:
+    print(f"pipeline{suffix}: {total / statistics.median(pipeline_runs) * 60:.1f} matches/min")
+    print(f"sequential{suffix}: {total / statistics.median(sequential_runs) * 60:.1f} matches/min")
+    ratio = paired_ratio(sequential_runs, pipeline_runs)
+    print(f"pipeline_vs_sequential{suffix}: {ratio:.2f} x")
     best = min(sequential_runs) / min(pipeline_runs)
-    print(f"pipeline_vs_sequential_best: {best:.2f} x")
+    print(f"pipeline_vs_sequential_best{suffix}: {best:.2f} x")
+
+
+def main() -> None:
+    args = parse_args()
+    if args.serve:
+        serve(args)
+        return
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[0]}", file=sys.stderr)
+    if args.compare:
+        compare(args)
+        return
+    sys.path.insert(0, str(TREE))
+    session = Session(args)
+    try:
+        # Alternate the two sides, starting and ending with the sequential one, so that each
+        # pipeline run sits between two sequential runs (the idle workers cost nothing while
+        # the sequential side runs).
+        sequential_runs = [session.sequential()]
+        pipeline_runs = []
+        for _ in range(args.repeat):
+            pipeline_runs.append(session.pipeline())
+            sequential_runs.append(session.sequential())
+    finally:
+        session.close()
+    print(f"load average after: {Path('/proc/loadavg').read_text().split()[0]}", file=sys.stderr)
+    report(session.total, sequential_runs, pipeline_runs)
+
+
+def compare(args: argparse.Namespace) -> None:
+    """This tree and ``args.compare``, run by run in turn (see the module docstring)."""
+    with checkout(args.compare) as tree:
+        servers = {"new": Server(ROOT, args, args.redis_url)}
+        try:
+            servers["base"] = Server(tree, args, _next_db(args.redis_url))
+            runs: dict[str, dict[str, list[float]]] = {
+                side: {"sequential": [], "pipeline": []} for side in servers
+            }
+
+            def both(kind: str, number: int) -> None:
+                order = ["base", "new"] if number % 2 == 0 else ["new", "base"]
+                for side in order:
+                    runs[side][kind].append(servers[side].run(kind))
+
+            both("sequential", 0)
+            for number in range(args.repeat):
+                both("pipeline", number)
+                both("sequential", number + 1)
+                print(f"run {number + 1} of {args.repeat} done", file=sys.stderr)
+        finally:
+            for server in servers.values():
+                server.close()
+    print(f"load average after: {Path('/proc/loadavg').read_text().split()[0]}", file=sys.stderr)
+    total = servers["new"].total
+    new, base = runs["new"], runs["base"]
+    report(total, new["sequential"], new["pipeline"])
+    report(total, base["sequential"], base["pipeline"], "_base")
+    # Each run of this tree sits beside the other tree's run of the same kind and round:
+    # the median of their ratios (the other's seconds over this one's).
+    for kind in ("sequential", "pipeline"):
+        ratio = statistics.median(b / n for b, n in zip(base[kind], new[kind], strict=True))
+        print(f"{kind}_vs_base: {ratio:.2f} x")
 
 
 def paired_ratio(sequential_runs: list[float], pipeline_runs: list[float]) -> float:

@@ -61,7 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--replay-dir", help="write one gzip replay per match here")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     play.add_argument(
-        "--quiet", action="store_true", help="do not show what the bots print, nor tracebacks"
+        "--quiet",
+        action="store_true",
+        help="do not show what the bots print, nor tracebacks, on stderr (the *.logs.json "
+        "beside --replay-dir's replays still keep them)",
     )
     play.add_argument(
         "--in-process",
@@ -261,7 +264,8 @@ def _play(args: argparse.Namespace) -> int:
             replay_dir=args.replay_dir,
             sandbox=not args.in_process,
             record_timing=not args.no_timing,
-            collect_logs=not args.quiet,
+            # --quiet hides the output on stderr; the logs files beside replays keep it.
+            collect_logs=not args.quiet or args.replay_dir is not None,
             on_match=after,
         )
     if args.json:
@@ -326,7 +330,7 @@ def _print_tournament(tournament: Any) -> None:
             str(row["played"]),
             f"{row['points']:g}",
             str(row["first_places"]),
-            f"{row['mean_place']:.2f}",
+            _place(row["mean_place"]),
             str(row["faults"]),
             rating,
         )
@@ -373,6 +377,11 @@ class _Report:
                     print(f"    {line}", file=out)
 
 
+def _place(mean: float | None) -> str:
+    """A mean place as the tables show it; "-" for a bot that played no match."""
+    return "-" if mean is None else f"{mean:.2f}"
+
+
 def _where(
     game: str, match: int, number: int, step: int | None, where: dict[str, Any] | None
 ) -> str:
@@ -417,7 +426,7 @@ def _print_table(summary: Summary) -> None:
     n = len(summary.players)
     rows: list[tuple[str, list[Any]]] = [
         ("first places", summary.first_places),
-        ("mean place", [f"{summary.mean_place(k):.2f}" for k in range(n)]),
+        ("mean place", [_place(summary.mean_place(k)) for k in range(n)]),
     ]
     if n == 2:
         rows.insert(0, ("match wins", summary.match_wins))

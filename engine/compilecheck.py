@@ -1,11 +1,11 @@
 """The child side of :mod:`engine.sourcecheck`: parse and compile a bot's sources, never run them.
 
 Run as a script (``python -I -S compilecheck.py``) under the limits it sets on itself
-first, it reads ``{"sources", "entry", "entry_point"}`` on stdin and writes one answer dict
-on stdout, both in ``marshal`` format: plain dicts and strings passed between two copies of
-this code (the bot's code is compiled, never run, so it cannot write there). It imports as
-little as it can, since each millisecond of start-up is paid on every upload; that is why
-it holds the entry-point rule too, which the parent re-exports.
+first, it reads ``{"sources", "entry", "entry_point", "importable", "packages"}`` on stdin
+and writes one answer dict on stdout, both in ``marshal`` format: plain dicts and strings
+passed between two copies of this code (the bot's code is compiled, never run, so it cannot
+write there). It imports as little as it can, since each millisecond of start-up is paid on
+every upload; that is why it holds the entry-point rule too, which the parent re-exports.
 """
 
 from __future__ import annotations
@@ -120,12 +120,19 @@ def first_foreign_import(tree: ast.Module, importable: frozenset[str]) -> tuple[
 
 
 def _check_one(
-    path: str, text: str, entry_point: str | None, importable: frozenset[str] = frozenset()
+    path: str,
+    text: str,
+    entry_point: str | None,
+    importable: frozenset[str] = frozenset(),
+    packages: str = "",
 ) -> dict[str, object] | None:
     """The child's check of one file: parse and compile it (never run it).
 
     With ``entry_point``, the file must also bind that name at top level. Every file may
-    import only the standard library and ``importable`` (:func:`first_foreign_import`).
+    import only the standard library and ``importable`` (:func:`first_foreign_import`);
+    a refused import names ``packages`` ("numpy 2.4.6"), what else a bot may import, since
+    the author reading the message (on the site, or in a kit without this repository's
+    docs) needs the list itself, not where it is kept.
     """
     try:
         tree = compile(text, path, "exec", _ONLY_AST, dont_inherit=True)
@@ -143,10 +150,11 @@ def _check_one(
     foreign = first_foreign_import(tree, importable)
     if foreign is not None:
         line, name = foreign
+        also = f", {packages}" if packages else ""
         return {
             "code": "forbidden_import",
             "message": f"line {line}: import {name}: bots may import only the Python standard "
-            "library, the packages docs/bot-api.md lists and their own files",
+            f"library{also} and their own files",
             "line": line,
         }
     if entry_point is not None and not defines(tree, entry_point):
@@ -169,8 +177,11 @@ def _child_main() -> None:
     answer: dict[str, object] = {"ok": True}
     entry, entry_point = request["entry"], request["entry_point"]
     importable = frozenset(request.get("importable", ()))
+    packages = str(request.get("packages", ""))
     for path, text in request["sources"].items():
-        problem = _check_one(path, text, entry_point if path == entry else None, importable)
+        problem = _check_one(
+            path, text, entry_point if path == entry else None, importable, packages
+        )
         if problem is not None:
             answer = {"ok": False, "path": path, **problem}
             break

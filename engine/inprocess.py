@@ -96,7 +96,8 @@ class InProcessPlayer:
                 sys.path.remove(bot_dir)
         act = getattr(module, "act", None)
         if not callable(act):
-            raise BotFault(FaultKind.CRASH, "bot.py defines no act() function")
+            name = os.path.basename(self._path)  # the author's file, as tracebacks name it
+            raise BotFault(FaultKind.CRASH, f"{name} defines no act() function")
         self._module, self._act = module, act
         namespace = module.__dict__
         self.hooks = frozenset([h for h in hooks if callable(namespace.get(h))])

@@ -125,9 +125,10 @@ class Summary:
                 }
             )
 
-    def mean_place(self, bot: int) -> float:
-        """The bot's mean place, 1 for first (a shared first place is 1 too)."""
-        return 1 + self.placing_sum[bot] / self.matches if self.matches else 0.0
+    def mean_place(self, bot: int) -> float | None:
+        """The bot's mean place, 1 for first (a shared first place is 1 too); None before any
+        match (``null`` in ``--json``, as in the API: there is no place to average)."""
+        return 1 + self.placing_sum[bot] / self.matches if self.matches else None
 
     def errors_by_kind(self, player: int) -> dict[str, int]:
         kinds: dict[str, int] = {}
@@ -144,7 +145,7 @@ class Summary:
                 "name": name,
                 "matches": self.matches,
                 "first_places": self.first_places[k],
-                "mean_place": round(self.mean_place(k), 4),
+                "mean_place": None if (mean := self.mean_place(k)) is None else round(mean, 4),
                 "faults": self.errors_by_kind(k),
                 "totals": {key: values[k] for key, values in self.totals.items()},
             }

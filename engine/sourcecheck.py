@@ -21,9 +21,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from engine import compilecheck
+from engine.botpackages import BOT_PACKAGES
 from engine.compilecheck import CHECK_CPU_S, CHECK_MEMORY_BYTES, TOO_COMPLEX, defines
 
-__all__ = ["CHECK_CPU_S", "CHECK_MEMORY_BYTES", "SourceProblem", "check_sources", "defines"]
+__all__ = [
+    "CHECK_CPU_S",
+    "CHECK_MEMORY_BYTES",
+    "SourceProblem",
+    "check_sources",
+    "defines",
+    "packages_named",
+]
 
 _WALL_S = 3 * CHECK_CPU_S
 _CHILD = str(Path(compilecheck.__file__))
@@ -49,7 +57,8 @@ def check_sources(
     """The first problem with the ``.py`` files of ``files`` (by path), or None.
 
     ``entry`` (``bot.py``) must bind ``entry_point`` (``act``) at top level. The files may
-    import the standard library, their own modules (found in ``files``) and ``importable``.
+    import the standard library, their own modules (found in ``files``) and ``importable``,
+    which a refused import names (:func:`packages_named`).
     """
     sources: dict[str, str] = {}
     for path, content in files.items():
@@ -66,6 +75,7 @@ def check_sources(
             "entry": entry,
             "entry_point": entry_point,
             "importable": sorted(own | set(importable)),
+            "packages": packages_named(importable),
         }
     )
     try:
@@ -101,6 +111,15 @@ def check_sources(
         str(answer["code"]),
         str(answer["message"]),
         line if isinstance(line, int) and line > 0 else None,
+    )
+
+
+def packages_named(importable: frozenset[str]) -> str:
+    """What a bot may import besides the standard library, for a refusal: "numpy 2.4.6"
+    (a pinned package with its version; one an operator added, by name)."""
+    return ", ".join(
+        f"{name} {BOT_PACKAGES[name]}" if name in BOT_PACKAGES else name
+        for name in sorted(importable)
     )
 
 

@@ -116,7 +116,11 @@ class LocalTournament:
                     "played": self.played[b],
                     "points": self.points[b],
                     "first_places": self.first_places[b],
-                    "mean_place": round(1 + self.placing_sum[b] / max(self.played[b], 1), 4),
+                    "mean_place": (
+                        round(1 + self.placing_sum[b] / self.played[b], 4)
+                        if self.played[b]
+                        else None
+                    ),
                     "faults": self.faults[b],
                     **(self._rating(b) if self.ratings else {}),
                 }

@@ -12,8 +12,9 @@ Layers (see ``docs/sandbox.md``): bubblewrap namespaces and a minimal read-only 
 system (no /proc), an unprivileged uid, a seccomp deny-list, rlimits, a per-bot cgroup,
 CPU-time and wall-clock limits with banks and a per-match wall-clock cap, SIGSTOP between
 turns, and a capped JSON-lines protocol on dedicated pipes whose every message after start-up
-is checked as the bot's claim. Standard library only (plus ``engine.players``); no Django,
-no Celery.
+is checked as the bot's claim. With ``SandboxConfig(prestart=N)`` (``ARENA_SANDBOX_PRESTART``)
+a process keeps jails started ahead of need (``sandbox.pool``), each serving one bot once.
+Standard library only (plus ``engine.players``); no Django, no Celery.
 """
 
 from __future__ import annotations

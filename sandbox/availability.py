@@ -8,8 +8,10 @@ uid drop all work together, instead of guessing from sysctls that differ per dis
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
+import shutil
 import subprocess
 import threading
 
@@ -21,7 +23,14 @@ from sandbox.limits import Limits
 from sandbox.runtime import PythonRuntime, discover_runtime
 from sandbox.seccomp_filter import SeccompPrograms, SeccompUnavailable, build_programs
 
-__all__ = ["check_available", "check_packages", "limits_in_force", "run_as", "seccomp_programs"]
+__all__ = [
+    "check_available",
+    "check_packages",
+    "drop_command",
+    "limits_in_force",
+    "run_as",
+    "seccomp_programs",
+]
 
 log = logging.getLogger("sandbox")
 
@@ -35,6 +44,25 @@ def run_as(config: SandboxConfig) -> tuple[int, int] | None:
     if os.geteuid() != 0:
         return None
     return config.bot_uid, config.bot_gid
+
+
+@functools.cache
+def _setpriv() -> str | None:
+    found = shutil.which("setpriv") or "/usr/bin/setpriv"
+    return found if os.access(found, os.X_OK) else None
+
+
+def drop_command(config: SandboxConfig) -> tuple[str, ...]:
+    """For a root worker, the command prefix that drops to the bot's ids and execs bwrap
+    (util-linux ``setpriv``, as ``subprocess``'s ``user=``/``group=``/``extra_groups=[]``
+    would: real and effective uid and gid, no supplementary groups, no capabilities left);
+    ``()`` when not root or without ``setpriv`` (then ``subprocess`` drops in the child)."""
+    ids = run_as(config)
+    setpriv = _setpriv()
+    if ids is None or setpriv is None:
+        return ()
+    uid, gid = ids
+    return (setpriv, f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--")
 
 
 def seccomp_programs(config: SandboxConfig) -> SeccompPrograms:
@@ -125,7 +153,10 @@ def _probe_jail(
             packages=config.packages_installed,
         )
         kwargs: dict[str, object] = {}
-        if ids is not None:
+        drop = drop_command(config)
+        if drop:
+            argv = [*drop, *argv]  # the way every jail is started: proves it works here
+        elif ids is not None:
             kwargs.update(user=ids[0], group=ids[1], extra_groups=[])
         try:
             done = subprocess.run(

@@ -1,17 +1,25 @@
 """In-jail entry point: load the bot, then answer the host one message at a time.
 
-Run as ``python -I -S -B -c <this file's text> IN_FD OUT_FD`` inside the jail. It is
-self-contained (standard library only; the jail cannot see the ``sandbox`` package) and
-imports only C modules before the bot, because every millisecond here is paid at every
-match start: ``json`` would pull in ``re`` and cost ~8 ms, so it talks JSON through ``_json``
-directly, and it calls ``prctl`` through ``_ctypes`` rather than the ``ctypes`` package.
+Run as ``python -I -S -B -c <loader> IN_FD OUT_FD`` inside the jail, where the loader
+execs this file compiled once per worker process by the jail's own interpreter
+(``sandbox.runtime.PythonRuntime.bootstrap_hex``): compiling this text at every start
+cost about 2 ms of CPU. It is self-contained (standard library only; the jail cannot see
+the ``sandbox`` package) and imports only C modules before the bot, because every
+millisecond here is paid at every jail start: ``json`` would pull in ``re`` and cost ~8 ms,
+so it talks JSON through ``_json`` directly, and it calls ``prctl`` through ``_ctypes``
+rather than the ``ctypes`` package.
 
-Before any bot code runs it installs the exec-deny seccomp filter, clears the environment,
-applies the rlimits and puts the bot's directory first on ``sys.path``, then reports
-``prepared`` (or ``error``): until that line the process runs only platform code, so a
-failure there is the platform's, never the bot's. Everything after ``import bot`` is
-untrusted: the bot shares this interpreter and can rewrite any of it, so the host treats
-every later message as a claim to check, never as a fact.
+Two steps, so that a jail can be started before its bot is chosen (``sandbox.pool``):
+
+1. ``init``: install the exec-deny seccomp filter, clear the environment, apply the
+   rlimits, then report ``prepared`` (or ``error``). Until that line the process runs only
+   platform code, so a failure there is the platform's, never the bot's.
+2. ``load`` (once, after the host has put the bot's files in ``/bot``): put the bot's
+   directory first on ``sys.path``, ``import bot``, run ``on_match_start``, report
+   ``ready``. Everything after ``import bot`` is untrusted: the bot shares this interpreter
+   and can rewrite any of it, so the host treats every later message as a claim to check,
+   never as a fact. A second ``load`` (or anything else) ends the process: a jail serves
+   one bot once.
 
 Faults are reported as a kind (the same strings as ``engine.players.FaultKind``) plus a
 code the host turns into its own public sentence; the bot's traceback goes along as
@@ -21,6 +29,9 @@ code the host turns into its own public sentence; the bot's traceback goes along
 import errno
 import os
 import sys
+import time
+
+_STARTED = time.monotonic()  # the interpreter is up: when start-up reached this file
 
 EXIT_PROTOCOL_LOST = 97
 _CHUNK = 262144
@@ -53,11 +64,14 @@ def _make_codec():
             raise ValueError("extra data")
         return value
 
+    # One encoder for every message, without circular-reference markers (a dict kept for
+    # every container): a cycle in what the bot returns still fails, with RecursionError,
+    # and is bad output either way.
+    encode = _json.make_encoder(
+        None, _not_json, _json.encode_basestring_ascii, None, ":", ",", False, False, False
+    )
+
     def dumps(value):
-        # A fresh encoder each time: its circular-reference markers must start empty.
-        encode = _json.make_encoder(
-            {}, _not_json, _json.encode_basestring_ascii, None, ":", ",", False, False, False
-        )
         return "".join(encode(value, 0))
 
     return loads, dumps
@@ -259,7 +273,6 @@ def _prepare(channel, init):
         # (docs/sandbox.md). The only variables a bot sees; none of the host's.
         os.environ.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
         _apply_rlimits(init["rlimits"])
-        sys.path[:0] = [init["bot_dir"]]
         sys.path.extend(init.get("extra_paths", []))
         sys.argv = ["bot.py"]
     except BaseException as exc:
@@ -304,9 +317,18 @@ def _serve(channel, bot, hooks):
 def main():
     channel = Channel(int(sys.argv[1]), int(sys.argv[2]), 65536)
     init = channel.receive()
+    received = time.monotonic()
     channel.limit = int(init["message_bytes"])
     _prepare(channel, init)
-    channel.send({"t": "prepared"})
+    # "clock": when the interpreter reached this file and when the host's init arrived (the
+    # host's monotonic clock: the jail has no time namespace), for the start-up breakdown.
+    channel.send({"t": "prepared", "clock": [_STARTED, received]})
+
+    load = channel.receive()  # sent once the host has put the bot's files in /bot
+    if load.get("op") != "load":
+        os._exit(2)  # a request this bootstrap does not know: a host bug
+    sys.path[:0] = [load["bot_dir"]]
+    hooks_offered = load["hooks"]
 
     # From here on, the bot's code runs: nothing below can be trusted by the host.
     try:
@@ -315,7 +337,7 @@ def main():
         _fault_from(channel, exc, "import")
     try:
         act = getattr(bot, "act", None)
-        hooks = [name for name in init["hooks"] if callable(getattr(bot, name, None))]
+        hooks = [name for name in hooks_offered if callable(getattr(bot, name, None))]
     except BaseException as exc:
         _fault_from(channel, exc, "import")
     _flush_output()
@@ -323,7 +345,7 @@ def main():
         _fault(channel, "crash", "no_act", "import")
     if "on_match_start" in hooks:
         try:
-            bot.on_match_start(init["info"])
+            bot.on_match_start(load["info"])
         except BaseException as exc:
             _fault_from(channel, exc, "on_match_start")
         _flush_output()

@@ -78,6 +78,11 @@ class SandboxConfig:
     #: core. Worth it for one match at a time; a worker running as many matches as it has
     #: cores does better without (the arena's workers use 0 unless this is set).
     spin_us: int = 200
+    #: Jails a process keeps started ahead of need (``sandbox.pool``), per kind of jail: a
+    #: bot then starts in a jail launched while the previous match was played. 0 (the
+    #: default) starts every jail when its bot starts; the arena's workers use 6 (the
+    #: largest table) unless this is set.
+    prestart: int = 0
 
     def __post_init__(self) -> None:
         if not self.python:
@@ -97,6 +102,8 @@ class SandboxConfig:
             )
         if self.spin_us < 0:
             raise ValueError(f"spin_us must be 0 or more, not {self.spin_us}")
+        if self.prestart < 0:
+            raise ValueError(f"prestart must be 0 or more, not {self.prestart}")
         for path in (*self.extra_python_paths, self.packages_dir):
             if not os.path.isabs(path):
                 raise ValueError(f"extra python path must be absolute: {path!r}")
@@ -139,6 +146,7 @@ class SandboxConfig:
             "ARENA_SANDBOX_UID": "bot_uid",
             "ARENA_SANDBOX_GID": "bot_gid",
             "ARENA_SANDBOX_SPIN_US": "spin_us",
+            "ARENA_SANDBOX_PRESTART": "prestart",
         }
         for var, field in numeric.items():
             value = env.get(var, "").strip()

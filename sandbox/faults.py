@@ -62,7 +62,11 @@ _FAULT_KEYS: dict[str, type] = {
 
 
 def reported_fault(
-    report: Mapping[str, Any], phase: str, limits: Limits, output_tail: str
+    report: Mapping[str, Any],
+    phase: str,
+    limits: Limits,
+    output_tail: str,
+    source_name: str = "bot.py",
 ) -> BotFault:
     """The fault for a ``{"t": "fault"}`` message the bootstrap (or the bot) sent.
 
@@ -70,6 +74,8 @@ def reported_fault(
     input: a report whose keys, types, kind/code pair or phase are not exactly what the
     bootstrap writes is a :attr:`FaultKind.PROTOCOL` fault, never an exception here. A
     well-formed report can only ever make the bot that sent it lose, so it is believed.
+    ``source_name`` is the entry file as its author named it (``my_bot.py``), which the
+    messages name, as tracebacks do.
     """
     malformed = BotFault(
         FaultKind.PROTOCOL,
@@ -89,7 +95,7 @@ def reported_fault(
     trace = report.get("trace", "")
     private = printable(trace) if trace else output_tail
     messages: dict[tuple[str, str], tuple[FaultKind, str]] = {
-        ("crash", "no_act"): (FaultKind.CRASH, "bot.py defines no act() function"),
+        ("crash", "no_act"): (FaultKind.CRASH, f"{source_name} defines no act() function"),
         ("crash", "exit"): (FaultKind.CRASH, f"the bot called exit() {where}"),
         ("memory", "memory_error"): (
             FaultKind.MEMORY,

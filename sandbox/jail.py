@@ -20,13 +20,11 @@ jail, and anything in its environment could be read back by a bot were ``/proc``
 
 from __future__ import annotations
 
-import functools
-import os
 from dataclasses import dataclass
 
 from sandbox.config import SandboxConfig
 from sandbox.limits import Limits
-from sandbox.runtime import PythonRuntime
+from sandbox.runtime import PythonRuntime, bootstrap_source
 
 __all__ = [
     "BOT_DIR",
@@ -58,17 +56,19 @@ class JailFds:
     block: int | None = None  # bwrap waits for a byte here before it execs the bot
 
 
-@functools.cache
-def bootstrap_source() -> str:
-    """The in-jail bootstrap's code, passed with ``-c`` so no project file is mounted."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bootstrap.py")
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+def bootstrap_command(python: str, to_bot: int, from_bot: int, code_hex: str = "") -> list[str]:
+    """The interpreter command: isolated mode, no site, no bytecode writes.
 
-
-def bootstrap_command(python: str, to_bot: int, from_bot: int) -> list[str]:
-    """The interpreter command: isolated mode, no site, no bytecode writes."""
-    return [python, "-I", "-S", "-B", "-c", bootstrap_source(), str(to_bot), str(from_bot)]
+    With ``code_hex`` (the bootstrap compiled by this interpreter, ``PythonRuntime``) the
+    ``-c`` program only unmarshals and runs it; without, it is the bootstrap's text. The
+    protocol descriptors are the last two arguments either way (``sys.orig_argv[-2:]``).
+    """
+    program = (
+        f"import marshal;exec(marshal.loads(bytes.fromhex('{code_hex}')))"
+        if code_hex
+        else bootstrap_source()
+    )
+    return [python, "-I", "-S", "-B", "-c", program, str(to_bot), str(from_bot)]
 
 
 def jail_python_paths(config: SandboxConfig, *, packages: bool, jailed: bool) -> list[str]:
@@ -136,5 +136,7 @@ def bwrap_command(
     if fds.block is not None:
         args += ["--block-fd", str(fds.block)]
     args.append("--")
-    args += command or bootstrap_command(runtime.executable, fds.to_bot, fds.from_bot)
+    args += command or bootstrap_command(
+        runtime.executable, fds.to_bot, fds.from_bot, runtime.bootstrap_hex
+    )
     return args

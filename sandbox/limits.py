@@ -73,12 +73,12 @@ class Limits:
     output_bytes: int = 64 * KiB
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
+        for name in _FIELD_NAMES:  # every player makes one: no dataclasses.fields() call
+            value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise TypeError(f"Limits.{field.name} must be a number, not {value!r}")
-            if value < 0 or (value == 0 and field.name not in {"time_bank_s", "wall_bank_s"}):
-                raise ValueError(f"Limits.{field.name} must be positive, not {value!r}")
+                raise TypeError(f"Limits.{name} must be a number, not {value!r}")
+            if value < 0 or (value == 0 and name not in {"time_bank_s", "wall_bank_s"}):
+                raise ValueError(f"Limits.{name} must be positive, not {value!r}")
         if self.message_bytes < 1024:
             raise ValueError("Limits.message_bytes must be at least 1024")
 
@@ -107,3 +107,6 @@ class Limits:
         above that, or a slow bot would void matches instead of losing them.
         """
         return self.startup_wall_s + SPAWN_GRACE_S + self.match_wall_s + CLOSE_GRACE_S
+
+
+_FIELD_NAMES = tuple(field.name for field in fields(Limits))

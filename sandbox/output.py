@@ -32,6 +32,13 @@ class OutputCapture:
         self._taken = 0  # bytes of the head already handed out by take()
         self._marked = False  # take() has said that the rest is dropped
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._frozen = False
+
+    def freeze(self) -> None:
+        """Keep what was read so far as the final output: later reads are discarded (a
+        killed bot's jail reaped in the background must not change a closed player's
+        output)."""
+        self._frozen = True
 
     def drain(self, max_reads: int = 64) -> None:
         """Read what is available now (bounded, so a flood cannot starve the caller)."""
@@ -48,6 +55,8 @@ class OutputCapture:
             if not chunk:
                 self.eof = True
                 return
+            if self._frozen:
+                continue
             room = self.cap_bytes - len(self._head)
             if room > 0:
                 self._head += chunk[:room]

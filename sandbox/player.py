@@ -25,17 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from engine.players import MATCH_HOOKS, BotFault, FaultKind
-from sandbox.availability import check_available, run_as, seccomp_programs
-from sandbox.cgroups import BotCgroup, CgroupError, cgroup_support
+from sandbox.availability import check_available
+from sandbox.cgroups import BotCgroup
 from sandbox.config import SandboxConfig
-from sandbox.errors import SandboxError, SandboxUnavailable
 from sandbox.faults import exit_fault, phase_text, reported_fault
-from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command, jail_python_paths
-from sandbox.limits import SPAWN_GRACE_S, Limits
-from sandbox.process import BotProcess, SpawnRequest, spawn
+from sandbox.jail import BOT_DIR
+from sandbox.launch import Jail, launch, platform_failure
+from sandbox.limits import Limits
+from sandbox.pool import JailPool, shared_pool
+from sandbox.process import BotProcess
 from sandbox.protocol import ProtocolViolation, decode, encode
-from sandbox.runtime import discover_runtime
-from sandbox.staging import StagedBot, stage_bot
+from sandbox.staging import StagedBot, stage_into
 
 __all__ = ["SandboxedPlayer"]
 
@@ -48,13 +48,6 @@ _REPLY_KEYS: dict[str, dict[str, type]] = {
     "action": {"t": str, "action": dict, "seq": int},
     "done": {"t": str, "seq": int},
 }
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    if message not in _warned:
-        _warned.add(message)
-        log.warning("%s", message)
 
 
 class SandboxedPlayer:
@@ -94,9 +87,14 @@ class SandboxedPlayer:
         self._wall_bank_s = self.limits.wall_bank_s
         self._wall_used_s = 0.0  # wall-clock time of all decisions so far
         self._seq = 0  # number of the current request; replies must echo it
+        self._spin_credit = 4  # see _spin
         self._process: BotProcess | None = None
         self._cgroup: BotCgroup | None = None
         self._staged: StagedBot | None = None
+        self._jail: Jail | None = None
+        self._pool: JailPool | None = None  # the pool this player's jail came from
+        self._counted: JailPool | None = None  # the pool that counts this bot as started
+        self._marks: dict[str, float] = {}
         self._fault: BotFault | None = None
         self._started = False
         self._closed = False
@@ -124,7 +122,7 @@ class SandboxedPlayer:
     def process_ids(self) -> tuple[int, ...]:
         """Host pids of bwrap and the bot while running (for monitoring and tests)."""
         process = self._process
-        if process is None or process.closed:
+        if process is None or process.closed or self._closed:
             return ()
         return (process.popen.pid, process.pid)
 
@@ -180,12 +178,29 @@ class SandboxedPlayer:
         self._call(request, hook, "done")
 
     def close(self) -> None:
-        """Kill and reap the bot, remove its cgroup and files. Idempotent; never raises."""
+        """Kill the bot, reap it, remove its cgroup and files. Idempotent; never raises.
+
+        A jail from a pool is killed here and its output kept; the rest of its reaping
+        (bubblewrap's exit, the cgroup, the files) is left to the pool's thread, off the
+        match's path. Any other is reaped before this returns.
+        """
         if self._closed:
             return
         self._closed = True
+        if self._counted is not None:
+            self._counted.done(self.limits)
         try:
-            self._shutdown()
+            pool, process = self._pool, self._process
+            if pool is not None and pool.accepting and process is not None and not process.closed:
+                process.kill()
+                process.output.drain()
+                process.output.freeze()  # what it printed before it was killed is all
+                if self._finalizer is not None:
+                    self._finalizer.detach()
+                assert self._jail is not None
+                pool.reap(self._jail.close)
+            else:
+                self._shutdown()
         except BaseException:  # close() must never raise: log it for the operator
             log.exception("sandbox: cleaning up player %r failed", self.name)
 
@@ -193,7 +208,7 @@ class SandboxedPlayer:
         """The bot's own stdout+stderr, capped at ``Limits.output_bytes`` (owner-only)."""
         if self._process is None:
             return ""
-        if not self._process.closed:
+        if not self._closed and not self._process.closed:
             self._process.output.drain()
         return self._author_paths(self._process.output.text())
 
@@ -201,7 +216,7 @@ class SandboxedPlayer:
         """What the bot printed since the last call (within the cap), for per-step logs."""
         if self._process is None:
             return ""
-        if not self._process.closed:
+        if not self._closed and not self._process.closed:
             self._process.output.drain()
         return self._author_paths(self._process.output.take())
 
@@ -223,60 +238,40 @@ class SandboxedPlayer:
                 file=sys.stderr,
             )
         check_available(config)
-        ids = None if config.unsafe else run_as(config)
-        self._staged = stage_bot(self.bot_path, config.work_dir, ids[1] if ids else None)
-        self._cgroup = self._make_cgroup()
-        runtime = None if config.unsafe else discover_runtime(config.python)
-        programs = None if config.unsafe else seccomp_programs(config)
-        bot_dir = str(self._staged.bot_dir)
-        packages = config.packages_installed  # read once: the bind and sys.path agree
-
-        def argv_for(to_bot: int, from_bot: int, *bwrap_fds: int) -> list[str]:
-            if runtime is None:
-                return bootstrap_command(os.path.realpath(config.python), to_bot, from_bot)
-            seccomp, info_fd, block = bwrap_fds
-            fds = JailFds(to_bot, from_bot, seccomp, info_fd, block)
-            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir, packages=packages)
-
-        request = SpawnRequest(
-            unsafe=config.unsafe,
-            run_as=ids,
-            seccomp_program=programs.jail if programs else None,
-            message_bytes=limits.message_bytes,
-            output_bytes=limits.output_bytes,
-        )
-        process, cgroup_problem = spawn(request, argv_for, self._cgroup)
-        self._process = process
-        self._finalizer = weakref.finalize(
-            self, _emergency_cleanup, process, self._cgroup, self._staged
-        )
-        if cgroup_problem is not None:
-            self._drop_cgroup(cgroup_problem)
-
-        init = {
-            "op": "init",
-            "exec_filter": programs.exec_deny.hex() if programs else None,
-            "rlimits": self._rlimits(),
-            "bot_dir": BOT_DIR if runtime is not None else bot_dir,
-            "extra_paths": jail_python_paths(config, packages=packages, jailed=runtime is not None),
+        began = time.monotonic()
+        pool = shared_pool(config)
+        jail = None
+        if pool is not None:
+            jail = pool.take(limits)
+            self._counted = pool  # it counts this bot until close(), pooled or not
+        if jail is None:
+            jail = launch(config, limits, bot_path=self.bot_path)
+        else:
+            self._pool = pool
+        self._adopt(jail, began)
+        process = jail.process
+        # Until "prepared" only platform code runs in the jail: any failure is ours. (A
+        # pooled jail's was read by the pool's thread, as soon as it came.)
+        jail.await_prepared(self.name)
+        self._marks.update(jail.marks)
+        if not jail.has_files:  # a pooled jail: its bot is this one, from now on
+            stage_into(jail.staged, self.bot_path, jail.group)
+            jail.has_files = True
+            self._marks["staged_files"] = time.monotonic()
+        load = {
+            "op": "load",
+            "bot_dir": jail.bot_dir,
             "info": dict(info),
             "hooks": list(self._offered),
-            "message_bytes": limits.message_bytes,
         }
         guard = limits.startup_wall_s
-        prepared_deadline = time.monotonic() + guard + SPAWN_GRACE_S
-        if not process.write(encode(init), prepared_deadline):
-            self._platform_failure("the jail did not accept its start message")
-        # Until "prepared" only platform code runs in the jail: any failure is ours.
-        prepared = self._receive_platform(prepared_deadline)
-        if prepared.get("t") == "error":
-            self._platform_failure(f"the bootstrap failed: {str(prepared.get('reason'))[:300]}")
-        if prepared.get("t") != "prepared":
-            self._platform_failure(f"unexpected first message {prepared.get('t')!r}")
+        if not process.write(encode(load), time.monotonic() + guard):
+            self._platform_failure("the jail did not accept its load message")
+        self._marks["load_sent"] = time.monotonic()
         # From here on every byte on the channel may come from the bot: a claim to check.
         try:
             reply = self._receive(
-                cpu_start=0.0,
+                cpu_start=process.cpu_seconds(),
                 cpu_budget=limits.startup_timeout_s,
                 wall_deadline=time.monotonic() + guard,
                 phase="import",
@@ -289,98 +284,37 @@ class SandboxedPlayer:
                 f"(it used {expired.cpu_used_s:.2f} s of CPU: it was sleeping or blocked)",
             ) from None
         if reply.get("t") == "fault":
-            raise reported_fault(reply, "import", limits, process.output.tail())
+            raise reported_fault(reply, "import", limits, process.output.tail(), self.source_name)
         hooks = reply.get("hooks")
         if not _well_formed(reply, "ready") or not all(isinstance(h, str) for h in hooks):
             raise BotFault(
                 FaultKind.PROTOCOL, "the bot sent a malformed or unexpected message while loading"
             )
         process.freeze()
+        self._marks["ready"] = time.monotonic()
         self._check_quiet("while loading")
         self.hooks = frozenset(h for h in hooks if h in self._offered)
 
-    def _make_cgroup(self) -> BotCgroup | None:
-        config = self.config
-        if config.unsafe or config.cgroup == "off":
-            return None
-        support = cgroup_support(config.cgroup_root)
-        if isinstance(support, str):
-            if config.cgroup == "required":
-                raise SandboxUnavailable(f"{support} and ARENA_SANDBOX_CGROUP=required")
-            _warn_once(f"sandbox: {support}; running bots with rlimits only")
-            return None
-        try:
-            return BotCgroup(
-                support,
-                memory_bytes=self.limits.cgroup_memory_bytes,
-                max_tasks=self.limits.max_processes,
-            )
-        except CgroupError as exc:
-            if config.cgroup == "required":
-                raise SandboxUnavailable(f"{exc} and ARENA_SANDBOX_CGROUP=required") from None
-            _warn_once(f"sandbox: {exc}; running bots with rlimits only")
-            return None
+    def _adopt(self, jail: Jail, began: float) -> None:
+        """Make ``jail`` this player's: its process, cgroup and directory are ours now."""
+        self._jail = jail
+        self._process, self._cgroup, self._staged = jail.process, jail.cgroup, jail.staged
+        self._finalizer = weakref.finalize(
+            self, _emergency_cleanup, jail.process, jail.cgroup, jail.staged
+        )
+        self._marks = {**jail.marks, "start": began, "jail": time.monotonic()}
 
-    def _drop_cgroup(self, problem: str) -> None:
-        if self.config.cgroup == "required":
-            raise SandboxUnavailable(f"{problem} and ARENA_SANDBOX_CGROUP=required")
-        _warn_once(f"sandbox: {problem}; running bots with rlimits only")
-        if self._cgroup is not None:
-            self._cgroup.remove()
-            self._cgroup = None
-
-    def _rlimits(self) -> dict[str, tuple[int, int]]:
-        limits = self.limits
-        cpu = max(1, int(limits.cpu_total_s + 0.999))
-        rlimits = {
-            "AS": (limits.memory_bytes, limits.memory_bytes),
-            "CPU": (cpu, cpu + 1),  # SIGXCPU first, SIGKILL a second later
-            "NOFILE": (limits.max_open_files, limits.max_open_files),
-            "FSIZE": (limits.max_file_bytes, limits.max_file_bytes),
-            "CORE": (0, 0),
-            "MSGQUEUE": (0, 0),
-        }
-        if not self.config.unsafe:
-            # Counted per user namespace, i.e. per bot; in unsafe mode it would count every
-            # process of the developer's uid.
-            rlimits["NPROC"] = (limits.max_processes, limits.max_processes)
-        return rlimits
+    @property
+    def startup_marks(self) -> dict[str, float]:
+        """Monotonic times of each step of the start-up (docs/sandbox.md, "Where start-up
+        goes"): ``begin`` ... ``init_sent`` are the jail's launch (long before ``start``
+        for a pooled jail), ``interpreter`` and ``init_received`` the bootstrap's own,
+        ``start`` ... ``ready`` this player's ``start()``."""
+        return dict(self._marks)
 
     def _platform_failure(self, what: str) -> None:
         """Raise SandboxError: the jail failed before any bot code ran."""
-        process = self._process
-        said = ""
-        if process is not None:
-            process.collect_exit(0.5)
-            lines = process.output.tail().strip().splitlines()
-            said = f" ({lines[-1][:300]})" if lines else ""
-        raise SandboxError(f"sandbox for {self.name!r}: {what}{said}")
-
-    def _receive_platform(self, deadline: float) -> dict[str, Any]:
-        """The first message, written before any bot code runs: its failure is ours."""
-        process = self._process
-        assert process is not None
-        while True:
-            try:
-                line = process.reader.pop()
-            except ProtocolViolation:
-                self._platform_failure("garbled start message")
-            if line is not None:
-                try:
-                    return decode(line)
-                except ProtocolViolation:
-                    self._platform_failure("garbled start message")
-            if process.exited or process.reader.eof:
-                process.collect_exit()
-                if process.reader.pop() is None:
-                    self._platform_failure(
-                        f"the jail exited before the bot was loaded (status {process.returncode})"
-                    )
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._platform_failure("the interpreter did not start in time")
-            process.poll_events(min(remaining, 0.5))
+        platform_failure(self._process, what, self.name)
 
     # -- one decision -------------------------------------------------------------------
 
@@ -391,7 +325,7 @@ class SandboxedPlayer:
         if process is None or self._closed:
             raise RuntimeError(f"player {self.name!r} is not running")
         limits = self.limits
-        process.reader.fill()  # anything written since the last reply is not an answer
+        process.poll_events(0.0)  # anything written since the last reply is not an answer
         self._check_quiet("between its turns")
         allowance = limits.move_timeout_s + max(self._bank_s, 0.0)
         cpu_start = process.cpu_seconds()
@@ -408,7 +342,7 @@ class SandboxedPlayer:
                 self._fail(self._lost(phase, wall_deadline))
             process.thaw()
             if self.config.spin_us:
-                process.spin(self.config.spin_us / 1e6)
+                self._spin(process)
             reply = self._receive(
                 cpu_start=cpu_start,
                 cpu_budget=allowance,
@@ -427,7 +361,9 @@ class SandboxedPlayer:
         used = process.cpu_seconds() - cpu_start
         kind = reply.get("t")
         if kind == "fault":
-            self._fail(reported_fault(reply, phase, limits, process.output.tail()))
+            self._fail(
+                reported_fault(reply, phase, limits, process.output.tail(), self.source_name)
+            )
         self.last_move_late = used > limits.move_timeout_s or wall > limits.move_wall_s
         if used > limits.move_timeout_s:
             self._bank_s -= used - limits.move_timeout_s
@@ -452,6 +388,23 @@ class SandboxedPlayer:
             )
         self._check_quiet(phase_text(phase))
         return reply
+
+    def _spin(self, process: BotProcess) -> None:
+        """Spin for the reply while spinning pays (``SandboxConfig.spin_us``).
+
+        On a busy machine the bot often waits for a core while the host spins (on its
+        core, maybe the one the bot needs): a spin that misses costs the whole budget and
+        delays the reply. So the host spins only while most recent spins caught their
+        reply, and, after a run of misses, tries again every 32 decisions.
+        """
+        if self._spin_credit <= 0:
+            self._spin_credit += 1
+            if self._spin_credit < 0:
+                return
+        if process.spin(self.config.spin_us / 1e6):
+            self._spin_credit = min(self._spin_credit + 1, 8)
+        else:
+            self._spin_credit = -32 if self._spin_credit <= 2 else self._spin_credit - 2
 
     def _check_quiet(self, where: str) -> None:
         """Extra bytes after a reply mean someone besides the bootstrap wrote on the pipe."""
@@ -521,7 +474,9 @@ class SandboxedPlayer:
             except ProtocolViolation:
                 report = {}
             if report.get("t") == "fault":  # checked there: a forged report is a protocol fault
-                return reported_fault(report, phase, self.limits, process.output.tail())
+                return reported_fault(
+                    report, phase, self.limits, process.output.tail(), self.source_name
+                )
         cgroup = self._cgroup
         return exit_fault(
             returncode,

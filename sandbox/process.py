@@ -1,13 +1,17 @@
 """Starting, measuring, freezing and reaping one jailed bot process.
 
 Launch order (bubblewrap mode): bwrap is started as the unprivileged bot uid with an empty
-environment; it reports the jail's host pid on ``--info-fd`` and then waits on
-``--block-fd`` with all mounts done but before exec'ing anything. While it waits, the host
-takes a pidfd on that process, so later signals can never hit a recycled pid. Released, it
-execs the interpreter while the host moves it into the bot's cgroup (a slow operation on
-cgroup v1, overlapped this way with the interpreter's start). The bootstrap waits for the
-host's init message before it imports the bot, and the host sends it only once the move is
-done: no code of the bot ever runs outside its cgroup.
+environment. A root worker execs it through util-linux's ``setpriv``, which drops to that
+uid, rather than having ``subprocess`` change uid in the child: a child that changes uid
+must be a full ``fork()`` of the worker, whose page tables cost milliseconds to copy, where
+without it ``subprocess`` uses ``vfork()``. bwrap reports the jail's host pid on
+``--info-fd`` and then waits on ``--block-fd`` with all mounts done but before exec'ing
+anything. While it waits, the host takes a pidfd on that process, so later signals can
+never hit a recycled pid. Released, it execs the interpreter while the host moves it into
+the bot's cgroup (a slow operation on cgroup v1, overlapped this way with the
+interpreter's start). The bootstrap waits for the host's init message before it does
+anything, and the host sends it only once the move is done: no code of the bot ever runs
+outside its cgroup.
 
 The bot's CPU time is read from the kernel's per-process CPU clock (all threads, in ns),
 which the bot cannot influence. Between its turns the bot is stopped with SIGSTOP: every
@@ -46,6 +50,9 @@ class SpawnRequest:
     seccomp_program: bytes | None
     message_bytes: int
     output_bytes: int
+    #: A command that drops to ``run_as`` and execs the rest (``setpriv ... --``); without
+    #: it, ``subprocess`` changes uid in a forked child.
+    drop_command: tuple[str, ...] = ()
 
 
 class BotProcess:
@@ -81,18 +88,25 @@ class BotProcess:
 
     # -- measuring and signalling -------------------------------------------------------
 
+    # The calls below run on every decision: plain try/except, not contextlib.suppress
+    # (which builds a context manager each time).
+
     def cpu_seconds(self) -> float:
         """CPU time of the bot process so far (all threads); the last value once it is gone."""
-        with contextlib.suppress(OSError):  # gone: keep the last reading
+        try:  # noqa: SIM105 - see above
             self._last_cpu_s = time.clock_gettime(self._clock)
+        except OSError:  # gone: keep the last reading
+            pass
         return self._last_cpu_s
 
     def _signal(self, signum: int) -> None:
-        with contextlib.suppress(OSError):
+        try:
             if self._group:
                 os.killpg(self.pid, signum)
             else:
                 signal.pidfd_send_signal(self.pidfd, signum)
+        except OSError:  # gone already
+            pass
 
     def freeze(self) -> None:
         self._signal(signal.SIGSTOP)
@@ -120,8 +134,8 @@ class BotProcess:
                 self.exited = True
                 self.poller.unregister(fd)
 
-    def spin(self, budget_s: float) -> None:
-        """Busy-read the reply pipe for up to ``budget_s``.
+    def spin(self, budget_s: float) -> bool:
+        """Busy-read the reply pipe for up to ``budget_s``; True if something came.
 
         Most replies take well under 100 us; catching them without sleeping saves the
         host's wake-up latency (~50 us on a VM), which is most of a round trip.
@@ -130,7 +144,8 @@ class BotProcess:
         end = clock() + budget_s
         while clock() < end:
             if fill():
-                return
+                return True
+        return False
 
     def collect_exit(self, timeout_s: float = 2.0) -> int | None:
         """After the bot died: bwrap's exit status (128 + signal, or the bot's status)."""
@@ -212,12 +227,15 @@ def spawn(
     request: SpawnRequest,
     argv_for: Callable[..., list[str]],
     cgroup: BotCgroup | None,
+    marks: dict[str, float] | None = None,
 ) -> tuple[BotProcess, str | None]:
     """Start the jail; returns the process and, if joining the cgroup failed, why.
 
     ``argv_for(to_bot, from_bot, seccomp, info, block)`` returns the command (bwrap mode)
-    or ``argv_for(to_bot, from_bot)`` (unsafe mode).
+    or ``argv_for(to_bot, from_bot)`` (unsafe mode). ``marks`` receives the monotonic time
+    of each step (``spawned``, ``pid``, ``released``, ``attached``).
     """
+    marks = {} if marks is None else marks
     to_bot_r, to_bot_w = os.pipe()
     from_bot_r, from_bot_w = os.pipe()
     out_r, out_w = os.pipe()
@@ -239,7 +257,9 @@ def spawn(
                 os.close(seccomp_w)
             argv = argv_for(to_bot_r, from_bot_w, seccomp_r, info_w, block_r)
         kwargs: dict[str, object] = {}
-        if request.run_as is not None:
+        if request.run_as is not None and request.drop_command:
+            argv = [*request.drop_command, *argv]
+        elif request.run_as is not None:
             uid, gid = request.run_as
             kwargs.update(user=uid, group=gid, extra_groups=[])
         popen = subprocess.Popen(
@@ -258,6 +278,7 @@ def spawn(
             with contextlib.suppress(OSError):
                 os.close(fd)
         raise
+    marks["spawned"] = time.monotonic()
     for fd in [*child_fds, out_w]:
         os.close(fd)
 
@@ -268,6 +289,7 @@ def spawn(
         else:
             assert info_r is not None
             pid = _read_child_pid(info_r, popen, out_r)
+        marks["pid"] = time.monotonic()
         try:
             process = BotProcess(popen, pid, to_bot_w, from_bot_r, out_r, request)
         except OSError as exc:  # pidfd_open: the jail is already gone
@@ -284,6 +306,7 @@ def spawn(
     try:
         if block_w is not None:
             os.write(block_w, b"x")  # the pidfd is safe now: let bwrap exec the interpreter
+        marks["released"] = time.monotonic()
         if cgroup is not None:
             # A v1 memory-cgroup move waits for an RCU grace period (~10 ms here), so it
             # overlaps the interpreter's start. The bootstrap imports no bot code before the
@@ -292,6 +315,7 @@ def spawn(
                 cgroup.attach(pid)
             except OSError as exc:
                 cgroup_problem = str(exc)
+        marks["attached"] = time.monotonic()
     except BaseException:
         process.close()
         raise

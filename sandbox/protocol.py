@@ -14,14 +14,18 @@ shape and only ever uses its own wording for public fault details.
 
 Host -> bot::
 
-    {"op": "init", "exec_filter": hex|null, "rlimits": {...}, "bot_dir": "/bot",
-     "extra_paths": [...], "info": {...}, "message_bytes": N}
+    {"op": "init", "exec_filter": hex|null, "rlimits": {...}, "extra_paths": [...],
+     "message_bytes": N}                 when the jail starts (maybe before its bot is chosen)
+    {"op": "load", "bot_dir": "/bot", "info": {...}, "hooks": [...]}
+                                         once, after the bot's files are in /bot
     {"op": "act", "seq": N, "obs": {...}}
     {"op": "hook", "seq": N, "hook": "on_game_end", "payload": {...}}
 
 Bot -> host::
 
-    {"t": "prepared"}                    limits and filters are in place, no bot code ran yet
+    {"t": "prepared", "clock": [t1, t2]} limits and filters are in place, no bot code ran
+                                         yet (t1, t2: when the interpreter was up and when
+                                         init arrived, on the host's monotonic clock)
     {"t": "error", "reason": ...}        ... or they could not be put in place (platform)
     {"t": "ready", "hooks": [...]}       bot imported, on_match_start done
     {"t": "action", "action": {...}, "seq": N}     reply to "act" number N
@@ -69,12 +73,18 @@ def _reject_constant(name: str) -> Any:
 
 
 # One instance each: json.dumps/loads with options build a new coder per call (~5 us).
-_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+# Without the circular-reference check (a dict of ids kept for every container) a 3 KB
+# observation encodes in about 60 % of the time; what the host sends is the engine's own
+# acyclic data, and a cycle would still fail, with RecursionError.
+_encoder = json.JSONEncoder(
+    separators=(",", ":"), ensure_ascii=True, allow_nan=False, check_circular=False
+)
 _decoder = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One protocol line. Raises ValueError/TypeError for non-JSON data (a host bug)."""
+    """One protocol line. Raises ValueError/TypeError/RecursionError for non-JSON data
+    (a host bug)."""
     return _encoder.encode(message).encode("ascii") + b"\n"
 
 

@@ -7,11 +7,15 @@ its C extensions), its shared-library directory and the dynamic loader. Not ``/e
 library and nothing else (unless the operator adds ``extra_python_paths``).
 
 The interpreter is asked once per process for its layout, so any distribution's
-interpreter works without hard-coded paths.
+interpreter works without hard-coded paths. The same call compiles the in-jail bootstrap
+(``sandbox/bootstrap.py``) with that interpreter, so each jail unmarshals ready code instead
+of compiling the text again (about 2 ms of CPU per jail on this project's CI machine); the
+code object is only valid for that interpreter's version, which is why it is made there.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import struct
@@ -21,12 +25,13 @@ from dataclasses import dataclass
 
 from sandbox.errors import SandboxUnavailable
 
-__all__ = ["PythonRuntime", "discover_runtime"]
+__all__ = ["PythonRuntime", "bootstrap_source", "discover_runtime"]
 
 _PROBE = (
-    "import json, sys, sysconfig; print(json.dumps({"
+    "import json, marshal, sys, sysconfig; source = sys.stdin.read(); print(json.dumps({"
     "'executable': sys.executable, 'path': sys.path, "
-    "'libdir': sysconfig.get_config_var('LIBDIR') or ''}))"
+    "'libdir': sysconfig.get_config_var('LIBDIR') or '', "
+    "'bootstrap': marshal.dumps(compile(source, '<string>', 'exec', optimize=2)).hex()}))"
 )
 
 
@@ -36,6 +41,17 @@ class PythonRuntime:
 
     executable: str
     binds: tuple[tuple[str, str], ...]
+    #: The bootstrap compiled by this interpreter (``marshal`` format, as hex): its frames
+    #: are named ``<string>``, as the text passed with ``-c`` was.
+    bootstrap_hex: str = ""
+
+
+@functools.cache
+def bootstrap_source() -> str:
+    """The in-jail bootstrap's text (no project file is mounted in the jail)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bootstrap.py")
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 _cache: dict[str, PythonRuntime] = {}
@@ -60,6 +76,7 @@ def _discover(python: str) -> PythonRuntime:
     try:
         done = subprocess.run(
             [executable, "-I", "-S", "-c", _PROBE],
+            input=bootstrap_source().encode("utf-8"),
             capture_output=True,
             env={},
             timeout=30,
@@ -81,7 +98,9 @@ def _discover(python: str) -> PythonRuntime:
             binds.append((os.path.realpath(path), path))
     if loader and not any(_inside(loader, dest) for _, dest in binds[1:]):
         binds.append((os.path.realpath(loader), loader))
-    return PythonRuntime(executable=executable, binds=tuple(binds))
+    return PythonRuntime(
+        executable=executable, binds=tuple(binds), bootstrap_hex=layout["bootstrap"]
+    )
 
 
 def _inside(path: str, directory: str) -> bool:

@@ -4,6 +4,14 @@ Why copy instead of mounting the upload in place: the jail must see this bot's f
 nothing next to them; the bot's unprivileged uid must be able to read them whatever the
 upload's owner and mode; and the copy is a snapshot nobody can change during the match.
 
+Every jail gets its own directory, made with the jail (:func:`jail_dir`) and shown to it
+read-only at ``/bot``. A jail started before its bot is chosen (``sandbox.pool``) gets it
+empty; the bot's files are copied in once, when the bot is chosen and before the jail is
+told to load it (:func:`stage_into`): a directory that is not empty is refused, so no jail
+ever holds a second bot's files. The copy is per jail, never a hard link to a shared
+file: a shared inode would tell a bot, through its link count, how many other jails of
+its version run on the worker.
+
 Only regular files and directories are copied. Symbolic links (a hostile archive could
 point one at the project's settings or another bot), devices and sockets are skipped, and
 every file is opened without following links. A single ``.py`` file becomes ``bot.py``.
@@ -25,7 +33,7 @@ from pathlib import Path
 from engine.players import BotFault, FaultKind
 from sandbox.cgroups import pid_alive
 
-__all__ = ["MAX_BOT_BYTES", "MAX_BOT_FILES", "StagedBot", "stage_bot"]
+__all__ = ["MAX_BOT_BYTES", "MAX_BOT_FILES", "StagedBot", "jail_dir", "stage_bot", "stage_into"]
 
 ENTRY_FILE = "bot.py"
 #: Caps on what is copied (the upload checks allow far less; this guards the host's disk).
@@ -48,37 +56,58 @@ class StagedBot:
 
 
 def stage_bot(bot_path: str | os.PathLike[str], work_dir: str, group: int | None) -> StagedBot:
-    """Copy the bot into a new directory under ``work_dir``.
-
-    With ``group`` (the worker runs as root), files are ``root:group`` and group-readable so
-    only root and the bot's gid can read them; otherwise they belong to this process's uid.
-    Raises BotFault when the bot has no ``bot.py`` or is too large.
-    """
-    source = Path(bot_path)
+    """Copy the bot into a new directory under ``work_dir`` (:func:`jail_dir` and
+    :func:`stage_into` in one). Raises BotFault when the bot has no ``bot.py`` or is too
+    large."""
+    staged = jail_dir(work_dir, group)
     try:
-        info = source.lstat()
-    except OSError:
-        raise BotFault(FaultKind.CRASH, "the bot's files are missing") from None
+        stage_into(staged, bot_path, group)
+    except BaseException:
+        staged.remove()
+        raise
+    return staged
+
+
+def jail_dir(work_dir: str, group: int | None) -> StagedBot:
+    """A new, empty directory for one jail's ``/bot`` under ``work_dir``.
+
+    With ``group`` (the worker runs as root), it is ``root:group`` and group-readable so
+    only root and the bot's gid can read it; otherwise it belongs to this process's uid.
+    """
     parent = work_dir or tempfile.gettempdir()
     _sweep_stale(parent)
     root = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=parent))
     staged = StagedBot(root=root, bot_dir=root / "bot")
     try:
         staged.bot_dir.mkdir()
-        if stat.S_ISREG(info.st_mode):
-            _copy_file(source, staged.bot_dir / ENTRY_FILE)
-        elif stat.S_ISDIR(info.st_mode):
-            entry = source / ENTRY_FILE
-            if not entry.is_file() or entry.is_symlink():
-                raise BotFault(FaultKind.CRASH, "the bot has no bot.py at its root")
-            _copy_tree(source, staged.bot_dir)
-        else:
-            raise BotFault(FaultKind.CRASH, "the bot is neither a .py file nor a directory")
         _set_permissions(staged, group)
     except BaseException:
         staged.remove()
         raise
     return staged
+
+
+def stage_into(staged: StagedBot, bot_path: str | os.PathLike[str], group: int | None) -> None:
+    """Copy the bot's files into the (empty) ``staged.bot_dir``, with the permissions of
+    :func:`jail_dir`. Raises BotFault when the bot has no ``bot.py`` or is too large, and
+    RuntimeError when the directory already holds files (a jail serves one bot once)."""
+    if any(staged.bot_dir.iterdir()):
+        raise RuntimeError(f"{staged.bot_dir} already holds a bot's files")
+    source = Path(bot_path)
+    try:
+        info = source.lstat()
+    except OSError:
+        raise BotFault(FaultKind.CRASH, "the bot's files are missing") from None
+    if stat.S_ISREG(info.st_mode):
+        _copy_file(source, staged.bot_dir / ENTRY_FILE)
+    elif stat.S_ISDIR(info.st_mode):
+        entry = source / ENTRY_FILE
+        if not entry.is_file() or entry.is_symlink():
+            raise BotFault(FaultKind.CRASH, "the bot has no bot.py at its root")
+        _copy_tree(source, staged.bot_dir)
+    else:
+        raise BotFault(FaultKind.CRASH, "the bot is neither a .py file nor a directory")
+    _set_permissions(staged, group)
 
 
 def _sweep_stale(parent: str) -> None:

@@ -14,6 +14,7 @@ from celery.signals import (
     task_prerun,
     worker_init,
     worker_process_init,
+    worker_process_shutdown,
 )
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
@@ -83,6 +84,8 @@ def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
     """
     from sandbox import SandboxConfig, SandboxError, check_available, check_packages
 
+    if _serves_control_only(sender):
+        return  # it starts and advances tournaments; it never plays a match
     try:
         config = SandboxConfig.from_env()
         check_available(config)
@@ -93,14 +96,25 @@ def _check_sandbox(sender: Any = None, **kwargs: Any) -> None:
     _sweep_workdirs()
 
 
+def _serves_control_only(worker: Any) -> bool:
+    """Whether the worker reads only the control queue (``-Q control``): bookkeeping tasks,
+    no bot code, so no sandbox is needed (its queues are set before ``worker_init``)."""
+    try:
+        queues = set(worker.app.amqp.queues.consume_from or {})
+    except AttributeError:
+        return False
+    return queues == {"control"}
+
+
 def _sweep_workdirs() -> None:
     """Remove match directories that a killed worker on this host left behind."""
     import django
 
     django.setup()
-    from arena.services.matches import match_workdirs_sweep
+    from arena.services.matches import match_workdirs_sweep, version_dirs_sweep
 
     removed = match_workdirs_sweep(older_than_s=float(app.conf.task_time_limit or 3600) + 60)
+    removed += version_dirs_sweep()
     if removed:
         log.info("removed %d match directories left by a killed worker", removed)
 
@@ -133,3 +147,13 @@ def _pin_to_a_cpu(**kwargs: Any) -> None:
     cpu = pin_pool_process(index, size)
     if cpu is not None:
         log.info("pool process %d of %d plays its matches on CPU %d", index, size, cpu)
+
+
+@worker_process_shutdown.connect
+def _close_jail_pools(**kwargs: Any) -> None:
+    """Kill the jails this pool process started ahead of its next match, and reap them, so
+    a stopping worker leaves no cgroup or staged directory behind (``sandbox.pool``; a
+    killed one's are removed by the next worker, by pid)."""
+    from sandbox.pool import close_shared_pools
+
+    close_shared_pools()

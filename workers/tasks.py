@@ -143,18 +143,33 @@ def rate_match(match_id: int) -> None:
 @app.task(name="workers.tasks.sweep_stuck_matches", soft_time_limit=60, time_limit=90)
 def sweep_stuck_matches() -> None:
     """Periodic: re-queue matches left by lost messages or dead workers, and validations
-    stuck pending (a bounded number of times, then failed with a reason); start sign-up
-    tournaments at their deadline."""
+    stuck pending (a bounded number of times, then failed with a reason)."""
     with _logged("sweep_stuck_matches") as line:
         line.update(match_sweep_stuck())
         swept = version_sweep_pending()  # stuck validations: queued again, then failed
         line.update(validations_requeued=swept["requeued"], validations_failed=swept["failed"])
-        due = tournament_start_due()  # sign-up tournaments whose deadline passed
-        line.update(tournaments_started=due["started"], tournaments_cancelled=due["cancelled"])
         line.update(playground.playground_sweep())  # lost messages, dead workers
 
 
+@app.task(name="workers.tasks.clean_up_playground", soft_time_limit=300, time_limit=360)
+def clean_up_playground() -> None:
+    """Periodic (hourly): delete the playground runs their authors no longer keep
+    (``ARENA_PLAYGROUND_KEEP_RUNS``, ``ARENA_PLAYGROUND_KEEP_DAYS``)."""
+    with _logged("clean_up_playground") as line:
+        line.update(playground.playground_cleanup())
+
+
 # --- tournaments --------------------------------------------------------------------------
+
+
+@app.task(name="workers.tasks.start_due_tournaments", soft_time_limit=60, time_limit=90)
+def start_due_tournaments() -> None:
+    """Periodic (every few seconds, control queue): start the sign-up tournaments whose
+    deadline has passed; cancel those with too few bots signed up."""
+    due = tournament_start_due()
+    if due["started"] or due["cancelled"]:
+        with _logged("start_due_tournaments") as line:
+            line.update(tournaments_started=due["started"], tournaments_cancelled=due["cancelled"])
 
 
 @app.task(name="workers.tasks.start_tournament", soft_time_limit=120, time_limit=180, **RETRY)

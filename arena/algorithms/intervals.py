@@ -97,8 +97,12 @@ def score_share(units: Iterable[tuple[float, float]]) -> Share:
     )
     # The effective number of matches is the matches played over the design effect (the
     # units' variance against the variance of as many independent matches): about the matches
-    # played for single matches, more where duplicate sets cancel luck. Never more than the
-    # padded count would allow for independent matches: three wins of three are not "sure".
+    # played for single won-or-lost matches (n(n+1)/(n+2) of n), more where duplicate sets
+    # cancel luck or a result between win and loss is common. It is not capped at the matches
+    # played: that would throw away what duplicate sets are for. Small samples are kept
+    # honest by the padding instead (its won and lost unit are in the variance), so three
+    # wins of three are not "sure"; tests/arena/algorithms/test_intervals.py checks the
+    # interval's coverage in model worlds of both kinds.
     binomial = centre * (1 - centre) / padded_total
     effective = total * binomial / variance if variance > 0 else total
     low, high = wilson(score, effective)

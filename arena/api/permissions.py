@@ -7,15 +7,22 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-__all__ = ["IsStaff", "IsStaffOrReadOnly"]
+from arena.selectors.accounts import is_organiser
 
-IsStaff = IsAdminUser  # Django's is_staff: the organisers
+__all__ = ["IsOrganiser", "IsOrganiserOrReadOnly", "IsStaff"]
+
+IsStaff = IsAdminUser  # Django's is_staff
 
 
-class IsStaffOrReadOnly(BasePermission):
+class IsOrganiser(BasePermission):
+    """Organisers of tournaments: staff, and the "organisers" group (``is_organiser``)."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return is_organiser(request.user)
+
+
+class IsOrganiserOrReadOnly(BasePermission):
     anonymous_reads = True  # the schema marks its reads public (arena.api.schema)
 
     def has_permission(self, request: Request, view: APIView) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return bool(request.user and request.user.is_staff)
+        return request.method in SAFE_METHODS or is_organiser(request.user)

@@ -8,39 +8,52 @@ draft's output. Everything here is the author's alone: another user's draft or r
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import ErrorDetail, Throttled
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from arena.api.challenges import IdListField
 from arena.api.fields import GameField, StrictCharField, StrictIntegerField
 from arena.api.pagination import Pagination
 from arena.api.schema import errors
+from arena.api.throttles import PlaygroundCheckThrottle
 from arena.models import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
 from arena.selectors.filters import MAX_ID
 from arena.selectors.playground import (
     MatchView,
     draft_get,
     draft_list,
+    opponent_search,
     playground_match_get,
     playground_replay,
     run_get,
     run_list,
     run_view,
 )
-from arena.services.playground import MAX_MATCHES, MAX_OPPONENTS_NAMED, draft_save, run_create
+from arena.services.playground import (
+    MAX_MATCHES,
+    MAX_OPPONENTS_NAMED,
+    draft_save,
+    run_create,
+    source_size_check,
+)
+from engine.registry import GAMES
 
 __all__ = [
     "DraftDetailApi",
     "DraftListSaveApi",
+    "OpponentSearchApi",
     "RunDetailApi",
     "RunListCreateApi",
     "RunMatchReplayApi",
@@ -51,12 +64,24 @@ TAGS = ["playground"]
 SOURCE_MAX_CHARS = settings.ARENA_UPLOAD_MAX_BYTES
 
 
-def _source_field(**kwargs: Any) -> StrictCharField:
-    return StrictCharField(
+class SourceField(StrictCharField):
+    """A draft's source: longer than an upload may be is the upload's own answer, ``413
+    too_large`` (as docs/api.md says), not the field's ``400 max_length``. The schema keeps
+    ``maxLength`` (no longer source can be accepted: a character is at least a byte)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, str) and len(data) > SOURCE_MAX_CHARS:
+            source_size_check(data)  # raises TooLarge, with the size in bytes
+        return super().to_internal_value(data)
+
+
+def _source_field(**kwargs: Any) -> SourceField:
+    return SourceField(
         max_length=SOURCE_MAX_CHARS,
         trim_whitespace=False,
         allow_blank=True,
-        help_text="The bot's Python source (bot.py), at most ARENA_UPLOAD_MAX_BYTES bytes.",
+        help_text="The bot's Python source (bot.py), at most ARENA_UPLOAD_MAX_BYTES bytes in "
+        "UTF-8 (over it: 413 `too_large`).",
         **kwargs,
     )
 
@@ -126,6 +151,63 @@ class DraftDetailApi(APIView):
         )
 
 
+# --- opponents ----------------------------------------------------------------------------------
+
+
+class PlaygroundOpponentChoiceSerializer(serializers.Serializer):
+    ref = serializers.CharField(
+        help_text="What a run names it by, in `opponents`: `version:<id>` or `bot:<id>`."
+    )
+    label = serializers.CharField(help_text="`owner/name vN` (your own: `name vN`).")
+    group = serializers.CharField(help_text="`Your versions` or `On the ladder`.")
+
+
+class OpponentPagination(Pagination):
+    page_size = 20
+
+
+class OpponentSearchApi(ListAPIView):
+    """Whom a run of a game may seat besides its built-in bots (``GET /api/games/{name}/``
+    lists those): your valid versions, then the other bots on its ladder, by name."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = OpponentPagination
+    filter_backends = []
+    serializer_class = PlaygroundOpponentChoiceSerializer
+
+    class QuerySerializer(serializers.Serializer):
+        game = GameField()
+        search = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return PlaygroundRun.objects.none()
+        query = self.QuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return opponent_search(user=self.request.user, **query.validated_data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Find opponents for a playground run",
+        description="Your valid versions of the game, then the other bots on its ladder, by "
+        "name, 20 a page; each `ref` goes into a run's `opponents` as it is.",
+        parameters=[
+            OpenApiParameter(
+                "game", str, required=True, enum=list(GAMES), description="The game of the run."
+            ),
+            OpenApiParameter(
+                "search",
+                str,
+                description="Words that must all be in the bot's name or its owner's username "
+                "(at most 100 characters).",
+            ),
+        ],
+        responses={200: PlaygroundOpponentChoiceSerializer(many=True), **errors(400, 401, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
 # --- runs -------------------------------------------------------------------------------------
 
 
@@ -151,7 +233,8 @@ class PlaygroundRunMatchSerializer(serializers.Serializer):
     placings = serializers.ListField(
         source="match.placings",
         child=serializers.IntegerField(),
-        help_text="Each seat's place, 0 = first.",
+        help_text="Each seat's placing: how many seats finished strictly ahead of it (0 = "
+        "first, ties share it); its place is placing + 1.",
     )
     scores = serializers.ListField(
         source="match.scores", child=serializers.IntegerField(), help_text="Match points."
@@ -167,6 +250,14 @@ class PlaygroundRunMatchSerializer(serializers.Serializer):
         source="match.fault_link",
         help_text="Where the viewer shows the fault: `game=1&step=4` (append it as the page's "
         "`#` fragment), or empty.",
+    )
+    waiting_s = serializers.FloatField(
+        allow_null=True,
+        help_text="A queued match: the seconds it has waited for a worker; null otherwise.",
+    )
+    waiting_for_worker = serializers.BooleanField(
+        help_text="Queued, and waited more than a minute for a worker (said in the run's "
+        "`message` too)."
     )
     output = serializers.CharField(source="match.output", help_text="What your draft printed.")
     traceback = serializers.CharField(source="match.traceback")
@@ -201,7 +292,8 @@ class PlaygroundRunSerializer(serializers.Serializer):
     )
     message = serializers.CharField(help_text="The run's progress in one sentence.")
     waiting_for_worker = serializers.BooleanField(
-        help_text="Its queued matches have waited more than a minute for a worker."
+        help_text="One of its queued matches has waited more than a minute for a worker, "
+        "whatever the others are doing (each match says whether it has)."
     )
     opponents = PlaygroundOpponentSerializer(source="run.opponents", many=True)
     matches_requested = serializers.IntegerField(source="run.matches_requested")
@@ -244,6 +336,20 @@ class RunListCreateApi(ListAPIView):
             min_value=1, max_value=MAX_MATCHES, help_text="How many matches (1-10)."
         )
 
+    def get_throttles(self) -> list[BaseThrottle]:
+        # Every run asked for costs a source check, a refused one too.
+        return [PlaygroundCheckThrottle()] if self.request.method == "POST" else []
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        seconds = max(1, math.ceil(wait or 60))
+        refused = Throttled(wait=seconds)
+        refused.detail = ErrorDetail(
+            f"too many playground runs asked for (refused ones count too, each is checked): "
+            f"the next one in {seconds} s",
+            code="throttled",
+        )
+        raise refused
+
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):
             return PlaygroundRun.objects.none()
@@ -272,8 +378,11 @@ class RunListCreateApi(ListAPIView):
         "`forbidden_import`, `no_entry_point`, `too_complex`, `not_utf8`, with the `line` "
         "where there is one), `unknown_opponent`, `bad_opponent`, `game_mismatch`, "
         "`opponent_not_available`, `bad_table`, `source` (400); too large (413); a draft or "
-        "opponent that does not exist, or another user's draft (404); more than "
-        "`ARENA_PLAYGROUND_RUNS_PER_HOUR` runs in an hour, `quota` (429, `Retry-After`).",
+        "opponent that does not exist, and alike what you may not see (another user's draft, a "
+        "stranger's bot or version off the ladder) (404); more than "
+        "`ARENA_PLAYGROUND_RUNS_PER_HOUR` runs in an hour, `quota` (429, `Retry-After`); more "
+        "than `ARENA_THROTTLE_PLAYGROUND_CHECKS` runs asked for, refused ones included (each "
+        "is checked), `throttled` (429, `Retry-After`).",
         request=RunCreateSerializer,
         responses={201: PlaygroundRunSerializer, **errors(400, 401, 404, 413, 429)},
     )

@@ -79,8 +79,8 @@ def postprocess(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Make the schema say what the views check (``POSTPROCESSING_HOOKS``).
 
     - a paginated list refuses a bad ``page``/``page_size`` with 400: documented on each;
-    - id filters (``?bot=``, ``?version=``, ``?tournament=``) take 1 to 2**63-1, as the
-      filter checks;
+    - id filters (``?bot=``, ``?opponent=``, ``?version=``, ``?tournament=``) take 1 to
+      2**63-1, as the filter checks;
     - every operation may meet a 414 from the HTTP server in front (gunicorn, a proxy) when
       its request line is too long: documented, without a body shape (it is theirs).
     """
@@ -107,7 +107,7 @@ def postprocess(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     return result
 
 
-_ID_FILTERS = ("bot", "version", "tournament")
+_ID_FILTERS = ("bot", "opponent", "version", "tournament")
 _TOO_LONG = (
     "The request line (path and query) is too long: refused by the HTTP server before the "
     "app, as its page, not in the JSON error shape."

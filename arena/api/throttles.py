@@ -1,9 +1,11 @@
-"""The rate limit on uploads: disk, and validation matches in the workers.
+"""The rate limits on uploads (disk, and validation matches in the workers) and on playground
+runs asked for (each one's source check is a child interpreter: up to 5 s of CPU).
 
-The rate comes from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["uploads"]``
-(``ARENA_THROTTLE_UPLOADS``), read on every request rather than once at import as DRF does,
-so a changed setting applies at once (tests lower it; ``None`` disables it). Counts live in
-the default cache: with several server processes it must be a shared one (Redis).
+The rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``: ``uploads``
+(``ARENA_THROTTLE_UPLOADS``) and ``playground_checks`` (``ARENA_THROTTLE_PLAYGROUND_CHECKS``),
+read on every request rather than once at import as DRF does, so a changed setting applies
+at once (tests lower them; ``None`` disables one). Counts live in the default cache: with
+several server processes it must be a shared one (Redis).
 
 Wrong passwords are limited elsewhere, per account and per address, by django-axes
 (``arena.web.logins``).
@@ -20,7 +22,7 @@ from rest_framework.views import APIView
 
 from arena.web.addresses import client_address
 
-__all__ = ["UploadRateThrottle"]
+__all__ = ["PlaygroundCheckThrottle", "UploadRateThrottle"]
 
 
 class UploadRateThrottle(SimpleRateThrottle):
@@ -37,3 +39,11 @@ class UploadRateThrottle(SimpleRateThrottle):
     def get_cache_key(self, request: Request, view: APIView) -> str:
         ident = request.user.pk if request.user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class PlaygroundCheckThrottle(UploadRateThrottle):
+    """Playground runs asked for per user, refused ones too: the hourly run quota
+    (``ARENA_PLAYGROUND_RUNS_PER_HOUR``) counts only runs that were queued, while every
+    request, a draft refused by its source check included, costs that check."""
+
+    scope = "playground_checks"

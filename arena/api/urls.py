@@ -8,7 +8,18 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
-from arena.api import auth, bots, challenges, games, ladder, matches, playground, tournaments
+from arena.api import (
+    auth,
+    bots,
+    challenges,
+    games,
+    ladder,
+    matches,
+    playground,
+    schedules,
+    standings,
+    tournaments,
+)
 from arena.api.docs import ApiDocsView
 from arena.api.errors import error_body
 
@@ -122,17 +133,17 @@ urlpatterns = [
     ),
     path(
         "tournaments/<api_id:tournament_id>/standings/",
-        tournaments.TournamentStandingsApi.as_view(),
+        standings.TournamentStandingsApi.as_view(),
         name="api-tournament-standings",
     ),
     path(
         "tournaments/<api_id:tournament_id>/standings.csv",
-        tournaments.TournamentStandingsCsvApi.as_view(),
+        standings.TournamentStandingsCsvApi.as_view(),
         name="api-tournament-standings-csv",
     ),
     path(
         "tournaments/<api_id:tournament_id>/replays.zip",
-        tournaments.TournamentReplaysZipApi.as_view(),
+        standings.TournamentReplaysZipApi.as_view(),
         name="api-tournament-replays-zip",
     ),
     path(
@@ -145,10 +156,10 @@ urlpatterns = [
         tournaments.TournamentSignupDetailApi.as_view(),
         name="api-tournament-signup",
     ),
-    path("schedules/", tournaments.ScheduleListCreateApi.as_view(), name="api-schedules"),
+    path("schedules/", schedules.ScheduleListCreateApi.as_view(), name="api-schedules"),
     path(
         "schedules/<api_id:schedule_id>/",
-        tournaments.ScheduleDetailApi.as_view(),
+        schedules.ScheduleDetailApi.as_view(),
         name="api-schedule",
     ),
     path(
@@ -160,6 +171,11 @@ urlpatterns = [
         "playground/drafts/<api_id:draft_id>/",
         playground.DraftDetailApi.as_view(),
         name="api-playground-draft",
+    ),
+    path(
+        "playground/opponents/",
+        playground.OpponentSearchApi.as_view(),
+        name="api-playground-opponents",
     ),
     path("playground/runs/", playground.RunListCreateApi.as_view(), name="api-playground-runs"),
     path(

@@ -3,23 +3,68 @@ their entries and sign-ups, and organisers' schedules for them."""
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from arena.algorithms.tournament_options import (
+    ENTRIES,
+    FORMATS,
+    OPTIONS,
+    SCHEDULE_OPTIONS,
+    OptionError,
+    Seats,
+    options_check,
+    table_size_default,
+)
+from arena.crontabs import CrontabError, crontab_parse
 from arena.models.games import validate_game
+from engine.registry import GAMES
+
+__all__ = [
+    "OPTIONS",
+    "SCHEDULE_OPTIONS",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentSchedule",
+    "TournamentSignup",
+    "game_seats",
+    "validate_crontab",
+]
 
 
 def validate_crontab(value: str) -> None:
-    """The same check the services and the API make (``schedules.crontab_parse``)."""
-    from arena.services.errors import InvalidInput
-    from arena.services.schedules import crontab_parse
-
+    """The same check the services and the API make (``arena.crontabs.crontab_parse``)."""
     try:
         crontab_parse(value)
-    except InvalidInput as exc:
+    except CrontabError as exc:
         raise ValidationError(exc.message, code="bad_crontab") from None
+
+
+def game_seats(game: str) -> Seats | None:
+    """The table sizes ``game`` is played at; None for a game the arena does not host."""
+    found = GAMES.get(game)
+    return None if found is None else Seats(found.min_players, found.max_players)
+
+
+def _options_clean(options: dict[str, Any], *, now: Any = None) -> None:
+    """The options checked as the services and the API check them, as a ValidationError
+    on the field the first bad one is about (the admin's forms show it there)."""
+    seats = game_seats(options.get("game", ""))
+    if seats is None:
+        return  # the game field's own validator says so
+    try:
+        options_check(seats=seats, now=now, **{k: v for k, v in options.items() if k != "game"})
+    except OptionError as exc:
+        raise ValidationError({exc.field: exc.message}, code=exc.code) from None
+
+
+def _new_seed() -> int:
+    return secrets.randbits(63)
 
 
 class Tournament(models.Model):
@@ -29,24 +74,14 @@ class Tournament(models.Model):
         FINISHED = "finished"
         CANCELLED = "cancelled"
 
-    class Format(models.TextChoices):
-        #: Two seats: every pair meets once. More seats: a balanced schedule of tables in
-        #: which every bot meets every other equally often and sits in every seat equally.
-        ROUND_ROBIN = "round_robin", "Round robin"
-        #: Rounds paired by score, no rematch where avoidable (``arena.services.formats``).
-        SWISS = "swiss", "Swiss"
-        #: Two seats: out after two losses; winners' and losers' brackets and a grand final.
-        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-        #: Any table size: rounds of tables, the top half of each table going through.
-        PROMOTION = "promotion", "Promotion by placing"
-
-    class Entry(models.TextChoices):
-        #: Every active bot of the game with a valid version, at the start.
-        ALL = "all", "Every bot of the game"
-        #: The bots their owners signed up before ``signup_deadline``; it starts then.
-        SIGNUP = "signup", "Sign-up by owners"
-        #: The top ``entry_limit`` of the game's ladder (displayed rating), at the start.
-        TOP = "top", "Top of the ladder"
+    #: The formats and entries, as ``arena.algorithms.tournament_options`` defines them
+    #: (what each is: its FORMATS and ENTRIES).
+    Format = models.TextChoices(
+        "Format", [(value.upper(), (value, label)) for value, (label, _) in FORMATS.items()]
+    )
+    Entry = models.TextChoices(
+        "Entry", [(value.upper(), (value, label)) for value, (label, _) in ENTRIES.items()]
+    )
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32, validators=[validate_game])
@@ -56,7 +91,8 @@ class Tournament(models.Model):
     entry_limit = models.PositiveIntegerField(null=True, blank=True)
     #: ``signup``: sign-up closes, and the tournament starts (within a sweep, ~1 minute).
     signup_deadline = models.DateTimeField(null=True, blank=True)
-    seed = models.BigIntegerField()
+    #: Fixes every deal and pairing, so a tournament replays; random when left empty.
+    seed = models.BigIntegerField(blank=True, help_text="Left empty: a random one.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     schedule = models.ForeignKey(
         "TournamentSchedule",
@@ -75,11 +111,18 @@ class Tournament(models.Model):
     # Computed when the last match is recorded: ranking, points and the crosstable.
     standings = models.JSONField(null=True, blank=True)
 
-    # Options (validated by ``tournament_create``; the defaults are the round robin's).
+    # Options (checked by ``arena.algorithms.tournament_options``; the defaults are the
+    # round robin's).
+    #: Seats at each table (the game's smallest when left empty; fewer when fewer bots
+    #: play, never below the game's smallest).
+    table_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Left empty: the game's smallest table."
+    )
     #: Swiss: how many rounds (null: ceil(log2 N) + 1, fixed at the start).
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    #: Matches each table plays per round (each a whole match of the game's own rules).
-    games_per_match = models.PositiveSmallIntegerField(default=1)
+    #: Matches each pairing (each table of a round) plays, each a whole match of the game's
+    #: own rules (a Lie 21 match is itself best of seven games), each with its own deals.
+    matches_per_pairing = models.PositiveSmallIntegerField(default=1)
     #: Each match's deals played once per seat rotation (``duplicate_create``).
     duplicate = models.BooleanField(default=False)
     #: Whether its matches go into the ratings.
@@ -105,31 +148,27 @@ class Tournament(models.Model):
             )
         ]
         ordering = ["-created", "-id"]
+        permissions = [
+            ("organise_tournaments", "Can create, start, cancel and schedule tournaments"),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A seed and a table size are always stored: a tournament replays from its row."""
+        if self.seed is None:
+            self.seed = _new_seed()
+        if self.table_size is None and (seats := game_seats(self.game)) is not None:
+            self.table_size = table_size_default(seats)
+        super().save(*args, **kwargs)
+
     def clean(self) -> None:
         """The options checked as the services and the API check them (the admin's form)."""
-        from arena.services.errors import InvalidInput
-        from arena.services.tournaments import tournament_options_check
-
-        try:
-            tournament_options_check(
-                game=self.game,
-                format=self.format,
-                rounds=self.rounds,
-                games_per_match=self.games_per_match,
-                entry=self.entry,
-                entry_limit=self.entry_limit,
-                signup_deadline=self.signup_deadline,
-                move_timeout_s=self.move_timeout_s,
-                time_bank_s=self.time_bank_s,
-                now=None if self.pk else timezone.now(),
-            )
-        except InvalidInput as exc:
-            field = _OPTION_FIELDS.get(exc.code, "format")
-            raise ValidationError({field: exc.message}, code=exc.code) from None
+        _options_clean(
+            {"game": self.game, **{name: getattr(self, name) for name in OPTIONS}},
+            now=None if self.pk else timezone.now(),
+        )
 
 
 class TournamentEntry(models.Model):
@@ -143,6 +182,7 @@ class TournamentEntry(models.Model):
     seed = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
+        verbose_name_plural = "tournament entries"
         constraints = [
             models.UniqueConstraint(fields=["tournament", "bot"], name="one_entry_per_bot")
         ]
@@ -196,13 +236,16 @@ class TournamentSchedule(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     # The options each of its tournaments is created with (the Tournament's fields, checked
-    # by the same ``tournament_options_check``). Sign-up entry is not offered: a scheduled
-    # tournament starts at its due time, so there is no deadline for owners to sign up by.
+    # by the same ``options_check``). Sign-up entry is not offered: a scheduled tournament
+    # starts at its due time, so there is no deadline for owners to sign up by.
     format = models.CharField(
         max_length=20, choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN
     )
+    table_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Left empty: the game's smallest table."
+    )
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    games_per_match = models.PositiveSmallIntegerField(default=1)
+    matches_per_pairing = models.PositiveSmallIntegerField(default=1)
     duplicate = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
     entry = models.CharField(
@@ -221,42 +264,10 @@ class TournamentSchedule(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """The options checked as the services and the API check them (the admin's form)."""
-        from arena.services.errors import InvalidInput
-        from arena.services.schedules import schedule_options_check
-
-        try:
-            schedule_options_check(**self.options())
-        except InvalidInput as exc:
-            raise ValidationError({_OPTION_FIELDS.get(exc.code, "format"): exc.message}) from None
+        """The options checked as the services and the API check them (the admin's form);
+        the entry field offers no sign-up (its choices)."""
+        _options_clean(self.options())
 
     def options(self) -> dict:
         """The options its tournaments are created with, as ``tournament_create`` takes them."""
-        return {name: getattr(self, name) for name in SCHEDULE_OPTIONS}
-
-
-#: The options a schedule passes on to each tournament it creates.
-SCHEDULE_OPTIONS = (
-    "game",
-    "format",
-    "rounds",
-    "games_per_match",
-    "duplicate",
-    "rated",
-    "entry",
-    "entry_limit",
-    "move_timeout_s",
-    "time_bank_s",
-)
-
-#: Which admin field an InvalidInput code of ``tournament_options_check`` is about.
-_OPTION_FIELDS = {
-    "unknown_game": "game",
-    "bad_rounds": "rounds",
-    "bad_games_per_match": "games_per_match",
-    "bad_entry": "entry",
-    "bad_entry_limit": "entry_limit",
-    "bad_signup_deadline": "signup_deadline",
-    "bad_move_timeout": "move_timeout_s",
-    "bad_time_bank": "time_bank_s",
-}
+        return {"game": self.game, **{name: getattr(self, name) for name in SCHEDULE_OPTIONS}}

@@ -87,6 +87,11 @@ class BotFilter(django_filters.FilterSet):
 
 class MatchFilter(django_filters.FilterSet):
     bot = IdFilter(method="filter_bot", help_text="A bot id: its matches in any seat.")
+    opponent = IdFilter(
+        method="filter_opponent",
+        help_text="A second bot id: only the matches it shared with ``bot`` (a pairing's "
+        "matches, with ``tournament``).",
+    )
     version = IdFilter(method="filter_version", help_text="A bot version's id: its matches.")
     tournament = IdFilter(field_name="tournament_id")
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
@@ -95,12 +100,15 @@ class MatchFilter(django_filters.FilterSet):
 
     class Meta:
         model = Match
-        fields = ["bot", "version", "tournament", "status", "game", "kind"]
+        fields = ["bot", "opponent", "version", "tournament", "status", "game", "kind"]
 
     def filter_bot(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
         # A subquery, not a join: a bot's two versions may share a match (a comparison).
         seats = MatchSeat.objects.filter(bot_id=value).values("match_id")
         return queryset.filter(pk__in=seats)
+
+    def filter_opponent(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
+        return queryset.filter(pk__in=MatchSeat.objects.filter(bot_id=value).values("match_id"))
 
     def filter_version(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
         return queryset.filter(pk__in=MatchSeat.objects.filter(version_id=value).values("match_id"))

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from celery.schedules import crontab as celery_crontab
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import (
@@ -29,7 +27,6 @@ from django.db.models import (
     Window,
 )
 from django.db.models.functions import Cast, RowNumber
-from django.utils import timezone
 
 from arena.models import (
     Bot,
@@ -38,7 +35,6 @@ from arena.models import (
     MatchSeat,
     Rating,
     RatingHistory,
-    TournamentSchedule,
 )
 from arena.selectors.ladder import ladder_for_game, ladder_rank
 from arena.selectors.matches import match_list
@@ -50,7 +46,6 @@ __all__ = [
     "LADDER_SORTS",
     "GameLadder",
     "HeadToHead",
-    "NextTournament",
     "StarterBot",
     "bot_brief",
     "bot_head_to_head",
@@ -63,11 +58,8 @@ __all__ = [
     "game_starter_bot",
     "home_ladders",
     "ladder_sorted",
-    "next_scheduled_tournaments",
     "rating_sparklines",
     "recent_matches",
-    "tournament_crosstable",
-    "tournament_rounds",
     "version_rank",
     "version_status",
 ]
@@ -118,6 +110,7 @@ class GameLadder:
     game: str
     title: str
     summary: str
+    match_summary: str  # what one match of it is
     min_players: int
     max_players: int
     top: list[Rating]
@@ -135,6 +128,7 @@ def home_ladders(*, per_game: int = 5) -> list[GameLadder]:
             game=name,
             title=game.title,
             summary=game.summary,
+            match_summary=game.match_summary,
             min_players=game.min_players,
             max_players=game.max_players,
             top=list(ladder_for_game(game=name)[:per_game]),
@@ -197,78 +191,6 @@ def rating_sparklines(*, version_ids: Sequence[int], points: int = 20) -> dict[i
     for version_id, rating in rows:
         series[version_id].append(rating)
     return dict(series)
-
-
-@dataclass(frozen=True, slots=True)
-class NextTournament:
-    schedule: TournamentSchedule
-    crontab: str
-    next_run: datetime | None
-    paused: bool = False  # the organiser switched it off: shown as paused, with no next run
-
-
-def next_scheduled_tournaments(
-    *, now: datetime | None = None, limit: int = 3, include_paused: bool = False
-) -> list[NextTournament]:
-    """Tournament schedules, soonest first, with the time each runs next; paused ones
-    (``include_paused``) after them, marked.
-
-    The next run comes from the schedule's django-celery-beat crontab (what beat will
-    actually fire), falling back to the schedule's own crontab text while it has no task.
-    One query: the task and its crontab are joined in.
-    """
-    now = now or timezone.now()
-    schedules = TournamentSchedule.objects.select_related("periodic_task__crontab").order_by(
-        "name", "id"
-    )
-    if not include_paused:
-        schedules = schedules.filter(enabled=True)
-    found = []
-    for schedule in schedules:
-        task = schedule.periodic_task
-        paused = not schedule.enabled or (task is not None and not task.enabled)
-        if paused and not include_paused:
-            continue
-        fields, zone = _cron_fields(schedule)
-        found.append(
-            NextTournament(
-                schedule=schedule,
-                crontab=" ".join(fields.values()),
-                next_run=None if paused else _next_run(fields, zone, now),
-                paused=paused,
-            )
-        )
-    far = now + timedelta(days=3650)
-    found.sort(key=lambda item: (item.paused, item.next_run or far, item.schedule.name))
-    return found[:limit]
-
-
-_CRON_FIELDS = ("minute", "hour", "day_of_month", "month_of_year", "day_of_week")
-
-
-def _cron_fields(schedule: TournamentSchedule) -> tuple[dict[str, str], Any]:
-    task = schedule.periodic_task
-    crontab = task.crontab if task is not None else None
-    if crontab is not None:
-        return {name: str(getattr(crontab, name)) for name in _CRON_FIELDS}, crontab.timezone
-    parts = schedule.crontab.split()
-    if len(parts) != len(_CRON_FIELDS):
-        parts = ["?"] * len(_CRON_FIELDS)
-    return dict(zip(_CRON_FIELDS, parts, strict=True)), ZoneInfo("UTC")
-
-
-def _next_run(fields: Mapping[str, str], zone: Any, now: datetime) -> datetime | None:
-    """When a crontab fires next after ``now`` (None if celery cannot read it)."""
-    local_now = now.astimezone(zone)
-    try:
-        schedule = celery_crontab(**fields, nowfun=lambda: local_now)
-        remaining = schedule.remaining_estimate(local_now)
-    except (ValueError, TypeError, KeyError):
-        log.warning("cannot compute the next run of crontab %r", dict(fields))
-        return None
-    # celery's estimate lands a few microseconds short of the minute: round to it.
-    moment = local_now + remaining + timedelta(seconds=30)
-    return moment.replace(second=0, microsecond=0)
 
 
 def recent_matches(*, limit: int = 10) -> list[Match]:
@@ -472,97 +394,3 @@ def bot_head_to_head_table(*, bot: Bot, limit: int | None = None) -> HeadToHeadT
         matches=min(finished, HEAD_TO_HEAD_MATCHES),
         capped=finished > HEAD_TO_HEAD_MATCHES,
     )
-
-
-# --- tournaments --------------------------------------------------------------------------
-
-
-def tournament_crosstable(standings: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The standings' crosstable as rows of cells in rank order, ready for a template.
-
-    ``standings`` is what ``tournament_standings`` returns; each row is ``{"bot", "cells"}``
-    and each cell ``{"self": True}`` on the diagonal, ``None`` for a pairing without a
-    match, or the stored cell (``match``, ``status``, ``result``, ``match_points``).
-    """
-    names = {row["bot"]["id"]: row["bot"] for row in standings.get("rows", [])}
-    table = standings.get("crosstable") or {}
-    order: Iterable[int] = table.get("bots") or list(names)
-    order = [bot_id for bot_id in order if bot_id in names]
-    cells = table.get("cells") or {}
-    return [
-        {
-            "bot": names[row_id],
-            "cells": [
-                {"self": True} if row_id == col_id else _cell(cells.get(f"{row_id}-{col_id}"))
-                for col_id in order
-            ],
-        }
-        for row_id in order
-    ]
-
-
-def _cell(cell: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """A crosstable cell with its ``result`` (win, loss, draw) and ``label`` for any table size.
-
-    Two seats: the match's result and its scores ("3-1"). More seats: the row bot's meetings
-    with the column bot, as times placed ahead and behind ("2-1"), won when ahead more often.
-    """
-    if cell is None:
-        return None
-    cell = dict(cell)
-    met = cell.get("ahead", 0) + cell.get("level", 0) + cell.get("behind", 0)
-    if cell.get("result") and cell.get("match_points"):
-        first, second = cell["match_points"]
-        cell["label"] = f"{first}\u2013{second}"
-    elif met:
-        ahead, behind = cell.get("ahead", 0), cell.get("behind", 0)
-        cell["result"] = "win" if ahead > behind else "loss" if ahead < behind else "draw"
-        cell["label"] = f"{ahead}\u2013{behind}"
-    return cell
-
-
-#: The brackets of a double elimination, in the order the page shows them.
-BRACKETS = (
-    ("winners", "Winners' bracket"),
-    ("losers", "Losers' bracket"),
-    ("round", "Rounds"),
-    ("final", "Final"),
-)
-
-
-def tournament_rounds(standings: Mapping[str, Any]) -> dict[str, Any]:
-    """The rounds of a Swiss or a double elimination, with the bots' names, for a template.
-
-    ``rounds`` lists every round's tables (each seat ``{"bot", "points", "won"}``) and byes;
-    ``brackets`` splits them by bracket (double elimination): ``[{"name", "title",
-    "rounds": [{"round", "tables"}]}]``, each bracket's rounds in order.
-    """
-    names = {row["bot"]["id"]: row["bot"] for row in standings.get("rows", [])}
-    rounds = []
-    for round_ in standings.get("rounds") or []:
-        tables = [
-            {
-                **table,
-                "seats": [
-                    {
-                        "bot": names.get(bot, {"id": bot, "name": f"bot {bot}"}),
-                        "points": points,
-                        "won": bot in (table.get("through") or [table.get("winner")]),
-                    }
-                    for bot, points in zip(table["bots"], table["points"], strict=True)
-                ],
-            }
-            for table in round_["tables"]
-        ]
-        byes = [names.get(bot, {"id": bot, "name": f"bot {bot}"}) for bot in round_["byes"]]
-        rounds.append({"round": round_["round"], "tables": tables, "byes": byes})
-    brackets = []
-    for name, title in BRACKETS:
-        in_bracket = [
-            {"round": r["round"], "tables": [t for t in r["tables"] if t.get("bracket") == name]}
-            for r in rounds
-        ]
-        in_bracket = [r for r in in_bracket if r["tables"]]
-        if in_bracket:
-            brackets.append({"name": name, "title": title, "rounds": in_bracket})
-    return {"rounds": rounds, "brackets": brackets}

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
@@ -24,6 +24,7 @@ __all__ = [
     "draft_get",
     "draft_list",
     "opponent_choices",
+    "opponent_search",
     "playground_match_get",
     "playground_replay",
     "run_get",
@@ -107,6 +108,11 @@ class MatchView:
     seats: list[str]  # who sat where, in seat order
     place: str  # the draft's place: "1st", "=1st", "2nd"; "" before the result
     result: str  # "win", "draw", "loss" (from the draft's side); "" before the result
+    waiting_s: float | None = None  # a queued match: how long it has waited for a worker
+
+    @property
+    def waiting_for_worker(self) -> bool:
+        return self.waiting_s is not None and self.waiting_s > WAIT_WARNING_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,26 +126,42 @@ class RunView:
     losses: int
     faults: int  # matches the draft lost by its own fault
     failed: int  # matches the platform could not play
-    waiting_s: float  # how long its queued matches have waited for a worker (0: none waits)
+
+    @property
+    def waiting(self) -> list[MatchView]:
+        """Its queued matches that have waited more than a minute for a worker, whatever
+        the others are doing (one match playing does not make the rest less late)."""
+        return [view for view in self.matches if view.waiting_for_worker]
 
     @property
     def waiting_for_worker(self) -> bool:
-        return self.waiting_s > WAIT_WARNING_S
+        return bool(self.waiting)
+
+    @property
+    def waiting_s(self) -> float:
+        """The longest wait of a queued match (0: none is queued)."""
+        return max((view.waiting_s or 0.0 for view in self.matches), default=0.0)
 
     @property
     def message(self) -> str:
-        """What the author is told about the run's progress, in one sentence."""
-        if self.waiting_for_worker:
-            return (
-                f"Waiting for a worker for {int(self.waiting_s // 60)} min "
-                f"{int(self.waiting_s % 60)} s: the arena's workers are busy (or none is "
-                "running). Your run stays queued and plays as soon as one is free."
-            )
+        """What the author is told about the run's progress, in one sentence or two."""
         if self.status == "queued":
-            return "Queued: waiting for a worker."
-        if self.status == "running":
-            return f"Playing: {self.played + self.failed} of {len(self.matches)} matches over."
-        return f"Done: {self.played} match{'es' if self.played != 1 else ''} played."
+            progress = "Queued: waiting for a worker."
+        elif self.status == "running":
+            progress = f"Playing: {self.played + self.failed} of {len(self.matches)} matches over."
+        else:
+            return f"Done: {self.played} match{'es' if self.played != 1 else ''} played."
+        late = self.waiting
+        if not late:
+            return progress
+        wait = self.waiting_s
+        numbers = ", ".join(str(view.match.number) for view in late)
+        which = f"Match {numbers} has" if len(late) == 1 else f"Matches {numbers} have"
+        return (
+            f"{progress} {which} waited {int(wait // 60)} min {int(wait % 60)} s for a worker: "
+            "the arena's workers are busy (or none is running). They stay queued and play as "
+            "soon as one is free."
+        )
 
 
 def _seat_labels(match: PlaygroundMatch, run: PlaygroundRun) -> list[str]:
@@ -170,10 +192,17 @@ def _result(match: PlaygroundMatch) -> tuple[str, str]:
 
 def run_view(*, run: PlaygroundRun) -> RunView:
     """The run's progress and results from the draft's side (no query: matches prefetched)."""
+    now = timezone.now()
     matches = []
     for match in run.matches.all():
         place, result = _result(match)
-        matches.append(MatchView(match, _seat_labels(match, run), place, result))
+        # A queued match has waited for a worker since its run was asked for.
+        waiting = (
+            max(0.0, (now - run.created).total_seconds())
+            if match.status == PlaygroundMatch.Status.QUEUED
+            else None
+        )
+        matches.append(MatchView(match, _seat_labels(match, run), place, result, waiting))
     statuses = Counter(view.match.status for view in matches)
     open_ = statuses[PlaygroundMatch.Status.QUEUED] + statuses[PlaygroundMatch.Status.RUNNING]
     if not open_:
@@ -182,13 +211,6 @@ def run_view(*, run: PlaygroundRun) -> RunView:
         status = "queued"
     else:
         status = "running"
-    waiting_s = 0.0
-    if statuses[PlaygroundMatch.Status.QUEUED] and not statuses[PlaygroundMatch.Status.RUNNING]:
-        # Queued and nothing playing: the wait began when the run was asked for, or when its
-        # last match ended (a busy arena may take its matches one at a time).
-        ends = [view.match.finished_at for view in matches if view.match.finished_at]
-        since = max([run.created, *ends])
-        waiting_s = max(0.0, (timezone.now() - since).total_seconds())
     return RunView(
         run=run,
         matches=matches,
@@ -199,7 +221,6 @@ def run_view(*, run: PlaygroundRun) -> RunView:
         losses=sum(view.result == "loss" for view in matches),
         faults=sum(bool(view.match.fault) for view in matches),
         failed=statuses[PlaygroundMatch.Status.FAILED],
-        waiting_s=waiting_s,
     )
 
 
@@ -214,25 +235,44 @@ class OpponentChoice:
 
 
 def opponent_choices(*, user: Any, game: str, ladder_limit: int = 200) -> list[OpponentChoice]:
-    """Whom a run of ``game`` may seat: the game's built-in bots (``random`` first), the
-    user's own valid versions (newest first) and the bots on the ladder (by name)."""
+    """Whom a run of ``game`` may seat, as the page first offers it: the game's built-in bots
+    (``random`` first), the user's own valid versions (by bot name, newest first) and the
+    first ``ladder_limit`` bots on the ladder by name; :func:`opponent_search` reaches the
+    rest."""
     rules = GAMES[game]
     names = sorted(
         (n for n in rules.builtin_bots() if n != "starter"), key=lambda n: (n != "random", n)
     )
     choices = [OpponentChoice(name, f"{name} (built-in)", "Built-in bots") for name in names]
-    own = (
-        BotVersion.objects.filter(
-            bot__owner_id=user.pk, bot__game=game, status=BotVersion.Status.VALID
-        )
-        .select_related("bot")
-        .order_by("bot__name", "-number")
-    )
+    own = _own_versions(user, game)
     choices += [
         OpponentChoice(f"version:{v.pk}", f"{v.bot.name} v{v.number}", "Your versions")
         for v in own[:ladder_limit]
     ]
-    ladder = (
+    ladder = _ladder_bots(user, game)
+    choices += [
+        OpponentChoice(
+            f"bot:{bot.pk}",
+            f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
+            "On the ladder",
+        )
+        for bot in ladder[:ladder_limit]
+    ]
+    return choices
+
+
+def _own_versions(user: Any, game: str) -> QuerySet[BotVersion]:
+    return (
+        BotVersion.objects.filter(
+            bot__owner_id=user.pk, bot__game=game, status=BotVersion.Status.VALID
+        )
+        .select_related("bot")
+        .order_by("bot__name", "-number", "id")
+    )
+
+
+def _ladder_bots(user: Any, game: str) -> QuerySet[Bot]:
+    return (
         Bot.objects.filter(
             game=game,
             is_active=True,
@@ -243,12 +283,56 @@ def opponent_choices(*, user: Any, game: str, ladder_limit: int = 200) -> list[O
         .select_related("owner", "active_version")
         .order_by("name", "id")
     )
-    choices += [
-        OpponentChoice(
-            f"bot:{bot.pk}",
-            f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
-            "On the ladder",
-        )
-        for bot in ladder[:ladder_limit]
-    ]
-    return choices
+
+
+class OpponentMatches:
+    """The user's own valid versions of a game, then the strangers' bots on its ladder, that
+    match a search: one list as a paginator reads it (a count and slices), two queries a
+    page, never the whole ladder in memory."""
+
+    def __init__(self, own: QuerySet[BotVersion], ladder: QuerySet[Bot]) -> None:
+        self.own, self.ladder = own, ladder
+        self._own_count: int | None = None
+
+    def _owned(self) -> int:
+        if self._own_count is None:
+            self._own_count = self.own.count()
+        return self._own_count
+
+    def count(self) -> int:
+        return self._owned() + self.ladder.count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, window: slice) -> list[OpponentChoice]:
+        start, stop = window.start or 0, window.stop
+        if stop is None or window.step is not None:
+            raise TypeError("an OpponentMatches is read a page (a plain slice) at a time")
+        owned = self._owned()
+        found = [
+            OpponentChoice(f"version:{v.pk}", f"{v.bot.name} v{v.number}", "Your versions")
+            for v in self.own[min(start, owned) : min(stop, owned)]
+        ]
+        if stop > owned:
+            found += [
+                OpponentChoice(
+                    f"bot:{bot.pk}",
+                    f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
+                    "On the ladder",
+                )
+                for bot in self.ladder[max(0, start - owned) : stop - owned]
+            ]
+        return found
+
+
+def opponent_search(*, user: Any, game: str, search: str = "") -> OpponentMatches:
+    """Whom a run of ``game`` may seat beyond the built-in bots, narrowed by ``search``:
+    every word must be in the bot's name (or, on the ladder, its owner's username). The
+    playground's picker pages through it (``GET /api/playground/opponents/``), so any
+    ladder bot is reachable by name, however long the ladder."""
+    own, ladder = _own_versions(user, game), _ladder_bots(user, game)
+    for word in search.split()[:8]:
+        own = own.filter(bot__name__icontains=word)
+        ladder = ladder.filter(Q(name__icontains=word) | Q(owner__username__icontains=word))
+    return OpponentMatches(own, ladder)

@@ -1,24 +1,45 @@
-"""Reads of tournaments and organisers' schedules."""
+"""Reads of tournaments and organisers' schedules, for the pages, the API and the CSV.
+
+The standings themselves are the services' (stored at the finish, computed live before);
+here they are laid out for a page: the crosstable as rows of cells with their labels, the
+rounds and brackets with their byes, the schedules with their next due times.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
-from arena.models import Tournament, TournamentSchedule, TournamentSignup
+from arena.crontabs import CRON_FIELDS, CrontabError, crontab_describe, next_due_times
+from arena.models import Bot, BotVersion, Tournament, TournamentSchedule, TournamentSignup
+from arena.selectors.accounts import is_organiser
 from arena.selectors.filters import TournamentFilter, apply_filters
 from arena.services.errors import NotFound
 
 __all__ = [
+    "CSV_COLUMNS",
+    "NextTournament",
+    "ScheduleRun",
+    "ScheduleView",
+    "crosstable_rows",
+    "next_scheduled_tournaments",
     "schedule_get",
     "schedule_list",
+    "schedule_runs",
+    "schedule_view",
+    "signup_choices",
     "standings_csv",
+    "tournament_brief",
     "tournament_get",
     "tournament_list",
+    "tournament_rounds",
     "tournament_signups",
 ]
 
@@ -42,10 +63,23 @@ def tournament_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Tou
 
 
 def tournament_get(*, tournament_id: int) -> Tournament:
-    tournament = tournament_list().filter(pk=tournament_id).first()
+    tournament = (
+        Tournament.objects.select_related("created_by", "schedule")
+        .annotate(
+            entry_count=Count("entries", distinct=True),
+            signup_count=Count("signups", distinct=True),
+        )
+        .filter(pk=tournament_id)
+        .first()
+    )
     if tournament is None:
         raise NotFound(f"There is no tournament {tournament_id}.")
     return tournament
+
+
+def tournament_brief(*, tournament_id: int) -> Tournament | None:
+    """A tournament's id and name (for a heading), or None."""
+    return Tournament.objects.filter(pk=tournament_id).only("pk", "name").first()
 
 
 def tournament_signups(*, tournament: Tournament) -> QuerySet[TournamentSignup]:
@@ -53,19 +87,300 @@ def tournament_signups(*, tournament: Tournament) -> QuerySet[TournamentSignup]:
     return tournament.signups.select_related("bot__owner").order_by("created", "id")
 
 
+def signup_choices(*, tournament: Tournament, user: Any) -> list[Bot]:
+    """The bots ``user`` may sign up now: their own active bots of the game with a valid
+    active version, and (organisers) the built-in bots; not those signed up already."""
+    if not user.is_authenticated:
+        return []
+    mine = Q(owner=user)
+    if is_organiser(user):
+        mine |= Q(is_builtin=True)
+    return list(
+        Bot.objects.filter(
+            mine,
+            game=tournament.game,
+            is_active=True,
+            active_version__status=BotVersion.Status.VALID,
+        )
+        .exclude(pk__in=tournament.signups.values("bot_id"))
+        .select_related("owner")
+        .order_by("is_builtin", "name", "id")
+    )
+
+
+# --- schedules ---------------------------------------------------------------------------------
+
+
 def schedule_list() -> QuerySet[TournamentSchedule]:
     return TournamentSchedule.objects.select_related("created_by").order_by("name", "id")
 
 
 def schedule_get(*, schedule_id: int) -> TournamentSchedule:
-    schedule = schedule_list().filter(pk=schedule_id).first()
+    schedule = (
+        TournamentSchedule.objects.select_related("created_by", "periodic_task__crontab")
+        .filter(pk=schedule_id)
+        .first()
+    )
     if schedule is None:
         raise NotFound(f"There is no schedule {schedule_id}.")
     return schedule
 
 
-#: The CSV's columns, in order; ``buchholz`` (Swiss) and ``eliminated_in`` (double
-#: elimination) are empty in other formats.
+def _fired_crontab(schedule: TournamentSchedule) -> str:
+    """The crontab beat fires: its PeriodicTask's (joined in), else the schedule's own."""
+    task = schedule.periodic_task
+    crontab = task.crontab if task is not None else None
+    if crontab is not None:
+        return " ".join(str(getattr(crontab, name)) for name in CRON_FIELDS)
+    return schedule.crontab
+
+
+def _paused(schedule: TournamentSchedule) -> bool:
+    task = schedule.periodic_task
+    return not schedule.enabled or (task is not None and not task.enabled)
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleView:
+    """A schedule as its pages show it: the crontab in words and its next due times."""
+
+    schedule: TournamentSchedule
+    crontab: str
+    described: str
+    next_runs: list[datetime]
+    paused: bool
+
+    @property
+    def next_run(self) -> datetime | None:
+        return self.next_runs[0] if self.next_runs else None
+
+
+def schedule_view(
+    *, schedule: TournamentSchedule, now: datetime | None = None, count: int = 3
+) -> ScheduleView:
+    crontab = _fired_crontab(schedule)
+    paused = _paused(schedule)
+    try:
+        described = crontab_describe(crontab)
+        runs = [] if paused else next_due_times(crontab, after=now or timezone.now(), count=count)
+    except CrontabError:
+        described, runs = f"not a crontab the arena can read ({crontab})", []
+    return ScheduleView(schedule, crontab, described, runs, paused)
+
+
+@dataclass(frozen=True, slots=True)
+class NextTournament:
+    schedule: TournamentSchedule
+    crontab: str
+    next_run: datetime | None
+    paused: bool = False  # the organiser switched it off: shown as paused, with no next run
+    described: str = ""
+
+
+def next_scheduled_tournaments(
+    *, now: datetime | None = None, limit: int = 3, include_paused: bool = False
+) -> list[NextTournament]:
+    """Tournament schedules, soonest first, with the time each runs next; paused ones
+    (``include_paused``) after them, marked.
+
+    The next run comes from the schedule's django-celery-beat crontab (what beat will
+    actually fire), falling back to the schedule's own crontab text while it has no task.
+    One query: the task and its crontab are joined in.
+    """
+    now = now or timezone.now()
+    schedules = TournamentSchedule.objects.select_related("periodic_task__crontab").order_by(
+        "name", "id"
+    )
+    if not include_paused:
+        schedules = schedules.filter(enabled=True)
+    found = []
+    for schedule in schedules:
+        view = schedule_view(schedule=schedule, now=now, count=1)
+        if view.paused and not include_paused:
+            continue
+        found.append(
+            NextTournament(
+                schedule=schedule,
+                crontab=view.crontab,
+                next_run=view.next_run,
+                paused=view.paused,
+                described=view.described,
+            )
+        )
+    far = now + timedelta(days=3650)
+    found.sort(key=lambda item: (item.paused, item.next_run or far, item.schedule.name))
+    return found[:limit]
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleRun:
+    """One tournament a schedule ran, with its result."""
+
+    tournament: Tournament
+    winner: Mapping[str, Any] | None  # the first row's bot, once finished
+    entrants: int
+
+
+def schedule_runs(*, schedule: TournamentSchedule, limit: int = 50) -> list[ScheduleRun]:
+    """The schedule's tournaments, newest first, each with its winner once finished."""
+    tournaments = (
+        schedule.tournaments.annotate(entry_count=Count("entries"))
+        .order_by("-scheduled_for", "-id")
+        .only("pk", "name", "status", "scheduled_for", "started_at", "finished_at", "standings")
+    )[:limit]
+    runs = []
+    for tournament in tournaments:
+        rows = (tournament.standings or {}).get("rows") or []
+        winner = rows[0]["bot"] if rows and tournament.status == "finished" else None
+        runs.append(ScheduleRun(tournament, winner, tournament.entry_count))
+    return runs
+
+
+# --- the tournament page -----------------------------------------------------------------------
+
+
+def _percent(value: float) -> str:
+    return f"{round(100 * value)}%"
+
+
+def _count(value: float) -> str:
+    """1, 2, 1½: points as people write them."""
+    whole, half = divmod(round(value * 2), 2)
+    return f"{whole}\u00bd" if half and whole else "\u00bd" if half else str(whole)
+
+
+def _cell_view(
+    cell: Mapping[str, Any] | None, row: Mapping[str, Any], col: Mapping[str, Any], seats: int
+) -> dict[str, Any] | None:
+    """A crosstable cell ready for the template: its class, its lines and a full title.
+
+    Two seats: matches won-drawn-lost by the row bot, then the game's match points of both
+    over them. More seats: how often the row bot placed ahead of the column bot, level,
+    behind. Then the score share with its 95% interval, whatever the table size.
+    """
+    if cell is None:
+        return None
+    played = cell["ahead"] + cell["level"] + cell["behind"]
+    view: dict[str, Any] = {"matches": len(cell["matches"]), "result": cell.get("result")}
+    if not played:
+        view["state"] = "pending" if cell.get("open") else "failed"
+        view["label"] = "\u2026" if cell.get("open") else "\u00d7"
+        view["title"] = f"{row['name']} and {col['name']}: {len(cell['matches'])} match(es), " + (
+            "not played yet" if cell.get("open") else "not played (failed)"
+        )
+        return view
+    ahead, level, behind = cell["ahead"], cell["level"], cell["behind"]
+    view["state"] = cell["result"]
+    view["label"] = f"{ahead}\u2013{level}\u2013{behind}" if level else f"{ahead}\u2013{behind}"
+    low, high = cell["interval"] or (None, None)
+    view["share"] = _percent(cell["share"])
+    view["interval"] = f"{_percent(low)}\u2013{_percent(high)}" if low is not None else ""
+    words = "won, drew, lost" if seats == 2 else "placed ahead, level, behind"
+    title = (
+        f"{row['name']} against {col['name']}: {played} match{'es' if played != 1 else ''} "
+        f"played ({words}: {ahead}, {level}, {behind}), {_count(cell['score'])} of {played} "
+        f"points, score {view['share']}, 95% interval {view['interval']}"
+    )
+    if "match_points" in cell:
+        mine, theirs = cell["match_points"]
+        view["games"] = f"{mine}\u2013{theirs}"
+        title += f"; match points {mine}\u2013{theirs}"
+    if cell.get("open"):
+        title += f"; {cell['open']} still to play"
+    view["title"] = title
+    return view
+
+
+def crosstable_rows(standings: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The standings' crosstable as rows of cells in rank order, ready for a template.
+
+    Each row is ``{"bot", "cells"}``; a cell is ``{"self": True}`` on the diagonal, None for
+    bots that never shared a table, else :func:`_cell_view` with the column bot's id.
+    """
+    names = {row["bot"]["id"]: row["bot"] for row in standings.get("rows", [])}
+    table = standings.get("crosstable") or {}
+    order = [bot for bot in (table.get("bots") or list(names)) if bot in names]
+    cells = table.get("cells") or {}
+    seats = standings.get("seats") or 2
+    rows = []
+    for row_id in order:
+        line = []
+        for col_id in order:
+            if row_id == col_id:
+                line.append({"self": True})
+                continue
+            view = _cell_view(cells.get(f"{row_id}-{col_id}"), names[row_id], names[col_id], seats)
+            if view is not None:
+                view["opponent"] = col_id
+            line.append(view)
+        rows.append({"bot": names[row_id], "cells": line})
+    return rows
+
+
+#: The brackets of an elimination, in the order the page shows them.
+BRACKETS = (
+    ("winners", "Winners' bracket"),
+    ("losers", "Losers' bracket"),
+    ("round", "Rounds"),
+    ("final", "Final"),
+)
+
+
+def tournament_rounds(standings: Mapping[str, Any]) -> dict[str, Any]:
+    """The rounds of a Swiss or an elimination, with the bots' names, for a template.
+
+    ``rounds`` lists every round's tables (each seat ``{"bot", "points", "won"}``) and byes;
+    ``brackets`` splits them by bracket (eliminations): ``[{"name", "title", "rounds":
+    [{"round", "tables", "byes"}]}]``, each bracket's rounds in order, its byes with them.
+    """
+    names = {row["bot"]["id"]: row["bot"] for row in standings.get("rows", [])}
+
+    def bot(bot_id: int) -> Mapping[str, Any]:
+        return names.get(bot_id, {"id": bot_id, "name": f"bot {bot_id}"})
+
+    rounds = []
+    for round_ in standings.get("rounds") or []:
+        tables = [
+            {
+                **t,
+                "seats": [
+                    {
+                        "bot": bot(b),
+                        "points": points,
+                        "won": b in (t.get("through") or [t.get("winner")]),
+                    }
+                    for b, points in zip(t["bots"], t["points"], strict=True)
+                ],
+            }
+            for t in round_["tables"]
+        ]
+        brackets_of_byes = round_.get("bye_brackets") or [None] * len(round_["byes"])
+        byes = [
+            {"bot": bot(b), "bracket": bracket}
+            for b, bracket in zip(round_["byes"], brackets_of_byes, strict=True)
+        ]
+        rounds.append({"round": round_["round"], "tables": tables, "byes": byes})
+    brackets = []
+    for name, title in BRACKETS:
+        in_bracket = [
+            {
+                "round": r["round"],
+                "tables": [t for t in r["tables"] if t.get("bracket") == name],
+                "byes": [b for b in r["byes"] if b["bracket"] == name],
+            }
+            for r in rounds
+        ]
+        in_bracket = [r for r in in_bracket if r["tables"] or r["byes"]]
+        if in_bracket:
+            brackets.append({"name": name, "title": title, "rounds": in_bracket})
+    return {"rounds": rounds, "brackets": brackets}
+
+
+# --- the CSV ---------------------------------------------------------------------------------
+
+#: The CSV's columns, in order. ``points_low`` / ``points_high``: the 95% interval of the
+#: points; ``ahead_of_next``: the likelihood of superiority over the next row (0-1);
+#: ``buchholz`` (Swiss) and ``eliminated_in`` (eliminations) are empty in other formats.
 CSV_COLUMNS = (
     "rank",
     "bot_id",
@@ -75,6 +390,9 @@ CSV_COLUMNS = (
     "seed",
     "played",
     "points",
+    "points_low",
+    "points_high",
+    "ahead_of_next",
     "buchholz",
     "eliminated_in",
     "byes",
@@ -97,34 +415,40 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _csv_row(row: Mapping[str, Any]) -> Sequence[Any]:
+    byes = row.get("byes")
+    interval = row.get("points_interval") or (None, None)
+    return (
+        row["rank"],
+        row["bot"]["id"],
+        row["bot"]["name"],
+        row["bot"]["owner"],
+        row["version"],
+        row.get("seed"),
+        row["played"],
+        row["points"],
+        interval[0],
+        interval[1],
+        row.get("superiority_over_next"),
+        row.get("buchholz"),
+        row.get("eliminated_in"),
+        len(byes) if byes is not None else None,
+        row["first_places"],
+        row["wins"],
+        row["draws"],
+        row["losses"],
+        row["mean_place"],
+        row["match_points"],
+        row["faults"],
+    )
+
+
 def standings_csv(standings: Mapping[str, Any]) -> str:
     """The standings (``tournament_standings``) as CSV, one row per bot in rank order."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
-    for row in standings.get("rows", []):
-        byes = row.get("byes")
-        writer.writerow(
-            _cell(value)
-            for value in (
-                row["rank"],
-                row["bot"]["id"],
-                row["bot"]["name"],
-                row["bot"]["owner"],
-                row["version"],
-                row.get("seed"),
-                row["played"],
-                row["points"],
-                row.get("buchholz"),
-                row.get("eliminated_in"),
-                len(byes) if byes is not None else None,
-                row["first_places"],
-                row["wins"],
-                row["draws"],
-                row["losses"],
-                row["mean_place"],
-                row["match_points"],
-                row["faults"],
-            )
-        )
+    rows: Iterable[Mapping[str, Any]] = standings.get("rows", [])
+    for row in rows:
+        writer.writerow(_cell(value) for value in _csv_row(row))
     return out.getvalue()

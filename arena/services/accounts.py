@@ -12,9 +12,12 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 __all__ = [
+    "ORGANISER_GROUP",
     "STAFF_GROUP",
     "admin_from_env_ensure",
     "demo_admin_ensure",
+    "organiser_group_ensure",
+    "organiser_make",
     "staff_group_ensure",
     "staff_make",
     "token_regenerate",
@@ -23,9 +26,11 @@ __all__ = [
 DEMO_ADMIN = "admin"
 
 STAFF_GROUP = "arena staff"
+#: Who organise tournaments on the site without being staff (no admin access).
+ORGANISER_GROUP = "organisers"
 
 # What staff look at in the admin (every arena model), and the tournaments they organise
-# (the API already lets staff create, start, cancel and schedule them).
+# (on the site and through the API they create, start, cancel and schedule them).
 _STAFF_MODELS = (
     "bot",
     "botversion",
@@ -45,6 +50,7 @@ _STAFF_EXTRA = (
     "add_tournamentschedule",
     "change_tournamentschedule",
     "delete_tournamentschedule",
+    "organise_tournaments",
 )
 
 
@@ -122,4 +128,26 @@ def staff_make(*, username: str) -> AbstractBaseUser:
         user.is_staff = True
         user.save(update_fields=["is_staff"])
         user.groups.add(staff_group_ensure())
+    return user
+
+
+def organiser_group_ensure() -> Group:
+    """The "organisers" group: the one permission to organise tournaments on the site
+    (create, start, cancel, schedule; enter the built-in bots), no admin access."""
+    from django.apps import apps
+    from django.contrib.auth.management import create_permissions
+
+    create_permissions(apps.get_app_config("arena"), verbosity=0)
+    permission = Permission.objects.get(
+        content_type__app_label="arena", codename="organise_tournaments"
+    )
+    group, _ = Group.objects.get_or_create(name=ORGANISER_GROUP)
+    group.permissions.set([permission])
+    return group
+
+
+def organiser_make(*, username: str) -> AbstractBaseUser:
+    """Put an existing user in the organisers' group (``arena_setup --organiser``)."""
+    user = get_user_model().objects.get(username=username)
+    user.groups.add(organiser_group_ensure())
     return user

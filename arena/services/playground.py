@@ -14,9 +14,15 @@
   :class:`PlaygroundMatch`; no ``Match``, seat, rating or statistic is written, so a
   playground match never touches ratings, ladder or version statistics, or pausing.
 
+Clean-up (:func:`playground_cleanup`, the hourly ``clean_up_playground`` task): an author
+keeps their newest ``ARENA_PLAYGROUND_KEEP_RUNS`` runs (100) of at most
+``ARENA_PLAYGROUND_KEEP_DAYS`` days (30), replays and output with them; drafts stay.
+
 Limits: ``ARENA_PLAYGROUND_RUNS_PER_HOUR`` runs per author in any rolling hour (beyond it
-:class:`TooManyRequests`, a 429 with ``Retry-After``); drafts over ``ARENA_UPLOAD_MAX_BYTES``
-are refused like uploads.
+:class:`TooManyRequests`, a 429 with ``Retry-After``), checked before the source is, so a
+run over it costs no check; drafts over ``ARENA_UPLOAD_MAX_BYTES`` are refused like uploads.
+Runs asked for, refused ones included, are limited where they are asked for
+(``ARENA_THROTTLE_PLAYGROUND_CHECKS``, ``arena.api.throttles``): each costs a check.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 import engine
@@ -63,11 +69,15 @@ __all__ = [
     "WAIT_WARNING_S",
     "Opponent",
     "draft_save",
+    "keep_days",
+    "keep_runs",
     "opponent_resolve",
+    "playground_cleanup",
     "playground_match_play",
     "playground_sweep",
     "run_create",
     "runs_per_hour",
+    "source_size_check",
 ]
 
 log = logging.getLogger("arena.services.playground")
@@ -88,6 +98,16 @@ def runs_per_hour() -> int:
     return int(seconds_setting("ARENA_PLAYGROUND_RUNS_PER_HOUR", 60))
 
 
+def keep_runs() -> int:
+    """``ARENA_PLAYGROUND_KEEP_RUNS``: the newest runs of each author that are kept."""
+    return max(1, int(seconds_setting("ARENA_PLAYGROUND_KEEP_RUNS", 100)))
+
+
+def keep_days() -> float:
+    """``ARENA_PLAYGROUND_KEEP_DAYS``: how long a run is kept at most."""
+    return max(1.0, seconds_setting("ARENA_PLAYGROUND_KEEP_DAYS", 30.0))
+
+
 # --- drafts -------------------------------------------------------------------------------
 
 
@@ -98,15 +118,16 @@ def draft_save(*, user: Any, game: str, source: str) -> PlaygroundDraft:
     may be: TooLarge, and nothing stored.
     """
     _game(game)
-    _check_size(source)
+    source_size_check(source)
     draft, _ = PlaygroundDraft.objects.update_or_create(
         owner=user, game=game, defaults={"source": source}
     )
     return draft
 
 
-def _check_size(source: str) -> bytes:
-    data = source.encode("utf-8")
+def source_size_check(source: str) -> bytes:
+    """The source's UTF-8 bytes, or TooLarge (413 ``too_large``) over the upload limit."""
+    data = source.encode("utf-8", "surrogatepass")
     limit = settings.ARENA_UPLOAD_MAX_BYTES
     if len(data) > limit:
         raise TooLarge(
@@ -143,12 +164,37 @@ class Opponent:
         return data
 
 
+def _on_ladder(version: BotVersion | None) -> bool:
+    """Whether ``version`` is public as an opponent: its bot's active, valid version, on the
+    ladder of its game."""
+    return (
+        version is not None
+        and version.status == BotVersion.Status.VALID
+        and version.bot.is_active
+        and version.bot.active_version_id == version.pk
+    )
+
+
+def _unseen(ref: str) -> NotFound:
+    """The one answer for an id the user may not seat: missing, or a stranger's bot or
+    version that is not on a ladder. Alike, so ids cannot be probed for what is hidden."""
+    return NotFound(
+        f"opponent {ref!r}: no bot or version you can play against has this id (your own, "
+        "or a bot on the ladder)",
+        code="unknown_opponent",
+    )
+
+
 def opponent_resolve(*, user: Any, game: str, ref: str) -> Opponent:
     """An opponent from its reference, or InvalidInput/NotFound saying why not.
 
     ``<name>`` is one of the game's built-in bots (``random``, ...); ``version:<id>`` one of
     the user's own valid versions or a ladder bot's active version; ``bot:<id>`` a bot on
-    the ladder (its active version). Each must play ``game``.
+    the ladder (its active version) or one of the user's own. Each must play ``game``.
+
+    What the user may not see (a stranger's bot or version off the ladder) is answered
+    exactly as an id that does not exist (:func:`_unseen`, 404), and a refusal names no
+    stranger's bot.
     """
     rules = _game(game)
     ref = str(ref).strip()
@@ -169,34 +215,36 @@ def opponent_resolve(*, user: Any, game: str, ref: str) -> Opponent:
         )
     if kind == "bot":
         bot = Bot.objects.select_related("owner", "active_version").filter(pk=int(number)).first()
-        if bot is None:
-            raise NotFound(f"opponent {ref!r}: there is no bot {number}.", code="unknown_opponent")
-        version = bot.active_version
+        version = bot.active_version if bot is not None else None
+        if version is not None:
+            version.bot = bot
+        visible = bot is not None and (bot.owner_id == user.pk or _on_ladder(version))
+        if not visible:
+            raise _unseen(ref)
+        assert bot is not None
         if version is None:
             raise InvalidInput(
-                f"opponent {ref!r}: {bot.name} has no valid version to play",
+                f"opponent {ref!r}: your bot {bot.name} has no valid version to play",
                 code="opponent_not_available",
             )
-        version.bot = bot
     else:
         version = BotVersion.objects.select_related("bot__owner").filter(pk=int(number)).first()
-        if version is None:
-            raise NotFound(
-                f"opponent {ref!r}: there is no version {number}.", code="unknown_opponent"
-            )
+        if version is None or not (version.bot.owner_id == user.pk or _on_ladder(version)):
+            raise _unseen(ref)
     bot = version.bot
-    if bot.game != game:
-        raise InvalidInput(
-            f"opponent {ref!r}: {bot.owner.username}/{bot.name} plays "
-            f"{GAMES[bot.game].title if bot.game in GAMES else bot.game}, not {rules.title}",
-            code="game_mismatch",
-        )
     own = bot.owner_id == user.pk
-    on_ladder = bot.is_active and bot.active_version_id == version.pk
-    if version.status != BotVersion.Status.VALID or not (own or on_ladder):
+    if bot.game != game:
+        # Only what the user may see is named: their own bot, or one on another game's
+        # ladder (public there), which is not named either, for want of a reason to.
+        title = GAMES[bot.game].title if bot.game in GAMES else bot.game
+        who = f"your {bot.name}" if own else "that bot"
         raise InvalidInput(
-            f"opponent {ref!r}: only bots on the ladder (their active version) and your own "
-            "valid versions can play in the playground",
+            f"opponent {ref!r}: {who} plays {title}, not {rules.title}", code="game_mismatch"
+        )
+    if version.status != BotVersion.Status.VALID:
+        raise InvalidInput(
+            f"opponent {ref!r}: your {bot.name} v{version.number} is not a valid version "
+            "(only valid versions can play)",
             code="opponent_not_available",
         )
     label = f"{bot.owner.username}/{bot.name} v{version.number}"
@@ -250,9 +298,12 @@ def run_create(
             f"opponent{'s' if len(opponents) != 1 else ''} make {table}",
             code="bad_table",
         )
-    data = _check_size(source)
-    bot_file_check(filename="bot.py", data=data)  # exactly the upload check
+    data = source_size_check(source)
     chosen = [opponent_resolve(user=user, game=game, ref=ref) for ref in opponents]
+    # The cheap refusals first: the source check starts a child interpreter (up to 5 s of
+    # CPU), which a run over the quota, or with a bad opponent, never gets to cost.
+    _check_quota(user)
+    bot_file_check(filename="bot.py", data=data)  # exactly the upload check
     with transaction.atomic():
         # The user's row is locked, so two requests at once cannot both take the last run.
         get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
@@ -491,3 +542,47 @@ def playground_sweep(*, limit: int = 200) -> dict[str, int]:
         enqueue("play_playground_match", row.pk)
         counts["playground_requeued"] += 1
     return counts
+
+
+def playground_cleanup(*, batch: int = 500) -> dict[str, int]:
+    """Delete the runs an author no longer keeps, with their matches, replays and output:
+    those beyond the author's newest :func:`keep_runs`, and those older than
+    :func:`keep_days`. Never a run of the last hour (the hourly quota counts them: deleting
+    one would give its author another) nor one with a match still queued or playing (its
+    worker would find nothing to record). Drafts are kept: one per author and game.
+    """
+    now = timezone.now()
+    quota_window = now - timedelta(hours=1)
+    expired = now - timedelta(days=keep_days())
+    keep = keep_runs()
+    beyond: list[int] = []
+    crowded = (
+        PlaygroundRun.objects.values("owner_id")
+        .annotate(runs=Count("id"))
+        .filter(runs__gt=keep)
+        .values_list("owner_id", flat=True)
+    )
+    for owner_id in crowded:
+        beyond += (
+            PlaygroundRun.objects.filter(owner_id=owner_id)
+            .order_by("-created", "-id")[keep:]
+            .values_list("id", flat=True)
+        )
+    open_runs = PlaygroundMatch.objects.filter(
+        status__in=[PlaygroundMatch.Status.QUEUED, PlaygroundMatch.Status.RUNNING]
+    ).values("run_id")
+    doomed = (
+        PlaygroundRun.objects.filter(Q(created__lt=expired) | Q(pk__in=beyond))
+        .filter(created__lt=quota_window)
+        .exclude(pk__in=open_runs)
+        .values_list("id", flat=True)
+    )
+    deleted = 0
+    while ids := list(doomed[:batch]):
+        PlaygroundMatch.objects.filter(run_id__in=ids).delete()
+        deleted += (
+            PlaygroundRun.objects.filter(pk__in=ids).delete()[1].get(PlaygroundRun._meta.label, 0)
+        )
+    if deleted:
+        log.info("playground clean-up: %s runs deleted", deleted)
+    return {"playground_runs_deleted": deleted}

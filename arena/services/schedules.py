@@ -29,10 +29,9 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
-from celery.schedules import crontab as celery_crontab
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models.signals import post_delete, post_save
@@ -44,8 +43,9 @@ from django_celery_beat.models import (
     PeriodicTasks,
 )
 
+from arena import crontabs
+from arena.algorithms.tournament_options import SCHEDULE_OPTIONS
 from arena.models import Tournament, TournamentSchedule
-from arena.models.tournaments import SCHEDULE_OPTIONS
 from arena.services.errors import InvalidInput, NotFound
 from arena.services.tournaments import (
     tournament_create,
@@ -70,33 +70,29 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 SCHEDULE_TASK = "workers.tasks.run_scheduled_tournament"
-_CRON_FIELDS = ("minute", "hour", "day_of_month", "month_of_year", "day_of_week")
 #: The arena's own periodic jobs: PeriodicTask name -> (task, every N seconds).
 PERIODIC_TASKS = {
     "arena: ladder tick": ("workers.tasks.ladder_tick", 60),
     "arena: sweep stuck matches": ("workers.tasks.sweep_stuck_matches", 60),
     "arena: refit due ratings": ("workers.tasks.refit_due_ratings", 60),
+    # A sign-up tournament starts within seconds of its deadline (on the control queue).
+    "arena: start due tournaments": ("workers.tasks.start_due_tournaments", 5),
+    "arena: clean up playground runs": ("workers.tasks.clean_up_playground", 3600),
 }
 
 
 def crontab_parse(value: str) -> dict[str, str]:
-    """The five fields of a crontab string by CrontabSchedule name; InvalidInput if bad.
+    """The five fields of a crontab string (``arena.crontabs``); InvalidInput if bad.
 
     >>> crontab_parse("0 3 * * *")["hour"]
     '3'
     """
-    parts = (value or "").split()
-    if len(parts) != len(_CRON_FIELDS):
-        raise InvalidInput(
-            f"crontab {value!r} must have 5 fields: minute hour day-of-month month day-of-week",
-            code="bad_crontab",
-        )
-    fields = dict(zip(_CRON_FIELDS, parts, strict=True))
     try:
-        celery_crontab(**fields)  # celery's own parser: ranges, steps, names
-    except (ValueError, TypeError) as exc:
-        raise InvalidInput(f"crontab {value!r} is not valid: {exc}", code="bad_crontab") from None
-    return fields
+        return crontabs.crontab_parse(value)
+    except crontabs.CrontabError as exc:
+        raise InvalidInput(
+            exc.message, code="bad_crontab", extra={"fields": {"crontab": [exc.message]}}
+        ) from None
 
 
 def _crontab_schedule(value: str) -> CrontabSchedule:
@@ -135,48 +131,33 @@ def _periodic_task_sync(schedule: TournamentSchedule, *, restart: bool = False) 
 
 def _check(name: str, game: str) -> None:
     if game not in GAMES:
-        raise InvalidInput(f"unknown game {game!r}", code="unknown_game")
-    if not (name or "").strip() or len(name) > 100:
-        raise InvalidInput("a schedule name is 1-100 characters", code="bad_name")
-
-
-def schedule_options_check(
-    *,
-    game: str,
-    format: str = Tournament.Format.ROUND_ROBIN,
-    rounds: int | None = None,
-    games_per_match: int = 1,
-    duplicate: bool = False,
-    rated: bool = True,
-    entry: str = Tournament.Entry.ALL,
-    entry_limit: int | None = None,
-    move_timeout_s: float | None = None,
-    time_bank_s: float | None = None,
-) -> None:
-    """InvalidInput naming the first bad option of a schedule's tournaments: the tournaments'
-    own check (``tournament_options_check``, as the tournament API and admin make it), and
-    no sign-up entry, which needs a deadline a recurring tournament does not have."""
-    if game not in GAMES:
-        raise InvalidInput(f"unknown game {game!r}", code="unknown_game")
-    if entry == Tournament.Entry.SIGNUP:
         raise InvalidInput(
-            "a schedule's tournaments start at their due time, so they take no sign-ups; "
-            "use entry all or top",
-            code="bad_entry",
+            f"unknown game {game!r}",
+            code="unknown_game",
+            extra={"fields": {"game": [f"unknown game {game!r}"]}},
         )
-    tournament_options_check(
-        game=game,
-        format=format,
-        rounds=rounds,
-        games_per_match=games_per_match,
-        entry=entry,
-        entry_limit=entry_limit,
-        move_timeout_s=move_timeout_s,
-        time_bank_s=time_bank_s,
-    )
-    for name, value in (("duplicate", duplicate), ("rated", rated)):
-        if not isinstance(value, bool):
-            raise InvalidInput(f"{name} must be true or false", code=f"bad_{name}")
+    if not (name or "").strip() or len(name) > 100:
+        message = "a schedule name is 1-100 characters"
+        raise InvalidInput(message, code="bad_name", extra={"fields": {"name": [message]}})
+
+
+def schedule_options_check(*, game: str, entry: str = Tournament.Entry.ALL, **options: Any) -> None:
+    """InvalidInput naming the first bad option of a schedule's tournaments: the tournaments'
+    own check (``tournament_options_check``, as the tournament API, forms and admin make it),
+    and no sign-up entry, which needs a deadline a recurring tournament does not have."""
+    if game not in GAMES:
+        raise InvalidInput(
+            f"unknown game {game!r}",
+            code="unknown_game",
+            extra={"fields": {"game": ["unknown game"]}},
+        )
+    if entry == Tournament.Entry.SIGNUP:
+        message = (
+            "a schedule's tournaments start at their due time, so they take no sign-ups; "
+            "use entry all or top"
+        )
+        raise InvalidInput(message, code="bad_entry", extra={"fields": {"entry": [message]}})
+    tournament_options_check(game=game, entry=entry, **options)
 
 
 def schedule_create(
@@ -189,9 +170,8 @@ def schedule_create(
     **options: Any,
 ) -> TournamentSchedule:
     """A recurring tournament: each crontab tick creates and starts one, with ``options``
-    (format, rounds, games_per_match, duplicate, rated, entry, entry_limit, move_timeout_s,
-    time_bank_s: as
-    ``tournament_create`` takes them; the defaults are a rated round robin of every bot)."""
+    (``SCHEDULE_OPTIONS``, as ``tournament_create`` takes them; the defaults are a rated
+    round robin of every bot at the game's smallest table)."""
     unknown = set(options) - set(SCHEDULE_OPTIONS)
     if unknown:
         raise InvalidInput(f"unknown option {', '.join(sorted(unknown))}", code="bad_field")
@@ -216,7 +196,7 @@ def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> Tournamen
     PeriodicTask follows. The options are checked together, as they will be when a
     tournament is created with them. A new crontab (or re-enabling) only changes future
     due times; new options apply from the next tournament on."""
-    unknown = set(fields) - {"name", "crontab", "enabled", *SCHEDULE_OPTIONS}
+    unknown = set(fields) - {"name", "crontab", "enabled", "game", *SCHEDULE_OPTIONS}
     if unknown:
         raise InvalidInput(f"cannot update {', '.join(sorted(unknown))}", code="bad_field")
     if "crontab" in fields:
@@ -243,7 +223,7 @@ def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> Tournamen
 
 
 def _options(fields: dict[str, Any]) -> dict[str, Any]:
-    return {name: value for name, value in fields.items() if name in SCHEDULE_OPTIONS}
+    return {name: value for name, value in fields.items() if name in ("game", *SCHEDULE_OPTIONS)}
 
 
 def schedule_delete(*, schedule: TournamentSchedule) -> None:
@@ -259,37 +239,9 @@ def schedule_delete(*, schedule: TournamentSchedule) -> None:
 
 
 def due_times(crontab: str, *, after: datetime, until: datetime) -> Iterator[datetime]:
-    """The crontab's due times in (``after``, ``until``], latest first, by minute (UTC).
-
-    >>> from datetime import UTC
-    >>> start = datetime(2026, 1, 1, 2, 0, tzinfo=UTC)
-    >>> [t.strftime("%H:%M") for t in due_times("*/30 * * * *", after=start,
-    ...  until=start + timedelta(hours=1))]
-    ['03:00', '02:30']
-    """
-    fields = crontab_parse(crontab)
-    schedule = celery_crontab(**fields)
-    # Crontabs are in settings.TIME_ZONE, which the arena fixes to UTC (no DST to skip).
-    moment = until.astimezone(UTC).replace(second=0, microsecond=0)
-    floor = after.astimezone(UTC)
-    # celery's own matcher, minute by minute back from ``until``, for at most a year.
-    limit = 366 * 24 * 60
-    for _ in range(limit):
-        if moment <= floor:
-            return
-        if _matches(schedule, moment):
-            yield moment
-        moment -= timedelta(minutes=1)
-
-
-def _matches(schedule: celery_crontab, moment: datetime) -> bool:
-    return (
-        moment.minute in schedule.minute
-        and moment.hour in schedule.hour
-        and moment.day in schedule.day_of_month
-        and moment.month in schedule.month_of_year
-        and moment.isoweekday() % 7 in schedule.day_of_week
-    )
+    """The crontab's due times in (``after``, ``until``], latest first (``arena.crontabs``)."""
+    crontab_parse(crontab)
+    return crontabs.due_times(crontab, after=after, until=until)
 
 
 def _due_for(schedule: TournamentSchedule, sent_at: datetime) -> tuple[datetime | None, str]:

@@ -139,13 +139,25 @@ class ChallengeForm(forms.Form):
             str(c.version_id): {"data-game": c.game, "data-bot": str(c.bot_id)}
             for c in choices.versions
         }
+        # The chosen version is not offered against itself, with or without the page's
+        # script: its box comes disabled (never ticked, never sent) and hidden, and the
+        # script moves that to whichever version is chosen next.
+        chosen = str(self.data.get("version") if self.is_bound else self.initial.get("version"))
+        itself = {"disabled": True, "data-itself": "true"}
         rivals.widget.option_data = {
             str(c.version_id): {
                 "data-game": c.game,
                 "data-bot": str(c.bot_id),
                 "data-current": "true" if c.current else "false",
                 "data-label": c.label.casefold(),
+                **(itself if str(c.version_id) == chosen else {}),
             }
             for c in choices.rivals
         }
         self.fields["game"].initial = choices.game
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("version") is not None and data.get("version") in (data.get("rivals") or []):
+            self.add_error("rivals", "Your version cannot be its own rival: untick it.")
+        return data

@@ -15,14 +15,12 @@ is marked safe once: the markup is the template's.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.humanize.templatetags.humanize import naturaltime
 from django.core.paginator import Page
-from django.template.defaultfilters import date as date_filter
 from django.urls import reverse
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
@@ -182,7 +180,9 @@ _STATUS = dict(Match.Status.choices)
 _KIND = dict(Match.Kind.choices)
 
 
-def _row(match: TableRow, subject_id: int | None, urls: dict[str, Any]) -> str:
+def _row(
+    match: TableRow, subject_id: int | None, urls: dict[str, Any], when: Callable[[Any], str]
+) -> str:
     seats = match.seats
     if match.status == Match.Status.DONE:
         result = f'<span class="result">{_e(result_line(seats))}</span>'
@@ -206,8 +206,7 @@ def _row(match: TableRow, subject_id: int | None, urls: dict[str, Any]) -> str:
         f'<tr data-match="{match.pk}"><td><a href="{_e(urls["match"](match.pk))}">#{match.pk}'
         f"</a></td><td>{_e(game_title(match.game))}</td>{mine}"
         f'<td><ol class="seats">{seat_items}</ol></td><td>{result}</td><td>{kind}</td>'
-        f'<td><time datetime="{_e(date_filter(match.created, "c"))}">'
-        f"{_e(naturaltime(match.created))}</time></td></tr>"
+        f"<td>{_e(when(match.created))}</td></tr>"
     )
 
 
@@ -215,11 +214,15 @@ def match_rows_html(matches: Iterable[Match | TableRow], subject: Any = None) ->
     """The ``<tr>`` of each match (a :class:`TableRow`, or a match with its seats
     prefetched, as ``match_list`` gives them), with the subject bot's own result column
     when ``subject`` (a bot) is given."""
+    # The site's one way of writing a moment (the template filter the pages use); imported
+    # here, as the template tags import this module.
+    from arena.web.templatetags.arena_tags import when
+
     urls = {name: _url_maker(name) for name in ("match", "bot", "tournament")}
     subject_id = getattr(subject, "pk", None) if subject else None
     rows = (match if isinstance(match, TableRow) else TableRow.of_match(match) for match in matches)
     # Every value in the rows went through _e: the whole is markup.
-    return mark_safe("\n".join(_row(row, subject_id, urls) for row in rows))  # noqa: S308
+    return mark_safe("\n".join(_row(row, subject_id, urls, when) for row in rows))  # noqa: S308
 
 
 def head_to_head_rows_html(rows: Iterable[Any]) -> SafeString:

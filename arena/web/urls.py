@@ -16,6 +16,7 @@ from arena.web.views import (
     ladder,
     matches,
     playground,
+    schedules,
     tournaments,
 )
 
@@ -62,7 +63,51 @@ urlpatterns = [
     path("replay/", matches.replay_open, name="replay-open"),
     path("matches/<int:match_id>/", matches.match_detail, name="match"),
     path("tournaments/", tournaments.tournament_index, name="tournaments"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/start/",
+        tournaments.tournament_start_view,
+        name="tournament-start",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/cancel/",
+        tournaments.tournament_cancel_view,
+        name="tournament-cancel",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/signup/",
+        tournaments.tournament_signup_view,
+        name="tournament-signup",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournaments.tournament_withdraw_view,
+        name="tournament-withdraw",
+    ),
+    path("tournaments/schedules/", schedules.schedule_index, name="schedules"),
+    path("tournaments/schedules/new/", schedules.schedule_new, name="schedule-new"),
+    path("tournaments/schedules/<int:schedule_id>/", schedules.schedule_detail, name="schedule"),
+    path(
+        "tournaments/schedules/<int:schedule_id>/edit/",
+        schedules.schedule_edit,
+        name="schedule-edit",
+    ),
+    path(
+        "tournaments/schedules/<int:schedule_id>/pause/",
+        schedules.schedule_pause,
+        name="schedule-pause",
+    ),
+    path(
+        "tournaments/schedules/<int:schedule_id>/resume/",
+        schedules.schedule_resume,
+        name="schedule-resume",
+    ),
+    path(
+        "tournaments/schedules/<int:schedule_id>/delete/",
+        schedules.schedule_delete_view,
+        name="schedule-delete",
+    ),
     path(
         "tournaments/<int:tournament_id>/standings.csv",
         tournaments.tournament_standings_csv,

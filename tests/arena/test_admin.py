@@ -104,7 +104,7 @@ def _tournament_form(**fields):
         "game": "lie21",
         "format": "swiss",
         "seed": 5,
-        "games_per_match": 1,
+        "matches_per_pairing": 1,
         "rated": "on",
         "byes": "[]",
         "entry": "all",
@@ -118,19 +118,23 @@ def _tournament_form(**fields):
 
 def test_the_admin_saves_a_swiss_with_its_options(admin_client):
     response = admin_client.post(
-        reverse("admin:arena_tournament_add"), _tournament_form(rounds=3, games_per_match=2)
+        reverse("admin:arena_tournament_add"), _tournament_form(rounds=3, matches_per_pairing=2)
     )
     assert response.status_code == 302
     tournament = Tournament.objects.get()
-    assert (tournament.format, tournament.rounds, tournament.games_per_match) == ("swiss", 3, 2)
+    assert (tournament.format, tournament.rounds, tournament.matches_per_pairing) == ("swiss", 3, 2)
 
 
 @pytest.mark.parametrize(
     ("fields", "error"),
     [
         ({"format": "round_robin", "rounds": 3}, "rounds are set for Swiss tournaments only"),
-        ({"game": "liars", "format": "double_elimination"}, "double elimination needs a two-seat"),
-        ({"games_per_match": 0}, "games per match must be 1-20"),
+        (
+            {"game": "liars", "format": "double_elimination", "table_size": 4},
+            "double elimination is played at two seats",
+        ),
+        ({"game": "lie21", "table_size": 3}, "this game is played at tables of 2 seats"),
+        ({"matches_per_pairing": 0}, "matches per pairing must be 1-20"),
         ({"entry": "signup"}, "a sign-up tournament needs a deadline"),
         ({"entry": "top"}, "the top of the ladder needs an entry limit"),
     ],

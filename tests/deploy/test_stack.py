@@ -1,6 +1,7 @@
 """The compose stack for real (issue 20): build, start, upload a bot through the API, see it
-validated and playing, add a worker from the worker-only file with no shared volume, see it
-play, tear everything down.
+validated and playing, run a draft in the playground, download the starter kit (built into
+the image) and play it offline, add a worker from the worker-only file with no shared
+volume, see it play, tear everything down.
 
 Runs with ``ARENA_DOCKER_TESTS=1`` (several minutes, a Docker engine, and the pinned base
 images pulled, or the stand-ins of tests/deploy/standin/build.sh on a machine without a
@@ -21,10 +22,12 @@ import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 import uuid
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -163,6 +166,14 @@ def _api(port: int, method: str, path: str, token: str | None = None, **kwargs) 
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read() or b"{}")
+
+
+def _download(port: int, path: str) -> bytes:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", headers={"Host": "localhost"}
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return response.read()
 
 
 def _wait(what: str, probe, timeout_s: float, every_s: float = 3.0):
@@ -328,6 +339,32 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
         )
         with urllib.request.urlopen(bundle, timeout=30) as response:
             assert b"createEditor" in response.read()
+
+        # The starter kit, built into the image (no pip, no index at run time: issue 32's
+        # 503): served at once, and it installs offline and plays outside the repository.
+        t = time.monotonic()
+        kit = _download(port, "/games/lie21/kit.zip")
+        assert kit[:2] == b"PK", kit[:200]
+        (tmp_path / "kit.zip").write_bytes(kit)
+        with zipfile.ZipFile(tmp_path / "kit.zip") as archive:
+            archive.extractall(tmp_path)
+        folder = tmp_path / "lie21-starter"
+        wheel = next(folder.glob("bluff_arena_engine-*.whl")).name
+        offline = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PIP_NO_INDEX": "1"}
+        offline["PIP_CONFIG_FILE"] = os.devnull
+        venv = tmp_path / "kit-venv"
+        python = str(venv / "bin/python")
+        for command in (
+            [sys.executable, "-m", "venv", str(venv)],
+            [python, "-m", "pip", "install", "-q", "--find-links", "wheels", wheel],
+            [python, "-m", "engine", "play", "my_bot.py", "random", "--in-process", "--json"],
+        ):
+            done = subprocess.run(
+                command, cwd=folder, env=offline, capture_output=True, text=True, timeout=300
+            )
+            assert done.returncode == 0, (command, done.stdout, done.stderr)
+        assert json.loads(done.stdout)["game"] == "lie21"
+        timings["kit_s"] = time.monotonic() - t
 
         # The worker host: the main worker stopped, so whatever plays now is the new one.
         main.compose("stop", "worker")

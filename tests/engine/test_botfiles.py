@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.botfiles import BotFileError, UploadLimits, read_bot, unpack_bot
+from engine.botpackages import BOT_PACKAGES
 
 GOOD = b"def act(observation):\n    return {}\n"
 
@@ -301,12 +302,23 @@ def test_the_bot_packages_are_importable_without_the_operator_naming_them(source
     assert read_bot("bot.py", data).files == {"bot.py": data}
 
 
-def test_a_refused_import_names_where_the_list_of_packages_is():
+def test_a_refused_import_names_the_packages_a_bot_may_import():
+    """Issue 32: the message sent kit users to "the packages docs/bot-api.md lists", and a
+    kit has no docs/: it names them, with their versions."""
     with pytest.raises(BotFileError) as refused:
         read_bot("mine.py", b"import pandas as pd\ndef act(o): return {}\n")
     assert str(refused.value) == (
         "mine.py: line 1: import pandas: bots may import only the Python standard library, "
-        "the packages docs/bot-api.md lists and their own files"
+        f"numpy {BOT_PACKAGES['numpy']} and their own files"
+    )
+    assert "docs/" not in str(refused.value)
+
+
+def test_a_refusal_names_what_an_operator_made_importable_too():
+    with pytest.raises(BotFileError) as refused:
+        read_bot("x.py", b"import pandas\ndef act(o): return {}\n", importable=frozenset({"z3"}))
+    assert str(refused.value).endswith(
+        f"standard library, numpy {BOT_PACKAGES['numpy']}, z3 and their own files"
     )
 
 

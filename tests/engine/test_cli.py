@@ -237,6 +237,42 @@ def test_a_bots_prints_and_traceback_go_to_stderr_with_where_they_happened(tmp_p
     assert "my hand is" not in quiet.stderr and "boom" not in quiet.stderr
 
 
+def test_quiet_hides_the_output_on_stderr_but_the_logs_file_keeps_it(tmp_path):
+    """Issue 32: ``--quiet`` also dropped the ``*.logs.json`` beside each replay, though it
+    only hides stderr (README, docs/bot-api.md)."""
+    bot = tmp_path / "talker.py"
+    bot.write_text(
+        "def act(o):\n"
+        "    print('thinking about hand', o['hand_number'])\n"
+        "    cards = o['hand'][:3]\n"
+        "    if o['role'] == 'liar':\n"
+        "        return {'cards': cards, 'face_up': 0}\n"
+        "    return {'cards': cards, 'challenge': False}\n"
+    )
+    replays = tmp_path / "replays"
+    args = ["play", str(bot), "random", "--in-process", "--seed", "4", "--quiet"]
+    quiet = run(*args, "--replay-dir", str(replays))
+    assert quiet.returncode == 0, quiet.stderr
+    assert "thinking about" not in quiet.stderr
+    logs = list(replays.glob("*.logs.json"))
+    assert len(logs) == 1 and len(list(replays.glob("*.json.gz"))) == 1
+    assert "thinking about hand 1" in logs[0].read_text()
+
+
+def test_a_bot_that_played_no_match_has_no_mean_place():
+    """Issue 32: zero matches gave a mean place of 0.0 (a place better than first); it is
+    None, null in --json, as in the API."""
+    from engine.runner import Summary
+    from engine.tournament import LocalTournament
+
+    summary = Summary(game="lie21", players=["a", "b"])
+    assert summary.mean_place(0) is None
+    assert [bot["mean_place"] for bot in summary.to_json()["bots"]] == [None, None]
+    tournament = LocalTournament(game="lie21", names=["a", "b", "c"])
+    rows = tournament.to_json()["standing"]
+    assert [row["mean_place"] for row in rows] == [None, None, None]
+
+
 def test_a_local_tournament_prints_standings_a_crosstable_and_ratings(capsys):
     args = ["tournament", "heuristic", "greedy", "random", "--matches", "2", "--in-process"]
     assert main([*args, "--json"]) == 0

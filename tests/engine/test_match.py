@@ -242,3 +242,15 @@ def test_a_hook_failing_after_the_match_is_decided_costs_nothing_but_is_logged(t
     assert "last words True" in logged
     assert "crash: " in logged and "after the match was decided: not a fault" in logged
     assert "RuntimeError: too late" in logged
+
+
+def test_an_in_process_bot_without_act_is_named_by_its_own_file(tmp_path):
+    """Issue 32: "bot.py defines no act() function" whatever the author's file was."""
+    from engine.players import BotFault
+
+    path = tmp_path / "my_strategy.py"
+    path.write_text("def decide(observation):\n    return {}\n")
+    player = InProcessPlayer("mine", path)
+    with pytest.raises(BotFault) as fault:
+        player.start({})
+    assert fault.value.detail == "my_strategy.py defines no act() function"

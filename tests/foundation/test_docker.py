@@ -23,7 +23,7 @@ def compose():
 
 def test_compose_has_every_service_with_a_health_check(compose):
     services = compose["services"]
-    for name in ("postgres", "redis", "minio", "web", "beat"):
+    for name in ("postgres", "redis", "minio", "web", "control", "beat"):
         assert "healthcheck" in services[name], name
     worker = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]["worker"]
     assert "healthcheck" in worker
@@ -33,7 +33,7 @@ def test_compose_keeps_the_database_and_uploaded_bots_in_volumes(compose):
     assert {"pgdata", "bots"} <= set(compose["volumes"])
     assert "pgdata:/var/lib/postgresql/data" in compose["services"]["postgres"]["volumes"]
     assert compose["services"]["minio"]["volumes"] == ["bots:/data"]  # the object store's
-    for name in ("setup", "web", "worker", "beat"):  # no host-local disk shared between them
+    for name in ("setup", "web", "worker", "control", "beat"):  # no host-local disk shared
         assert not compose["services"][name].get("volumes"), name
 
 
@@ -62,6 +62,21 @@ def test_dockerfile_is_slim_installs_bubblewrap_and_drops_root():
     assert "bubblewrap" in text
     assert "USER arena" in text
     assert "gunicorn" in text
+
+
+def test_the_image_builds_the_downloads_at_build_time_outside_the_data_and_the_sources():
+    """Issue 32: the kit was built inside a request, with pip writing build/ into the
+    read-only /app and reaching for the package index (a 503 in the image). The image builds
+    it as root, after the sources are in, into a folder of its own that nothing writes at
+    run time (the request only reads: tests/arena/services/test_kits.py)."""
+    text = (DOCKER / "Dockerfile").read_text()
+    downloads = re.search(r"ARENA_DOWNLOADS_DIR=(\S+)", text)
+    assert downloads, "the image names its downloads folder"
+    folder = downloads[1]
+    assert not folder.startswith(("/data", "/app")), folder
+    build = text.index("manage.py arena_kits")
+    assert text.index("COPY . .") < build < text.index("USER arena")
+    assert folder not in text[text.index("chown") :], "read-only to the arena user"
 
 
 def _compose_command():
@@ -174,7 +189,7 @@ def test_credentials_come_from_the_env_file_and_redis_has_a_password(compose):
         environment = service.get("environment") or {}
         for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "POSTGRES_PASSWORD"):
             assert key not in environment, (name, key)
-    for name in ("postgres", "redis", "minio", "setup", "web", "beat"):
+    for name in ("postgres", "redis", "minio", "setup", "web", "control", "beat"):
         assert services[name]["env_file"] == ".env", name
     assert "--requirepass" in " ".join(services["redis"]["command"])
     example = dict(
@@ -256,14 +271,20 @@ def test_the_proxy_configuration_is_valid_nginx(tmp_path):
     assert checked.returncode == 0, checked.stderr
 
 
-def test_the_worker_serves_every_queue_playground_first(settings):
-    """The compose worker names its queues (-Q) in the order the arena serves them: a
-    playground run before a validation, a validation before ladder and tournament work."""
-    worker = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]["worker"]
-    command = worker["command"]
+def test_the_worker_serves_every_queue_control_then_playground_first(settings):
+    """The compose worker names its queues (-Q) in the order the arena serves them: the
+    tournaments' bookkeeping, then a playground run before a validation, a validation before
+    ladder and tournament work; the control worker serves the first alone."""
+    compose = yaml.safe_load((DOCKER / "compose.worker.yml").read_text())["services"]
+    command = compose["worker"]["command"]
     queues = command[command.index("-Q") + 1].split(",")
     assert queues == [queue.name for queue in settings.CELERY_TASK_QUEUES]
-    assert queues[0] == "playground"
+    assert queues[:2] == ["control", "playground"]
     assert settings.CELERY_TASK_ROUTES["workers.tasks.play_playground_match"] == {
         "queue": "playground"
     }
+    assert settings.CELERY_TASK_ROUTES["workers.tasks.start_due_tournaments"] == {
+        "queue": "control"
+    }
+    control = yaml.safe_load((DOCKER / "compose.yml").read_text())["services"]["control"]
+    assert control["command"][control["command"].index("-Q") + 1] == "control"

@@ -30,7 +30,14 @@ def test_import_error_is_a_crash_at_start(sandbox):
 def test_missing_act_is_a_crash_at_start(sandbox):
     player = sandbox("no_act.py")
     fault = expect_fault(player, FaultKind.CRASH, lambda: player.start({}))
-    assert fault.detail == "bot.py defines no act() function"
+    assert fault.detail == "no_act.py defines no act() function"  # the author's file
+
+
+def test_missing_act_names_the_uploaded_file_not_the_jails_bot_py(sandbox):
+    """Issue 32: the message said "bot.py" whatever the author's file was called."""
+    player = sandbox("no_act.py", source_name="my_strategy.py")
+    fault = expect_fault(player, FaultKind.CRASH, lambda: player.start({}))
+    assert fault.detail == "my_strategy.py defines no act() function"
 
 
 def test_sys_exit_is_a_crash(sandbox):

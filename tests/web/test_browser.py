@@ -568,7 +568,13 @@ def test_the_ladder_sorts_by_a_column_and_the_crosstable_links_to_matches(
     cells = page.query_selector_all("#crosstable td[data-result]")
     results = sorted(cell.get_attribute("data-result") for cell in cells)
     assert results.count("pending") == 2 and len(results) == 6
+    # A cell links to the pair's matches in the tournament; the one still to play opens.
     page.click("#crosstable td.pending a >> nth=0")
+    page.wait_for_url("**/matches/?tournament=*&bot=*&opponent=*")
+    assert "against" in page.inner_text("#matches-heading")
+    rows = page.query_selector_all("table.matches tbody tr[data-match]")
+    assert len(rows) == 1, "the pair met once"
+    page.click("table.matches tbody tr[data-match] a[href^='/matches/'] >> nth=0")
     page.wait_for_selector("#match-status[data-status=queued]")
     assert page.query_selector("meta[http-equiv=refresh]")
     tab.screenshot("match-queued")

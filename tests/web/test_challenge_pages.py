@@ -369,3 +369,38 @@ def test_the_form_is_for_one_game_at_a_time_with_its_rivals_as_checkboxes(cast):
     # The game follows a preselected rival.
     preselected = client.get(f"/challenges/new/?rival={dicer.active_version_id}")
     assert 'data-game="liars"' in preselected.content.decode().split('id="challenge-form"')[1][:40]
+
+
+def _rival_box(html: str, version_id: int) -> str:
+    """The rival checkbox of ``version_id`` with its label's opening tag."""
+    found = re.search(rf'<label class="rival"[^>]*>\s*<input[^>]*value="{version_id}"[^>]*>', html)
+    assert found, version_id
+    return found[0]
+
+
+def test_without_the_script_ones_chosen_version_is_not_offered_as_its_own_rival(cast):
+    """Issue 32: without JavaScript the form listed the user's current version among the
+    rivals (the help text says it is "not offered"; the service refused it on submit)."""
+    mine = cast["mine"]
+    earlier = mine.active_version_id
+    rating_activate(version=BotVersionFactory(bot=mine, number=2))
+    mine.refresh_from_db()
+    client = _client(cast["me"])
+    html = client.get("/challenges/new/?game=lie21").content.decode()
+    box = _rival_box(html, mine.active_version_id)
+    assert " hidden" in box.split("<input")[0] and " disabled" in box, box
+    for other in (earlier, cast["rival"].active_version_id):  # the others stay offered
+        assert " hidden" not in _rival_box(html, other) and "disabled" not in _rival_box(
+            html, other
+        )
+    # Another version chosen (?version=): that one is left out instead.
+    html = client.get(f"/challenges/new/?game=lie21&version={earlier}").content.decode()
+    assert "disabled" in _rival_box(html, earlier)
+    assert "disabled" not in _rival_box(html, mine.active_version_id)
+    # A crafted post of it is refused on the form, with the reason, and nothing is made.
+    response = client.post(
+        "/challenges/new/",
+        {"game": "lie21", "version": earlier, "rivals": [earlier], "match_count": 2},
+    )
+    assert "cannot be its own rival" in response.content.decode()
+    assert not Challenge.objects.exists()

@@ -12,6 +12,7 @@ the first local match to test-artifacts/kit-figures.txt.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -21,11 +22,15 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from arena.models import Bot, BotVersion, Match
+from arena.services.ratings import rating_activate
 from engine import replay as replay_io
+from engine.botpackages import BOT_PACKAGES
 from engine.cli import main as engine_main
 from engine.registry import GAMES
+from tests.arena.factories import BotVersionFactory
 from tests.web.conftest import REPO, Tab, log_in
 from tests.web.data import PASSWORD, bot_make, match_record, user_make
 
@@ -86,9 +91,19 @@ def _wait_valid(page, timeout_ms: int = 120_000) -> None:
     page.wait_for_selector("#version-status[data-status=valid]", timeout=timeout_ms)
 
 
+@pytest.fixture
+def kits_built(settings, tmp_path_factory) -> Path:
+    """The downloads as ``manage.py arena_kits`` leaves them (``make run`` and the image
+    build them; a request never does)."""
+    folder = tmp_path_factory.mktemp("downloads")
+    settings.ARENA_DOWNLOADS_DIR = folder
+    call_command("arena_kits", stdout=io.StringIO())
+    return folder
+
+
 @pytest.mark.slow
 def test_a_newcomer_downloads_the_kit_plays_locally_uploads_and_watches(
-    tab: Tab, tmp_path_factory
+    tab: Tab, tmp_path_factory, kits_built
 ) -> None:
     page = tab.page
     tab.goto("/games/lie21/")
@@ -138,10 +153,15 @@ def test_a_newcomer_downloads_the_kit_plays_locally_uploads_and_watches(
     )
     print(f"\nkit_size: {size} bytes\nkit_download_to_first_local_match: {first_match_s:.1f} s")
 
-    # The local replay opens from the disk in the site's own viewer.
+    # The local replay opens from the disk in the site's own viewer, with what the starter
+    # printed (``hand N: lying with ...``) beside the step it printed at.
     local = tab.page.context.new_page()
     local.goto((folder / "match.html").as_uri())
     local.wait_for_selector("#replay-viewer[data-ready=true]")
+    printed = local.inner_text("#match-logs")
+    assert re.search(r"hand \d+: lying with ", printed), printed
+    local.click("#rv-log-next")
+    assert re.search(r"hand \d+: lying with ", local.inner_text("#rv-log-lines"))
     local.screenshot(path=str(REPO / "test-artifacts" / "screenshots" / "kit-local-replay.png"))
     local.close()
 
@@ -246,6 +266,42 @@ def test_the_challenge_form_filters_rivals_by_game_and_by_search(tab: Tab) -> No
     tab.screenshot("challenge-liars-result")
 
 
+def test_the_challenge_form_never_offers_the_chosen_version_against_itself(
+    tab: Tab, browser, live_server
+) -> None:
+    """Issue 32: without JavaScript the form listed one's own current version as a rival."""
+    me = user_make("twice")
+    mine = bot_make(me, name="mine", on_ladder=True)
+    first = mine.active_version_id
+    second = BotVersionFactory(bot=mine, number=2)
+    rating_activate(version=second)
+    bot_make(user_make("other-owner"), name="other", on_ladder=True)
+    shown = (
+        "() => Array.from(document.querySelectorAll('#id_rivals label.rival'))"
+        ".filter((label) => label.offsetParent !== null && !label.querySelector('input').disabled)"
+        ".map((label) => label.querySelector('input').value)"
+    )
+    # No script: the server leaves the current version (the one chosen) out.
+    bare = browser.new_context(java_script_enabled=False)
+    page = bare.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "twice")
+    page.fill("#id_password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+    page.goto(f"{live_server.url}/challenges/new/?game=lie21")
+    assert page.input_value("#id_version") == str(second.pk)
+    offered = page.evaluate(shown)
+    assert str(second.pk) not in offered and str(first) in offered, offered
+    bare.close()
+    # With it: choosing the earlier version moves the gap to it.
+    log_in(tab, "twice", PASSWORD)
+    tab.goto("/challenges/new/?game=lie21")
+    assert str(second.pk) not in tab.page.evaluate(shown)
+    tab.page.select_option("#id_version", str(first))
+    offered = tab.page.evaluate(shown)
+    assert str(second.pk) in offered and str(first) not in offered, offered
+
+
 def test_the_fault_heading_and_box_name_the_same_hand_on_the_site_and_locally(
     tab: Tab, tmp_path: Path
 ) -> None:
@@ -289,8 +345,12 @@ def test_the_fault_heading_and_box_name_the_same_hand_on_the_site_and_locally(
 
 
 def test_the_kit_is_offered_on_every_game_page_and_on_write_a_bot(tab: Tab) -> None:
+    """The links, and what they say: installs offline, numpy from PyPI (the kit carries
+    every wheel but numpy's, which is built per platform)."""
     page = tab.page
     tab.goto("/docs/bot-api/")
+    note = page.inner_text("#kit-note")
+    assert "works offline" in note and f"pip install numpy=={BOT_PACKAGES['numpy']}" in note
     links = page.eval_on_selector_all(
         "#kit-downloads a[data-game]", "(links) => links.map((a) => a.getAttribute('href'))"
     )
@@ -301,4 +361,6 @@ def test_the_kit_is_offered_on_every_game_page_and_on_write_a_bot(tab: Tab) -> N
     for name in hosted:
         tab.goto(f"/games/{name}/")
         assert page.get_attribute("#kit-link", "href") == f"/games/{name}/kit.zip"
+        note = page.inner_text("#kit-note")
+        assert "installs offline" in note and "from PyPI" in note, note
         assert page.get_attribute("#wheel-link", "href") == "/downloads/engine/"

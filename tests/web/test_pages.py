@@ -16,11 +16,8 @@ from django_celery_beat.models import CrontabSchedule, PeriodicTask
 from rest_framework.authtoken.models import Token
 
 from arena.models import Bot, BotVersion, Match, Rating, Tournament
-from arena.selectors.pages import (
-    bot_head_to_head,
-    bot_head_to_head_table,
-    next_scheduled_tournaments,
-)
+from arena.selectors.pages import bot_head_to_head, bot_head_to_head_table
+from arena.selectors.tournaments import next_scheduled_tournaments
 from arena.services.tournaments import tournament_finish
 from engine.registry import GAMES
 from tests.arena.factories import (
@@ -430,10 +427,14 @@ def test_a_finished_tournament_shows_standings_and_a_crosstable(cup) -> None:
     html = _html(f"/tournaments/{cup.pk}/")
     assert html.count('<tr data-bot="') == 3
     cells = re.findall(
-        r'<td class="(win|loss|draw)" data-result="\1"><a href="/matches/\d+/"', html
+        r'<td class="(win|loss|draw)" data-result="\1" data-opponent="(\d+)">'
+        r'<a href="/matches/\?tournament=(\d+)&amp;bot=(\d+)&amp;opponent=\2"',
+        html,
     )
-    assert sorted(cells).count("win") == sorted(cells).count("loss")
+    results = [result for result, *_ in cells]
+    assert results.count("win") == results.count("loss")
     assert len(cells) == 6
+    assert {int(tournament) for _, _, tournament, _ in cells} == {cup.pk}
     assert 'http-equiv="refresh"' not in html
     assert 'data-done="3" data-total="3"' in html
 
@@ -459,7 +460,11 @@ def test_a_tournament_of_three_seat_tables_counts_places_ahead_and_behind(db) ->
     tournament.refresh_from_db()
     html = _html(f"/tournaments/{tournament.pk}/")
     assert "3 seats a table" in html
-    cells = re.findall(r'data-result="(win|loss|draw)"><a [^>]*>(\d)\u2013(\d)</a>', html)
+    cells = re.findall(
+        r'data-result="(win|loss|draw)" data-opponent="\d+"><a [^>]*>'
+        r'<span class="cell-main">(\d)\u2013(\d)</span>',
+        html,
+    )
     assert len(cells) == 6  # every ordered pair met once, at the one table
     assert all(int(a) + int(b) <= 1 for _, a, b in cells)
 
@@ -670,7 +675,7 @@ def test_a_swiss_page_shows_tie_breaks_rounds_and_byes(db) -> None:
     assert "Swiss" in html and "Buchholz" in html
     assert html.count('<tr data-bot="') == 5
     assert html.count('<div class="bracket-round" data-round=') == tournament.rounds == 4
-    assert html.count('<p class="bye muted">') == 4, "one bye a round"
+    assert html.count('<p class="bye muted" data-bot=') == 4, "one bye a round"
     first = html.split('id="standings"', 1)[1].split('<tr data-bot="', 2)[1]
     assert ">ann</a>" in first, "the bot that won every match leads"
     assert f'href="/tournaments/{tournament.pk}/standings.csv"' in html
@@ -685,6 +690,9 @@ def test_a_double_elimination_page_shows_the_bracket(db) -> None:
         assert f'data-bracket="{name}"' in bracket
     assert "<strong>champion</strong>" in html
     assert re.search(r'<li class="winner"><a href="/bots/\d+/">ann</a>', bracket)
+    # Five bots: the brackets have byes, drawn in the bracket and round they fell in.
+    byes = [r for bracket_round in tournament.standings["rounds"] for r in bracket_round["byes"]]
+    assert byes and bracket.count('<p class="bye" data-bot=') == len(byes)
 
 
 def test_a_promotion_page_shows_its_rounds_and_final(db) -> None:

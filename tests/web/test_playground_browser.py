@@ -9,9 +9,14 @@ sandbox during the request that asked for it.
 
 from __future__ import annotations
 
+from datetime import timedelta
+from unittest import mock
+
 import pytest
+from django.utils import timezone
 
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from tests.arena.factories import BotFactory, BotVersionFactory
 from tests.web.conftest import Tab, log_in
 from tests.web.data import PASSWORD, bot_make, user_make
 
@@ -171,3 +176,77 @@ def test_the_playground_fits_a_phone(phone_tab: Tab) -> None:
     _viewer(phone_tab)
     phone_tab.screenshot("playground-phone")
     phone_tab.assert_fits()
+
+
+def test_the_opponent_search_seats_a_ladder_bot_beyond_the_first_two_hundred(tab: Tab) -> None:
+    """Issue 33: the page listed the first 200 ladder bots by name and offered no search."""
+    owner = user_make("crowd")
+    for n in range(230):
+        BotVersionFactory(bot=BotFactory(owner=owner, name=f"ladder-{n:03d}", game="lie21"))
+    target = Bot.objects.get(name="ladder-215")
+    user_make("ursula")
+    page = tab.page
+    log_in(tab, "ursula", PASSWORD)
+    tab.goto("/games/lie21/play/")
+    page.wait_for_selector("#playground[data-ready=true]")
+    listed = page.locator("#run-opponent-0 option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert f"bot:{target.pk}" not in listed, "beyond the first 200: only the search finds it"
+    page.fill("#opponent-search", "ladder-21")
+    page.wait_for_selector(f"#opponent-results li[data-ref='bot:{target.pk}']")
+    assert page.locator("#opponent-results li").count() == 10
+    assert "10 bots match" in page.inner_text("#opponent-search-status")
+    page.click(f"#opponent-results li[data-ref='bot:{target.pk}'] button")
+    assert page.input_value("#run-opponent-0") == f"bot:{target.pk}"
+    tab.screenshot("playground-opponent-search")
+    _run(tab, 1)
+    run = PlaygroundRun.objects.get()
+    assert [o["ref"] for o in run.opponents] == [f"bot:{target.pk}"]
+    assert "crowd/ladder-215 v1" in page.inner_text("#run-matches-table")
+    # Paging: the whole ladder is reachable, 20 at a time.
+    page.fill("#opponent-search", "ladder")
+    page.wait_for_function("() => document.querySelectorAll('#opponent-results li').length === 20")
+    page.click("#opponent-more")
+    page.wait_for_function("() => document.querySelectorAll('#opponent-results li').length === 40")
+
+
+def test_ctrl_enter_runs_from_the_editor_but_not_from_the_upload_form(tab: Tab) -> None:
+    """Issue 33: Ctrl+Enter ran the draft from anywhere, the upload's name field included."""
+    user_make("victor")
+    page = tab.page
+    log_in(tab, "victor", PASSWORD)
+    tab.goto("/games/lie21/play/")
+    page.wait_for_selector("#playground[data-ready=true]")
+    page.select_option("#upload-bot", "new")
+    page.fill("#upload-name", "not-yet")
+    page.focus("#upload-name")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_timeout(1500)
+    assert not PlaygroundRun.objects.exists() and page.is_hidden("#run-results")
+    page.click(".cm-content")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("#run-status[data-status=done]", timeout=60_000)
+    assert PlaygroundRun.objects.count() == 1
+
+
+def test_a_match_waiting_for_a_worker_says_so_while_another_plays(tab: Tab) -> None:
+    """Issue 33: a run with a match playing said nothing of the others waiting > 1 min."""
+    user_make("wanda")
+    page = tab.page
+    log_in(tab, "wanda", PASSWORD)
+    tab.goto("/games/lie21/play/")
+    page.wait_for_selector("#playground[data-ready=true]")
+    with mock.patch("arena.services.playground.enqueue"):  # no worker takes them
+        page.fill("#run-matches", "3")
+        page.click("#run-button")
+        page.wait_for_selector("#run-status[data-status=queued]")
+    run = PlaygroundRun.objects.get()
+    PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(seconds=75))
+    PlaygroundMatch.objects.filter(run=run, number=1).update(
+        status=PlaygroundMatch.Status.RUNNING, started_at=timezone.now()
+    )
+    page.wait_for_selector("#run-status[data-waiting=true][data-status=running]")
+    assert "Matches 2, 3 have waited 1 min" in page.inner_text("#run-status-text")
+    waiting = page.locator("#run-matches-table [data-waiting=true]")
+    assert waiting.count() == 2
+    assert "waiting 1 min" in waiting.first.inner_text()
+    tab.screenshot("playground-waiting")

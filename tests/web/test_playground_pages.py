@@ -110,6 +110,28 @@ def test_a_refused_upload_says_why_and_stores_no_version(owner, other_user) -> N
     )
     assert "Not uploaded: bot.py: line 1: import pandas" in response.content.decode()
     assert not BotVersion.objects.filter(bot__owner=owner).exists()
+    # Issue 33: the new bot was created before the upload was refused, and stayed.
+    assert not Bot.objects.filter(name="broken").exists()
+    assert PlaygroundDraft.objects.get(owner=owner, game="lie21").source.startswith("import")
+
+
+def test_a_refused_upload_into_a_new_bot_leaves_no_bot(owner) -> None:
+    """Issue 33: "Upload as new version" into a new bot created the bot, then the upload was
+    refused (a syntax error, too large, ...), and the empty bot stayed, its name taken."""
+    client = _client(owner)
+    for source in ("def act(o):\n    return {\n", "x = 1\n", ""):
+        response = client.post(
+            "/games/lie21/play/upload/",
+            {"bot": "new", "name": "never-made", "source": source},
+            follow=True,
+        )
+        assert "Not uploaded:" in response.content.decode(), source
+        assert not Bot.objects.filter(owner=owner).exists(), source
+    # The name is free: the next, valid, upload takes it.
+    client.post(
+        "/games/lie21/play/upload/", {"bot": "new", "name": "never-made", "source": VALID_BOT}
+    )
+    assert Bot.objects.get(owner=owner).name == "never-made"
 
 
 def test_the_game_page_links_to_its_playground(owner) -> None:

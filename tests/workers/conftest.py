@@ -16,6 +16,7 @@ from arena.services.ratings import rating_activate
 from tests.workers import bots
 from tests.workers.faults import PrivateRedis
 from tests.workers.processes import (
+    CeleryBeat,
     CeleryWorker,
     redis_url,
     require_redis,
@@ -136,11 +137,16 @@ def start_worker(
     started: list[CeleryWorker] = []
 
     def start(
-        name: str = "w1", *, concurrency: int = 2, unset: tuple[str, ...] = (), **env: str
+        name: str = "w1",
+        *,
+        concurrency: int = 2,
+        unset: tuple[str, ...] = (),
+        queues: str | None = None,
+        **env: str,
     ) -> CeleryWorker:
         full = {key: value for key, value in {**worker_env, **env}.items() if key not in unset}
         worker = CeleryWorker(name, full, log_path=tmp_path / f"{name}.log", cwd=REPO)
-        worker.start(concurrency=concurrency)
+        worker.start(concurrency=concurrency, queues=queues)
         started.append(worker)
         return worker
 
@@ -157,3 +163,19 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def start_beat(worker_env: dict[str, str], tmp_path: Path) -> Iterator[Callable[[], CeleryBeat]]:
+    """``start_beat()``: celery beat on this test's database, stopped at teardown."""
+    started: list[CeleryBeat] = []
+
+    def start() -> CeleryBeat:
+        beat = CeleryBeat(worker_env, log_path=tmp_path / "beat.log", cwd=REPO)
+        beat.start()
+        started.append(beat)
+        return beat
+
+    yield start
+    for beat in started:
+        beat.stop()

@@ -99,7 +99,9 @@ class CeleryWorker:
         self.cwd = cwd
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, *, concurrency: int = 2, ready_timeout: float = 60) -> None:
+    def start(
+        self, *, concurrency: int = 2, ready_timeout: float = 60, queues: str | None = None
+    ) -> None:
         argv = [
             sys.executable,
             "-m",
@@ -115,6 +117,7 @@ class CeleryWorker:
             "--without-heartbeat",
             "-n",
             f"{self.name}@%h",
+            *(["-Q", queues] if queues else []),
         ]
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
@@ -163,4 +166,50 @@ class CeleryWorker:
             self.kill()
         # Pool processes that outlived their parent belong to the group too.
         with suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+class CeleryBeat:
+    """``celery -A workers beat`` (the arena's database scheduler) in its own process group."""
+
+    def __init__(self, env: dict[str, str], *, log_path: Path, cwd: Path) -> None:
+        self.env = env
+        self.log_path = log_path
+        self.cwd = cwd
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, *, ready_timeout: float = 60) -> None:
+        argv = [sys.executable, "-m", "celery", "-A", "workers", "beat", "--loglevel=INFO"]
+        argv += ["--pidfile", str(self.log_path.with_suffix(".pid"))]
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        wait_for(
+            lambda: "beat: Starting" in self.log() or self._exited(),
+            timeout=ready_timeout,
+            what="beat to start",
+        )
+
+    def _exited(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            pytest.fail(f"beat exited ({self.process.returncode}):\n{self.log()}")
+        return False
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self, timeout: float = 15) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)

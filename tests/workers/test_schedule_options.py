@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 SWISS = {
     "format": "swiss",
     "rounds": 3,
-    "games_per_match": 2,
+    "matches_per_pairing": 2,
     "duplicate": True,
     "rated": False,
     "entry": "top",
@@ -28,10 +28,10 @@ SWISS = {
 #: Options a tournament refuses, with the code it refuses them with.
 BAD_OPTIONS = [
     ({"format": "knockout"}, "bad_format"),
-    ({"game": "highcard", "format": "double_elimination"}, "bad_format"),
+    ({"game": "highcard", "format": "double_elimination", "table_size": 3}, "bad_table_size"),
     ({"rounds": 3}, "bad_rounds"),  # rounds are for Swiss only
     ({"format": "swiss", "rounds": 0}, "bad_rounds"),
-    ({"games_per_match": 21}, "bad_games_per_match"),
+    ({"matches_per_pairing": 21}, "bad_matches_per_pairing"),
     ({"entry": "top"}, "bad_entry_limit"),
     ({"entry_limit": 5}, "bad_entry_limit"),
 ]
@@ -61,8 +61,9 @@ def test_a_schedule_without_options_makes_a_rated_round_robin_of_every_bot():
     assert schedule.options() == {
         "game": "lie21",
         "format": "round_robin",
+        "table_size": None,
         "rounds": None,
-        "games_per_match": 1,
+        "matches_per_pairing": 1,
         "duplicate": False,
         "rated": True,
         "entry": "all",
@@ -105,20 +106,24 @@ def test_update_checks_the_options_together_and_keeps_the_old_ones_when_refused(
     assert error.value.code == "bad_rounds"
     schedule.refresh_from_db()
     assert (schedule.format, schedule.rounds) == ("swiss", 4)
-    schedule_update(schedule=schedule, format="round_robin", rounds=None, games_per_match=3)
+    schedule_update(schedule=schedule, format="round_robin", rounds=None, matches_per_pairing=3)
     schedule.refresh_from_db()
-    assert (schedule.format, schedule.rounds, schedule.games_per_match) == ("round_robin", None, 3)
+    assert (schedule.format, schedule.rounds, schedule.matches_per_pairing) == (
+        "round_robin",
+        None,
+        3,
+    )
 
 
-def test_a_game_change_is_checked_against_the_format():
+def test_a_game_change_is_checked_against_the_table_size():
     schedule = schedule_create(
-        name="Finals", game="lie21", crontab="0 3 * * *", format="double_elimination"
+        name="Finals", game="liars", crontab="0 3 * * *", format="swiss", table_size=4
     )
     with pytest.raises(InvalidInput) as error:
-        schedule_update(schedule=schedule, game="highcard")
-    assert error.value.code == "bad_format"
+        schedule_update(schedule=schedule, game="lie21")
+    assert error.value.code == "bad_table_size"
     schedule.refresh_from_db()
-    assert schedule.game == "lie21"
+    assert schedule.game == "liars"
 
 
 def test_options_that_went_bad_since_saving_skip_the_tick_with_a_log_line(make_bot, caplog):
@@ -159,7 +164,7 @@ def test_staff_create_a_schedule_with_options_through_the_api(staff_client):
 @pytest.mark.parametrize(
     ("options", "code"),
     [
-        ({"game": "highcard", "format": "double_elimination"}, "bad_format"),
+        ({"game": "highcard", "format": "double_elimination", "table_size": 3}, "bad_table_size"),
         ({"rounds": 3}, "bad_rounds"),
         ({"entry": "signup"}, "bad_entry"),
         ({"entry": "top"}, "bad_entry_limit"),
@@ -199,7 +204,7 @@ def _admin_form(**fields) -> dict:
         "due_after_0": "2026-01-01",
         "due_after_1": "00:00:00",
         "format": "round_robin",
-        "games_per_match": "1",
+        "matches_per_pairing": "1",
         "rated": "on",
         "entry": "all",
     } | fields
@@ -216,10 +221,12 @@ def test_the_admin_refuses_options_a_tournament_refuses(admin_client):
     schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")
     url = f"/admin/arena/tournamentschedule/{schedule.pk}/change/"
 
-    response = admin_client.post(url, _admin_form(game="highcard", format="double_elimination"))
+    response = admin_client.post(
+        url, _admin_form(game="highcard", format="double_elimination", table_size=3)
+    )
 
     assert response.status_code == 200, "the form comes back with its error"
-    assert "double elimination needs a two-seat game" in response.content.decode()
+    assert "double elimination is played at two seats" in response.content.decode()
     schedule.refresh_from_db()
     assert (schedule.game, schedule.format) == ("lie21", "round_robin")
 
@@ -249,6 +256,7 @@ def test_the_tournaments_page_shows_each_schedules_options(client):
     page = client.get("/tournaments/").content.decode()
 
     assert (
-        "Swiss, 3 rounds, 2 games per match, duplicate deals, unrated, top 3 of the ladder" in page
+        "Swiss, 3 rounds, 2 matches per pairing, duplicate deals, unrated, top 3 of the ladder"
+        in page
     )
     assert '<span class="schedule-options">Round robin</span>' in page

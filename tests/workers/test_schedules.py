@@ -289,7 +289,7 @@ def test_the_admin_refuses_an_invalid_crontab(client, django_user_model):
         "due_after_0": "2026-01-01",
         "due_after_1": "00:00:00",
         "format": "round_robin",
-        "games_per_match": "1",
+        "matches_per_pairing": "1",
         "rated": "on",
         "entry": "all",
     }

@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 from django.db import IntegrityError, transaction
 
+from arena.algorithms.formats import pair_key
 from arena.models import Match, MatchSeat, RatingHistory, Tournament
 from arena.services.errors import InvalidInput
-from arena.services.formats import pair_key
 from arena.services.tournaments import (
     tournament_create,
     tournament_finish,
@@ -144,7 +144,13 @@ class TestSwiss:
         for name in ("a", "b", "c", "d", "e", "f", "g"):
             make_bot(name, bots.HIGHCARD, game="highcard")
         tournament = tournament_create(
-            name="HC", game="highcard", created_by=owner, seed=3, format="swiss", rounds=3
+            name="HC",
+            game="highcard",
+            created_by=owner,
+            seed=3,
+            format="swiss",
+            rounds=3,
+            table_size=3,
         )
         with run_on_commit():
             tournament_start(tournament_id=tournament.pk)
@@ -230,7 +236,12 @@ class TestPromotion:
         for name in ("a", "b", "c", "d", "e", "f", "g"):
             make_bot(name, bots.HIGHCARD, game="highcard")
         tournament = tournament_create(
-            name="HC", game="highcard", created_by=owner, seed=3, format="promotion"
+            name="HC",
+            game="highcard",
+            created_by=owner,
+            seed=3,
+            format="promotion",
+            table_size=3,
         )
         with run_on_commit():
             tournament_start(tournament_id=tournament.pk)
@@ -272,10 +283,12 @@ class TestPromotion:
 
 
 class TestOptions:
-    def test_games_per_match_and_duplicate_deals_make_more_matches_per_table(self, owner, make_bot):
+    def test_matches_per_pairing_and_duplicate_deals_make_more_matches_per_table(
+        self, owner, make_bot
+    ):
         for name in ("a", "b", "c", "d"):
             make_bot(name)
-        tournament = create(owner, format="swiss", games_per_match=2, duplicate=True)
+        tournament = create(owner, format="swiss", matches_per_pairing=2, duplicate=True)
         tournament_start(tournament_id=tournament.pk)
         matches = list(tournament.matches.order_by("table_number", "leg"))
         assert [(m.table_number, m.leg) for m in matches] == [
@@ -304,9 +317,9 @@ class TestOptions:
             ({"format": "round_robin", "rounds": 3}, "bad_rounds"),
             ({"format": "swiss", "rounds": 0}, "bad_rounds"),
             ({"format": "swiss", "rounds": 101}, "bad_rounds"),
-            ({"games_per_match": 0}, "bad_games_per_match"),
-            ({"games_per_match": 21}, "bad_games_per_match"),
-            ({"games_per_match": True}, "bad_games_per_match"),
+            ({"matches_per_pairing": 0}, "bad_matches_per_pairing"),
+            ({"matches_per_pairing": 21}, "bad_matches_per_pairing"),
+            ({"matches_per_pairing": True}, "bad_matches_per_pairing"),
         ],
     )
     def test_bad_options_are_refused_and_nothing_is_created(self, owner, options, code):
@@ -315,9 +328,18 @@ class TestOptions:
         assert caught.value.code == code
         assert not Tournament.objects.exists()
 
-    def test_double_elimination_needs_a_two_seat_game(self, owner):
-        with pytest.raises(InvalidInput, match="two-seat game"):
+    def test_double_elimination_is_played_at_two_seats(self, owner):
+        with pytest.raises(InvalidInput, match="played at two seats") as refused:
             tournament_create(
-                name="HC", game="highcard", created_by=owner, format="double_elimination"
+                name="HC",
+                game="highcard",
+                created_by=owner,
+                format="double_elimination",
+                table_size=3,
             )
+        assert refused.value.extra["fields"] == {"table_size": [refused.value.message]}
         assert not Tournament.objects.exists()
+        heads_up = tournament_create(
+            name="HC", game="highcard", created_by=owner, format="double_elimination"
+        )
+        assert heads_up.table_size == 2

@@ -9,17 +9,16 @@ import json
 import pytest
 from django.conf import settings
 
+from arena.algorithms.tournament_options import (
+    MAX_MOVE_TIMEOUT_S,
+    MAX_TIME_BANK_S,
+    MIN_MOVE_TIMEOUT_S,
+)
 from arena.config import MATCH_OVERHEAD_S
 from arena.models import MatchSeat, Replay, Tournament
 from arena.services.errors import InvalidInput
 from arena.services.matches import match_limits, match_limits_of
-from arena.services.tournaments import (
-    MAX_MOVE_TIMEOUT_S,
-    MAX_TIME_BANK_S,
-    MIN_MOVE_TIMEOUT_S,
-    tournament_create,
-    tournament_start,
-)
+from arena.services.tournaments import tournament_create, tournament_start
 from tests.arena.helpers import assert_error, client_for
 from tests.workers import bots
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.algorithms.round_robin import balance_report
 from arena.models import (
     Bot,
     Match,
@@ -17,7 +18,6 @@ from arena.models import (
 from arena.services.builtins import builtin_bots_install
 from arena.services.errors import Conflict
 from arena.services.matches import PlatformError, match_play, playing
-from arena.services.pairings import balance_report
 from arena.services.tournaments import (
     demo_tournament_start,
     tournament_cancel,
@@ -190,14 +190,16 @@ class TestCancelAndFinish:
         cell = standings["crosstable"]["cells"][f"{first}-{second}"]
         assert cell == {
             "matches": [doomed.pk],
-            "match": doomed.pk,
-            "status": "failed",
+            "open": 0,
+            "failed": 1,
             "result": None,
             "ahead": 0,
             "level": 0,
             "behind": 0,
             "score": 0.0,
+            "share": None,
             "interval": None,
+            "match_points": [0, 0],
         }
 
 
@@ -206,19 +208,24 @@ class TestStandings:
         tournament = started(owner)
         standings = tournament_standings(tournament=tournament)
         assert set(standings) == {
+            "version",
             "tournament",
             "game",
             "format",
             "seats",
+            "matches_per_pairing",
             "status",
             "matches_total",
             "matches_done",
+            "matches_planned",
+            "how_to_read",
             "rows",
             "crosstable",
         }
         assert (standings["tournament"], standings["status"]) == (tournament.pk, "running")
         assert (standings["game"], standings["seats"]) == ("lie21", 2)
         assert (standings["matches_total"], standings["matches_done"]) == (6, 0)
+        assert standings["matches_planned"] == [6, 6]
         row = standings["rows"][0]
         assert set(row) == {
             "rank",
@@ -227,6 +234,7 @@ class TestStandings:
             "seed",
             "played",
             "points",
+            "points_interval",
             "first_places",
             "wins",
             "draws",
@@ -244,14 +252,16 @@ class TestStandings:
         cell = next(iter(standings["crosstable"]["cells"].values()))
         assert set(cell) == {
             "matches",
-            "match",
-            "status",
+            "open",
+            "failed",
             "result",
             "ahead",
             "level",
             "behind",
             "score",
+            "share",
             "interval",
+            "match_points",
         }
 
     def ranking(self, tournament: Tournament) -> list[tuple[int, str, float, int, int]]:
@@ -318,71 +328,15 @@ class TestStandings:
         ]
 
 
-def row(name: str, points: float, firsts: int, match_points: int, result_vs: dict, pk: int):
-    from arena.services.tournaments import _Row
-
-    bot = Bot(pk=pk, name=name)
-    return _Row(
-        bot=bot,
-        version=1,
-        played=4,
-        points=points,
-        first_places=firsts,
-        placing_sum=4 - firsts,
-        match_points=match_points,
-        result_vs=result_vs,
-    )
-
-
-class TestRanking:
-    """rank_rows on hand-made rows: each tie-break in isolation."""
-
-    def rank(self, rows) -> list[tuple[str, int]]:
-        from arena.services.tournaments import rank_rows
-
-        return [(r.bot.name, rank) for rank, r in rank_rows(rows)]
-
-    def test_points_first(self):
-        rows = [row("low", 1.5, 3, 900, {}, 1), row("high", 2.0, 0, 0, {}, 2)]
-        assert self.rank(rows) == [("high", 1), ("low", 2)]
-
-    def test_then_first_places(self):
-        rows = [row("fewer", 3.0, 1, 900, {2: 1}, 1), row("more", 3.0, 2, 0, {1: 0}, 2)]
-        assert self.rank(rows) == [("more", 1), ("fewer", 2)]
-
-    def test_then_head_to_head(self):
-        rows = [row("lost", 3.0, 2, 900, {2: 0}, 1), row("beat", 3.0, 2, 100, {1: 1}, 2)]
-        assert self.rank(rows) == [("beat", 1), ("lost", 2)]
-
-    def test_head_to_head_counts_only_among_the_tied(self):
-        # x and y are level; x's win over z (not tied with them) must not count.
-        rows = [
-            row("x", 3.0, 2, 100, {2: 0.5, 3: 1}, 1),
-            row("y", 3.0, 2, 200, {1: 0.5, 3: 0}, 2),
-            row("z", 1.0, 0, 0, {1: 0, 2: 1}, 3),
-        ]
-        assert self.rank(rows) == [("y", 1), ("x", 2), ("z", 3)]
-
-    def test_then_match_points(self):
-        rows = [row("less", 3.0, 2, 100, {2: 0.5}, 1), row("more", 3.0, 2, 200, {1: 0.5}, 2)]
-        assert self.rank(rows) == [("more", 1), ("less", 2)]
-
-    def test_complete_ties_share_a_rank(self):
-        rows = [
-            row("b", 3.0, 2, 100, {2: 0.5}, 1),
-            row("a", 3.0, 2, 100, {1: 0.5}, 2),
-            row("c", 0.5, 0, 0, {}, 3),
-        ]
-        assert self.rank(rows) == [("a", 1), ("b", 1), ("c", 3)]
-
-
 def test_a_three_seat_game_gets_a_balanced_schedule_and_placing_standings(
     owner, make_bot, run_on_commit
 ):
     """High Card (three seats) with four bots: every trio, each in every seat rotation."""
     for name in ("anna", "bert", "cleo", "dora"):
         make_bot(name, bots.HIGHCARD, game="highcard")
-    tournament = tournament_create(name="HC", game="highcard", created_by=owner, seed=3)
+    tournament = tournament_create(
+        name="HC", game="highcard", created_by=owner, seed=3, table_size=3
+    )
     with run_on_commit():
         tournament = tournament_start(tournament_id=tournament.pk)
     tournament.refresh_from_db()
@@ -479,14 +433,6 @@ def test_the_demo_tournament_can_be_switched_off(settings):
     assert not Tournament.objects.exists()
 
 
-def test_seat_points_give_one_per_seat_beaten_and_half_per_seat_level():
-    from arena.services.tournaments import _seat_points
-
-    assert _seat_points(0, [0, 1]) == 1 and _seat_points(1, [0, 1]) == 0
-    assert _seat_points(0, [0, 0]) == 0.5
-    assert _seat_points(1, [0, 1, 1, 3]) == 1.5 and _seat_points(3, [0, 1, 1, 3]) == 0
-
-
 def test_standings_say_how_sure_the_order_is(owner, four):
     anna, bert, cleo, dora = four
     tournament = started(owner)
@@ -503,7 +449,8 @@ def test_standings_say_how_sure_the_order_is(owner, four):
     assert rows[-1]["superiority_over_next"] is None
     assert all(0 <= r["superiority_over_next"] <= 1 for r in rows[:-1])
     cell = standings["crosstable"]["cells"][f"{anna.pk}-{bert.pk}"]
-    # Wilson's 95% interval for one win in one meeting: it tells little.
-    assert cell["interval"] == [0.2065, 1.0], "one meeting tells little"
+    assert cell["interval"][0] < 0.5 and cell["interval"][1] == 1.0, "one meeting tells little"
+    low, high = rows[0]["points_interval"]
+    assert low < rows[0]["points"] == 3 <= high
     drawn = standings["crosstable"]["cells"][f"{bert.pk}-{cleo.pk}"]
     assert drawn["score"] == 0.5 and drawn["interval"][0] <= 0.5 <= drawn["interval"][1]

@@ -69,9 +69,11 @@ def test_it_reports_a_crash_in_act_with_where_it_happened(bot):
 
 
 def test_it_reports_an_act_that_is_not_a_function(bot):
-    version = validate(bot, bots.ACT_NOT_CALLABLE)
+    version = validate(bot, bots.ACT_NOT_CALLABLE, filename="alice_lie21.py")
     assert version.status == "invalid"
-    assert version.validation_log == "invalid: crash at import: bot.py defines no act() function"
+    assert version.validation_log == (
+        "invalid: crash at import: alice_lie21.py defines no act() function"
+    )
 
 
 def test_it_rejects_a_file_without_act_before_running_it(bot):

@@ -1,7 +1,8 @@
 """``manage.py arena_setup``: what a fresh arena needs before it is useful. Idempotent.
 
 Installs the built-in bots, registers the periodic tasks and creates the "arena staff" group
-(the admin permissions staff need). Accounts and demo content depend on the mode:
+(the admin permissions staff need) and the "organisers" group (organising tournaments on the
+site, without admin access). Accounts and demo content depend on the mode:
 
 * development (``DEBUG=1``): a demo admin whose random password is printed and kept under the
   data directory, and a demo tournament among the built-in bots the first time, so a new user
@@ -13,7 +14,8 @@ Installs the built-in bots, registers the periodic tasks and creates the "arena 
   ``ARENA_DEMO_ADMIN=1`` / ``ARENA_DEMO_TOURNAMENT=1`` turn the demo content back on.
 
 ``--staff USERNAME`` (repeatable) makes existing users staff and puts them in the group: the
-documented way to make staff (docs/deploy.md).
+documented way to make staff (docs/deploy.md). ``--organiser USERNAME`` (repeatable) puts
+existing users in the organisers' group.
 """
 
 from __future__ import annotations
@@ -26,9 +28,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.services.accounts import (
+    ORGANISER_GROUP,
     STAFF_GROUP,
     admin_from_env_ensure,
     demo_admin_ensure,
+    organiser_group_ensure,
+    organiser_make,
     staff_group_ensure,
     staff_make,
 )
@@ -49,6 +54,14 @@ class Command(BaseCommand):
             default=[],
             metavar="USERNAME",
             help=f"make this existing user staff, in the '{STAFF_GROUP}' group (repeatable)",
+        )
+        parser.add_argument(
+            "--organiser",
+            action="append",
+            default=[],
+            metavar="USERNAME",
+            help=f"put this existing user in the '{ORGANISER_GROUP}' group: they organise "
+            "tournaments on the site (repeatable)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -84,6 +97,14 @@ class Command(BaseCommand):
             except get_user_model().DoesNotExist:
                 raise CommandError(f"no user named {username!r}") from None
             self.stdout.write(f"{username} is staff, in '{STAFF_GROUP}'")
+        organiser_group_ensure()
+        self.stdout.write(f"Group '{ORGANISER_GROUP}' is up to date")
+        for username in options["organiser"]:
+            try:
+                organiser_make(username=username)
+            except get_user_model().DoesNotExist:
+                raise CommandError(f"no user named {username!r}") from None
+            self.stdout.write(f"{username} organises tournaments, in '{ORGANISER_GROUP}'")
         bots = builtin_bots_install()
         self.stdout.write(f"Built-in bots: {', '.join(bot.name for bot in bots)}")
         periodic_tasks_install()

@@ -2,12 +2,16 @@
 
 Migrates, collects static files, sets up the demo admin and the built-in bots, then runs the
 web server (gunicorn), a Celery worker and Celery beat side by side, with their output
-prefixed by name. Ctrl-C (or SIGTERM) stops all three cleanly; if one of them dies, the
-others are stopped too, so nothing is left running half-way.
+prefixed by name, and builds the starter kits in the background (``manage.py arena_kits``,
+once per version of the sources: until it is done a kit download answers 503 "not built
+yet", and a failed build says why there and in the output). Ctrl-C (or SIGTERM) stops all
+three cleanly (and the build, if it still runs); if one of them dies, the others are stopped
+too, so nothing is left running half-way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -71,7 +75,16 @@ class Command(BaseCommand):
         queues = ",".join(queue.name for queue in settings.CELERY_TASK_QUEUES)
         concurrency = str(options["concurrency"])
         processes.start("worker", _celery("worker", "-l", "info", "-c", concurrency, "-Q", queues))
+        # The tournaments' bookkeeping (starts at a sign-up deadline, next rounds) never waits
+        # behind the matches the worker above is playing.
+        processes.start(
+            "control",
+            _celery("worker", "-l", "info", "-c", "1", "-Q", "control", "-n", "control@%h"),
+        )
         processes.start("beat", _celery("beat", "-l", "info"))
+        # Never in a request (it takes pip): kits are read once this has built them.
+        manage = [sys.executable, "manage.py", "arena_kits"]
+        processes.start("kits", manage, one_shot=True)
         signal.signal(signal.SIGINT, processes.request_stop)
         signal.signal(signal.SIGTERM, processes.request_stop)
         if processes.wait_until_serving(url + "healthz"):
@@ -107,9 +120,10 @@ class _Processes:
 
     def __init__(self) -> None:
         self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.one_shot: set[str] = set()  # children that end by themselves (the kits' build)
         self.stopping = threading.Event()
 
-    def start(self, name: str, command: list[str]) -> None:
+    def start(self, name: str, command: list[str], *, one_shot: bool = False) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         child = subprocess.Popen(
             command,
@@ -120,6 +134,8 @@ class _Processes:
             start_new_session=True,  # our Ctrl-C handler decides how they stop
         )
         self.children[name] = child
+        if one_shot:
+            self.one_shot.add(name)
         assert child.stdout is not None
         threading.Thread(target=_relay, args=(name, child.stdout), daemon=True).start()
 
@@ -129,7 +145,11 @@ class _Processes:
     def wait_until_serving(self, url: str, timeout_s: float = 60.0) -> bool:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and not self.stopping.is_set():
-            if any(child.poll() is not None for child in self.children.values()):
+            if any(
+                child.poll() is not None
+                for name, child in self.children.items()
+                if name not in self.one_shot
+            ):
                 return False
             try:
                 with urllib.request.urlopen(url, timeout=2):  # noqa: S310 - our own URL
@@ -145,7 +165,7 @@ class _Processes:
         failed = None
         while not self.stopping.wait(0.5):
             for name, child in self.children.items():
-                if child.poll() is not None:
+                if child.poll() is not None and name not in self.one_shot:
                     failed = name
                     break
             if failed:
@@ -161,8 +181,11 @@ class _Processes:
     def stop_all(self) -> None:
         # Each leader stops its own children (gunicorn workers, Celery's pool) on SIGTERM;
         # signalling the whole group would kill those children under their parent's feet.
-        for child in self.children.values():
-            if child.poll() is None:
+        for name, child in self.children.items():
+            if child.poll() is None and name in self.one_shot:
+                with contextlib.suppress(ProcessLookupError):  # it may just have ended
+                    os.killpg(child.pid, signal.SIGTERM)  # the build's pip too
+            elif child.poll() is None:
                 os.kill(child.pid, signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_S
         for child in self.children.values():

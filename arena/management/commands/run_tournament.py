@@ -1,8 +1,8 @@
-"""``manage.py run_tournament --game GAME [--name N] [--seed S] [--format F] [--rounds R]
-[--games-per-match G] [--duplicate] [--unrated] [--wait]``.
+"""``manage.py run_tournament --game GAME [--name N] [--seed S] [--format F] [--table-size K]
+[--rounds R] [--matches-per-pairing M] [--duplicate] [--unrated] [--wait]``.
 
-Creates a tournament (round robin by default; Swiss or double elimination with ``--format``)
-of every active bot of the game and starts it now. With
+Creates a tournament (round robin by default; Swiss, double elimination or promotion with
+``--format``) of every active bot of the game and starts it now. With
 ``--wait`` it follows the matches in the database (so it works with any broker, the
 filesystem one included, as long as a worker runs) and prints the standings at the end.
 A dropped database connection (a server restart, an idle timeout) does not stop the wait:
@@ -42,8 +42,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--format", default=Tournament.Format.ROUND_ROBIN, choices=Tournament.Format.values
         )
+        parser.add_argument(
+            "--table-size", type=int, help="seats at each table (default: the game's smallest)"
+        )
         parser.add_argument("--rounds", type=int, help="Swiss: rounds (default ceil(log2 N)+1)")
-        parser.add_argument("--games-per-match", type=int, default=1)
+        parser.add_argument(
+            "--matches-per-pairing",
+            type=int,
+            default=1,
+            help="matches each pairing plays, each a whole match of the game (default 1)",
+        )
         parser.add_argument("--duplicate", action="store_true", help="duplicate deals")
         parser.add_argument("--unrated", action="store_true", help="leave the ratings alone")
         parser.add_argument(
@@ -62,8 +70,9 @@ class Command(BaseCommand):
                 created_by=None,
                 seed=options["seed"],
                 format=options["format"],
+                table_size=options["table_size"],
                 rounds=options["rounds"],
-                games_per_match=options["games_per_match"],
+                matches_per_pairing=options["matches_per_pairing"],
                 duplicate=options["duplicate"],
                 rated=not options["unrated"],
             )
@@ -135,11 +144,28 @@ class Command(BaseCommand):
     def _print_standings(self, tournament: Tournament, console: Console) -> None:
         standings = tournament_standings(tournament=tournament)
         table = Table(title=f"{tournament.name}: {standings['status']}")
-        columns = ("#", "bot", "owner", "v", "played", "points", "1st", "W", "D", "L", "mean", "MP")
+        columns = (
+            "#",
+            "bot",
+            "owner",
+            "v",
+            "played",
+            "points",
+            "95% interval",
+            "ahead of next",
+            "1st",
+            "W",
+            "D",
+            "L",
+            "mean place",
+            "MP",
+        )
         for column in columns:
             table.add_column(column, justify="left" if column in {"bot", "owner"} else "right")
         for row in standings["rows"]:
-            mean = row["mean_place"]
+            mean = row["mean_place"]  # 1 = first, as on the pages and in the API
+            interval = row.get("points_interval")
+            ahead = row.get("superiority_over_next")
             table.add_row(
                 str(row["rank"]),
                 row["bot"]["name"],
@@ -147,14 +173,17 @@ class Command(BaseCommand):
                 str(row["version"]),
                 str(row["played"]),
                 f"{row['points']:g}",
+                "-" if interval is None else f"{interval[0]:g}-{interval[1]:g}",
+                "-" if ahead is None else f"{ahead:.0%}",
                 str(row["first_places"]),
                 str(row["wins"]),
                 str(row["draws"]),
                 str(row["losses"]),
-                "-" if mean is None else f"{mean + 1:.2f}",
+                "-" if mean is None else f"{mean:.2f}",
                 str(row["match_points"]),
             )
         console.print(table)
+        console.print(standings["how_to_read"])
         failed = standings["matches_total"] - tournament.matches.filter(status="done").count()
         if failed:
             console.print(f"{failed} match(es) failed on the platform and count for nobody.")

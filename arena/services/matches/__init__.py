@@ -28,6 +28,8 @@ from arena.services.matches.playing import (
     source_name,
     version_bytes,
     version_cache_clear,
+    version_dirs_sweep,
+    version_files,
     version_materialize,
 )
 from arena.services.matches.recording import tournament_check_finished
@@ -81,5 +83,7 @@ __all__ = [
     "tournament_check_finished",
     "version_bytes",
     "version_cache_clear",
+    "version_dirs_sweep",
+    "version_files",
     "version_materialize",
 ]

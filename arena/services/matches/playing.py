@@ -9,10 +9,12 @@ failed attempt marks the match ``failed``.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import hashlib
 import logging
 import os
+import shutil
 import tempfile
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -54,15 +56,23 @@ __all__ = [
     "source_name",
     "version_bytes",
     "version_cache_clear",
+    "version_dirs_sweep",
+    "version_files",
     "version_materialize",
 ]
 
 log = logging.getLogger("arena.services.matches")
 
-#: Bot files of a match in play (or a version in validation) are copied under a temporary
-#: directory named like this.
+#: Bot files of a playground match (or a version in validation) are copied under a
+#: temporary directory named like this (a ladder or tournament match's come from
+#: :func:`version_files`).
 WORKDIR_PREFIX = "arena-match-"
 WORKDIR_PREFIXES = (WORKDIR_PREFIX, "arena-version-")
+
+
+#: Jails a worker process keeps started for its next match (``sandbox.pool``): enough for
+#: the largest table any game has, unless ``ARENA_SANDBOX_PRESTART`` says otherwise.
+PRESTART_JAILS = 6
 
 
 def sandbox_config() -> SandboxConfig:
@@ -76,6 +86,9 @@ def sandbox_config() -> SandboxConfig:
             # A worker runs a match per core: a host spinning for replies would take CPU
             # from the bots of the other matches.
             config = dataclasses.replace(config, spin_us=0)
+        if "ARENA_SANDBOX_PRESTART" not in os.environ:
+            # Each bot starts in a jail launched while the previous match was played.
+            config = dataclasses.replace(config, prestart=PRESTART_JAILS)
         check_available(config)
         check_packages(config)  # a numpy bot must never lose for the host's missing numpy
     except SandboxError as exc:
@@ -120,6 +133,77 @@ def version_bytes(version: BotVersion) -> bytes:
 def version_cache_clear() -> None:
     """Forget every version file this process has kept (tests that change stored files)."""
     _version_cache.clear()
+    while _version_dirs:
+        _, path = _version_dirs.popitem()
+        shutil.rmtree(path, ignore_errors=True)
+
+
+#: Versions whose files a process keeps on disk for the sandbox to copy from (most recently
+#: used last); more than any table has seats, so a match never loses one it is using.
+VERSION_DIRS = 64
+_version_dirs: OrderedDict[tuple[int, str], Path] = OrderedDict()
+_version_root: list[Path] = []  # this process's directory for them, made on first use
+VERSION_DIRS_PREFIX = "arena-versions-"
+
+
+def version_files(version: BotVersion) -> Path:
+    """A directory with the stored version's files, written once per worker process.
+
+    A tournament plays the same few versions hundreds of times: each is fetched, checked
+    (:func:`version_bytes`) and written out (unpacked, for a zip) once, and every match
+    gives the sandbox that directory, which copies it into each jail's private ``/bot``.
+    The directory belongs to this process (``0700``); it goes when the process exits, or,
+    if it was killed, when the next worker of the host starts.
+    """
+    key = (version.pk, version.sha256)
+    path = _version_dirs.get(key)
+    if path is not None and path.is_dir():
+        _version_dirs.move_to_end(key)
+        return path
+    root = _version_directory()
+    path = Path(tempfile.mkdtemp(prefix=f"{version.pk}-", dir=root))
+    try:
+        version_materialize(version, path)
+    except BaseException:
+        shutil.rmtree(path, ignore_errors=True)
+        raise
+    _version_dirs[key] = path
+    while len(_version_dirs) > VERSION_DIRS:
+        _, old = _version_dirs.popitem(last=False)
+        shutil.rmtree(old, ignore_errors=True)
+    return path
+
+
+def _version_directory() -> Path:
+    if _version_root and _version_root[0].name.startswith(f"{VERSION_DIRS_PREFIX}{os.getpid()}-"):
+        return _version_root[0]
+    _version_dirs.clear()  # a forked child: the parent's directory is the parent's
+    _version_root[:] = [Path(tempfile.mkdtemp(prefix=f"{VERSION_DIRS_PREFIX}{os.getpid()}-"))]
+    atexit.register(shutil.rmtree, _version_root[0], ignore_errors=True)
+    return _version_root[0]
+
+
+def version_dirs_sweep() -> int:
+    """Remove the version directories of worker processes that no longer run (their pid is
+    in the name); how many were removed. Called when a worker starts."""
+    removed = 0
+    for path in Path(tempfile.gettempdir()).glob(f"{VERSION_DIRS_PREFIX}*"):
+        owner = path.name[len(VERSION_DIRS_PREFIX) :].split("-", 1)[0]
+        if not owner.isdigit() or _pid_alive(int(owner)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def version_materialize(version: BotVersion, directory: Path) -> Path:
@@ -180,29 +264,28 @@ def play(match: Match, limits: Limits | None = None) -> tuple[engine.MatchResult
     config = sandbox_config()
     versions = [seat.version for seat in match.seats.all()]
     names = distinct_labels([(str(version.bot), version.number) for version in versions])
-    with tempfile.TemporaryDirectory(prefix=f"{WORKDIR_PREFIX}{match.pk}-") as tmp:
-        players = [
-            SandboxedPlayer(
-                names[seat],
-                version_materialize(version, Path(tmp) / f"seat{seat}"),
-                limits=limits,
-                config=config,
-                source_name=source_name(version),
-            )
-            for seat, version in enumerate(versions)
-        ]
-        try:
-            result = engine.play_match(
-                match.game,
-                players,
-                **match_engine_kwargs(match.seed, len(players), match.options, limits),
-                seat_info=[seat_info(version) for version in versions],
-                collect_logs=True,
-            )
-            outputs = [player.output() for player in players]
-        finally:
-            for player in players:
-                player.close()  # play_match closes them too; close() is idempotent
+    players = [
+        SandboxedPlayer(
+            names[seat],
+            version_files(version),
+            limits=limits,
+            config=config,
+            source_name=source_name(version),
+        )
+        for seat, version in enumerate(versions)
+    ]
+    try:
+        result = engine.play_match(
+            match.game,
+            players,
+            **match_engine_kwargs(match.seed, len(players), match.options, limits),
+            seat_info=[seat_info(version) for version in versions],
+            collect_logs=True,
+        )
+        outputs = [player.output() for player in players]
+    finally:
+        for player in players:
+            player.close()  # play_match closes them too; close() is idempotent
     return result, outputs
 
 

@@ -1,8 +1,9 @@
 /*
  * The challenge form (arena/templates/arena/challenges/new.html): the rivals of the form's
  * game are checkboxes; this filters them by the search box (bot or owner name) and never
- * offers the chosen version against itself. The page works without it: the service refuses
- * a version chosen as its own rival, with a message.
+ * offers the chosen version against itself. The page works without it: the server renders
+ * the box of the version chosen at first disabled and hidden (arena/web/forms.py), and this
+ * moves that along when another version is chosen.
  */
 
 const form = document.getElementById("challenge-form");
@@ -17,6 +18,7 @@ function update() {
     const label = box.closest("label");
     const itself = box.value === version.value;
     if (itself) box.checked = false;
+    box.disabled = itself;
     const text = box.dataset.label || label.textContent.toLowerCase();
     const found = words.every((word) => text.includes(word));
     label.hidden = itself || !found;

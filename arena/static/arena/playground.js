@@ -153,11 +153,25 @@ $("check-error-line").addEventListener("click", () => {
 const seatsBox = $("run-seats");
 const playersSelect = $("run-players");
 
+/* Opponents found by the search (any ladder bot, however long the ladder): offered in every
+ * seat's list from then on, under "Found". */
+const found = new Map();
+
 function opponentSelect(index, value) {
   const select = el("select", { id: `run-opponent-${index}`, class: "pg-opponent", "aria-label": `Opponent ${index + 1}` });
+  const offered = new Set();
   for (const group of config.opponents) {
     const optgroup = el("optgroup", { label: group.group });
-    for (const choice of group.choices) optgroup.append(el("option", { value: choice.ref, text: choice.label }));
+    for (const choice of group.choices) {
+      optgroup.append(el("option", { value: choice.ref, text: choice.label }));
+      offered.add(choice.ref);
+    }
+    select.append(optgroup);
+  }
+  const extra = [...found.values()].filter((choice) => !offered.has(choice.ref));
+  if (extra.length) {
+    const optgroup = el("optgroup", { label: "Found", "data-found": "true" });
+    for (const choice of extra) optgroup.append(el("option", { value: choice.ref, text: choice.label }));
     select.append(optgroup);
   }
   select.value = value || "random";
@@ -165,11 +179,108 @@ function opponentSelect(index, value) {
   return select;
 }
 
+function seatSelects() {
+  return [...seatsBox.querySelectorAll("select")];
+}
+
 function buildSeats() {
   const players = playersSelect ? Number(playersSelect.value) : config.minPlayers;
-  const kept = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
-  seatsBox.querySelectorAll("select").forEach((select) => select.remove());
+  const kept = seatSelects().map((select) => select.value);
+  seatSelects().forEach((select) => select.remove());
   for (let index = 0; index < players - 1; index += 1) seatsBox.append(opponentSelect(index, kept[index]));
+  showFound();
+}
+
+/* --- finding an opponent: GET /api/playground/opponents/?game=&search=&page= ------------- */
+
+const finder = { input: $("opponent-search"), list: $("opponent-results"), more: $("opponent-more"), status: $("opponent-search-status") };
+let findTimer = null;
+let findSeq = 0;
+let findNext = null;
+let results = [];
+
+function seatIt(index, choice) {
+  found.set(choice.ref, choice);
+  const select = $(`run-opponent-${index}`);
+  if (![...select.options].some((option) => option.value === choice.ref)) {
+    let group = select.querySelector("optgroup[data-found]");
+    if (!group) {
+      group = el("optgroup", { label: "Found", "data-found": "true" });
+      select.append(group);
+    }
+    group.append(el("option", { value: choice.ref, text: choice.label }));
+  }
+  select.value = choice.ref;
+  finder.status.textContent = `${choice.label} sits in seat ${index + 2} (opponent ${index + 1}).`;
+}
+
+function showFound() {
+  if (!finder.list) return;
+  const seats = seatSelects().length;
+  finder.list.replaceChildren(...results.map((choice) => {
+    const buttons = Array.from({ length: seats }, (_, index) => {
+      const button = el("button", {
+        type: "button",
+        class: "secondary small",
+        "data-ref": choice.ref,
+        "data-seat": String(index),
+        text: seats === 1 ? "Choose" : `Opponent ${index + 1}`,
+      });
+      button.addEventListener("click", () => seatIt(index, choice));
+      return button;
+    });
+    return el("li", { "data-ref": choice.ref },
+      el("span", { class: "pg-found-label", text: choice.label }),
+      el("span", { class: "muted", text: choice.group }), ...buttons);
+  }));
+}
+
+async function findOpponents(more) {
+  const words = finder.input.value.trim();
+  const seq = ++findSeq;
+  if (!words && !more) {
+    results = [];
+    findNext = null;
+    finder.more.hidden = true;
+    finder.status.textContent = "";
+    showFound();
+    return;
+  }
+  const url = more && findNext ? findNext
+    : `${config.urls.opponents}?${new URLSearchParams({ game: config.game, search: words })}`;
+  finder.status.textContent = "Searching…";
+  try {
+    const { ok, data } = await api("GET", url);
+    if (seq !== findSeq) return; // a newer search is under way
+    if (!ok) {
+      finder.status.textContent = `Not found: ${data.detail}`;
+      return;
+    }
+    results = more ? [...results, ...data.results] : data.results;
+    findNext = data.next;
+    finder.more.hidden = !data.next;
+    finder.status.textContent = data.count
+      ? `${data.count} bot${data.count === 1 ? "" : "s"} match${data.count === 1 ? "es" : ""}; ${results.length} shown.`
+      : "No bot of yours or on the ladder matches.";
+    showFound();
+  } catch (error) {
+    if (seq === findSeq) finder.status.textContent = "The arena cannot be reached: try again.";
+  }
+}
+
+if (finder.input) {
+  finder.input.addEventListener("input", () => {
+    window.clearTimeout(findTimer);
+    findTimer = window.setTimeout(() => findOpponents(false), 250);
+  });
+  finder.input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      window.clearTimeout(findTimer);
+      findOpponents(false);
+    }
+  });
+  finder.more.addEventListener("click", () => findOpponents(true));
 }
 
 if (playersSelect) {
@@ -227,9 +338,13 @@ async function startRun(event) {
 }
 
 $("run-form").addEventListener("submit", startRun);
-document.addEventListener("keydown", (event) => {
+/* Ctrl+Enter runs from the editor and the run section only: not from the upload form (its
+ * name field), where Enter means that form. */
+function runKey(event) {
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) startRun(event);
-});
+}
+$("editor").addEventListener("keydown", runKey);
+document.querySelector(".pg-run-section").addEventListener("keydown", runKey);
 
 function poll(id) {
   window.clearTimeout(pollTimer);
@@ -255,7 +370,12 @@ function tracebackLine(text) {
 function resultCell(match) {
   if (match.status === "failed") return el("span", { class: "badge", text: "not played (platform)" });
   if (match.status !== "done") {
-    return el("span", { class: `status-${match.status}`, text: match.status === "running" ? "playing…" : "queued" });
+    let text = match.status === "running" ? "playing…" : "queued";
+    if (match.waiting_for_worker) {
+      const wait = Math.floor(match.waiting_s);
+      text = `queued: waiting ${Math.floor(wait / 60)} min ${wait % 60} s for a worker`;
+    }
+    return el("span", { class: `status-${match.status}`, "data-waiting": match.waiting_for_worker ? "true" : null, text });
   }
   const words = { win: "won", draw: "drew", loss: "lost" };
   return el("span", {},

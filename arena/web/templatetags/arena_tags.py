@@ -10,12 +10,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import template
+from django.contrib.humanize.templatetags.humanize import naturaltime
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from arena.models import Match
 from arena.models.ratings import Z95
+from arena.selectors.accounts import is_organiser
 from arena.services.rating_fit import ESTIMATOR
 from arena.web.match_rows import head_to_head_rows_html, match_rows_html
 from arena.web.seats import SeatView, game_title, ordinal, result_line, seat_views
@@ -236,3 +240,55 @@ def percent(value: float | None, digits: int = 0) -> str:
 def hosted_games() -> list[tuple[str, str]]:
     """``{% hosted_games as games %}``: (name, title) of every hosted game, in display order."""
     return [(name, game.title) for name, game in GAMES.items()]
+
+
+#: The one way the site writes a moment: "Tue 1 Dec 2026, 14:30 UTC" (the server's zone).
+WHEN_FORMAT = "D j M Y, H:i T"
+
+
+@register.filter
+def when(value: Any, relative: str = "") -> SafeString:
+    """A moment as every page writes it: ``<time>`` with the date and time in the server's
+    zone, and how long ago (or how soon) it is as a tooltip; ``|when:"relative"`` also
+    writes that in words after it, for times people wait for (a deadline, a next run)."""
+    if not value:
+        return format_html('<span class="muted">{}</span>', "\u2014")
+    moment = timezone.localtime(value)
+    words = naturaltime(value)
+    text = date_format(moment, WHEN_FORMAT)
+    if relative:
+        return format_html(
+            '<time datetime="{}" title="{}">{}</time> <span class="muted">({})</span>',
+            moment.isoformat(),
+            words,
+            text,
+            words,
+        )
+    return format_html('<time datetime="{}" title="{}">{}</time>', moment.isoformat(), words, text)
+
+
+@register.filter
+def organiser(user: Any) -> bool:
+    """Whether ``user`` may organise tournaments (staff, or the organisers' group)."""
+    return is_organiser(user)
+
+
+@register.filter
+def duration(seconds: float | None) -> str:
+    """A span of time in words, rounded as an estimate is: "under a minute", "about 4
+    minutes", "about 2 hours 10 minutes", "about 3 days"."""
+    if seconds is None:
+        return "\u2014"
+    if seconds < 60:
+        return "under a minute"
+    minutes = round(seconds / 60)
+    if minutes < 90:
+        return f"about {minutes} minute{'s' if minutes != 1 else ''}"
+    hours, rest = divmod(minutes, 60)
+    if hours < 48:
+        tens = round(rest / 10) * 10
+        if tens == 60:
+            hours, tens = hours + 1, 0
+        tail = f" {tens} minutes" if tens else ""
+        return f"about {hours} hour{'s' if hours != 1 else ''}{tail}"
+    return f"about {round(hours / 24)} days"

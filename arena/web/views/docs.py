@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from arena.web.docs import DOC_LABELS, DOCS, doc_render
+from engine.botpackages import requirements
 from engine.registry import GAMES
 
 __all__ = ["doc"]
@@ -30,5 +31,5 @@ def doc(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "arena/docs/page.html",
-        {"doc": rendered, "slug": slug, "pages": pages, "kits": kits},
+        {"doc": rendered, "slug": slug, "pages": pages, "kits": kits, "bot_pins": requirements()},
     )

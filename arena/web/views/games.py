@@ -24,10 +24,18 @@ from arena.selectors.pages import (
     rating_sparklines,
 )
 from arena.services.freshness import ladder_version
-from arena.services.kits import KitError, engine_wheel, starter_kit_file, starter_kit_name
+from arena.services.kits import (
+    RETRY_AFTER_S,
+    KitError,
+    KitNotReady,
+    engine_wheel,
+    starter_kit_file,
+    starter_kit_name,
+)
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors
 from arena.web.freshness import conditional, shared_page
+from engine.botpackages import requirements
 from engine.game import Game
 from engine.registry import GAMES
 
@@ -109,6 +117,7 @@ def _render_game(request: HttpRequest, name: str) -> HttpResponse:
             "seats": seat_range(game),
             "games": [(key, other.title) for key, other in GAMES.items()],
             "has_starter": "starter" in game.builtin_bots(),
+            "bot_pins": requirements(),  # not in the kit: from PyPI (arena.services.kits)
             "page": page,
             "rows": [(rating, sparks.get(rating.version_id, [])) for rating in page],
             "columns": _columns(sort),
@@ -159,12 +168,16 @@ def game_starter(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def _kit_unavailable(exc: KitError) -> HttpResponse:
-    """A kit this host cannot build is the platform's problem: 503, saying what failed."""
-    return HttpResponse(
-        f"The starter kit cannot be built on this server right now: {exc}\n",
-        status=503,
-        content_type="text/plain; charset=utf-8",
-    )
+    """A kit not built (yet) on this host is the platform's problem: 503, saying what is
+    missing and, where the last build failed, why; ``Retry-After`` when it may come soon.
+    Nothing is built in the request (``arena.services.kits``: it takes pip)."""
+    if isinstance(exc, KitNotReady):
+        text = f"{exc}\n"
+    else:
+        text = f"The starter kit cannot be built on this server right now: {exc}\n"
+    response = HttpResponse(text, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    return response
 
 
 @require_GET

@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from arena.models import Tournament
-from arena.selectors.pages import home_ladders, next_scheduled_tournaments, recent_matches
-from arena.selectors.tournaments import tournament_list
+from arena.selectors.pages import home_ladders, recent_matches
+from arena.selectors.tournaments import next_scheduled_tournaments, tournament_list
 
 __all__ = ["home"]
 

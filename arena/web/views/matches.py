@@ -22,6 +22,7 @@ from arena.selectors.matches import (
     replay_bytes,
 )
 from arena.selectors.pages import bot_brief
+from arena.selectors.tournaments import tournament_brief
 from arena.services.errors import Forbidden, NotFound
 from arena.web.compression import compress, compressed_answer
 from arena.web.errors import domain_errors
@@ -47,7 +48,7 @@ PAGE_SIZE = 50
 PAGE_CACHE_S = 600
 #: Seconds between reloads of a match that is still queued or running.
 REFRESH_S = 5
-_MATCH_FILTERS = ("bot", "version", "status", "kind", "game", "tournament")
+_MATCH_FILTERS = ("bot", "opponent", "version", "status", "kind", "game", "tournament")
 
 #: Seconds an anonymous reader's match list page is reused: new matches show within this
 #: (a little later while one request renders the next, the others get the last one).
@@ -87,9 +88,13 @@ def _render_match_index(request: HttpRequest) -> HttpResponse:
         matches = match_list(filters=filters)
     except ValidationError:
         matches, invalid = Match.objects.none(), True
-    subject = None
+    subject = opponent = tournament = None
     if not invalid and filters.get("bot"):
         subject = bot_brief(bot_id=int(filters["bot"]))
+    if not invalid and filters.get("opponent"):
+        opponent = bot_brief(bot_id=int(filters["opponent"]))
+    if not invalid and filters.get("tournament"):
+        tournament = tournament_brief(tournament_id=int(filters["tournament"]))
     page = TableRowsPaginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -99,6 +104,8 @@ def _render_match_index(request: HttpRequest) -> HttpResponse:
             "filters": filters,
             "invalid": invalid,
             "subject": subject,
+            "opponent": opponent,
+            "tournament": tournament,
             "statuses": Match.Status.choices,
             "kinds": Match.Kind.choices,
             "games": [(name, game.title) for name, game in GAMES.items()],

@@ -6,7 +6,9 @@ driven by ``arena/static/arena/playground.js`` through the playground API (the s
 script makes: docs/api.md, "Playground"). A match's replay opens inline: the match's own
 page, framed by the playground (same origin only), is the site's viewer unchanged.
 **Upload as new version** posts the editor's source here and goes through the normal upload
-(``bot_version_upload``): a version page follows, with its validation.
+(``bot_version_upload``, within the upload rate limit every upload draws on, and in one
+transaction with the new bot it may create, so a refused upload leaves no bot behind): a
+version page follows, with its validation.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.files.base import ContentFile
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -34,12 +37,13 @@ from arena.selectors.playground import (
     run_latest_id,
 )
 from arena.services.bots import bot_create, bot_version_upload
-from arena.services.errors import DomainError, InvalidInput, NotFound
+from arena.services.errors import DomainError, InvalidInput, NotFound, TooManyRequests
 from arena.services.playground import MAX_MATCHES, draft_save, runs_per_hour
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors
 from arena.web.seats import fault_words, game_title, ordinal
 from arena.web.security import editor_styles, frameable_by_self
+from arena.web.throttling import upload_refusal
 from arena.web.views.games import seat_range
 from arena.web.views.matches import _game_rows, _log_view, renderer_url
 
@@ -96,6 +100,7 @@ def playground(request: HttpRequest, game: str) -> HttpResponse:
                 "urls": {
                     "drafts": reverse("api-playground-drafts"),
                     "runs": reverse("api-playground-runs"),
+                    "opponents": reverse("api-playground-opponents"),
                     "match": reverse("playground-match", args=[game, 0, 0]),
                 },
             },
@@ -117,10 +122,18 @@ def playground_upload(request: HttpRequest, game: str) -> HttpResponse:
     source = request.POST.get("source", "").replace("\r\n", "\n")
     try:
         draft_save(user=request.user, game=game, source=source)  # nothing typed is lost
-        bot = _upload_target(request, game)
-        version = bot_version_upload(
-            bot=bot, user=request.user, upload=ContentFile(source.encode("utf-8"), name="bot.py")
-        )
+        # The upload budget every upload draws on (the API's and the upload page's).
+        refusal = upload_refusal(request)
+        if refusal:
+            raise TooManyRequests(refusal, code="throttled")
+        # One transaction: a refused upload into "a new bot" leaves no bot behind.
+        with transaction.atomic():
+            bot = _upload_target(request, game)
+            version = bot_version_upload(
+                bot=bot,
+                user=request.user,
+                upload=ContentFile(source.encode("utf-8"), name="bot.py"),
+            )
     except DomainError as exc:
         line = exc.extra.get("line")
         messages.error(

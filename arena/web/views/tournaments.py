@@ -1,39 +1,75 @@
-"""Tournament pages: the list with the schedules, and one tournament's standings."""
+"""Tournament pages: the list, creating one (organisers), one tournament's standings with its
+sign-up, start and cancel, and its exports.
+
+Creating is two steps, as organisers expect of anything that queues hundreds of matches:
+the form, then what it will play (how many matches, roughly how long at the workers' pace)
+to confirm. Every refusal comes from the services and is shown beside the field it is about.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from arena.models import Tournament
+from arena.selectors.accounts import is_organiser
 from arena.selectors.matches import replays_of_tournament
-from arena.selectors.pages import (
-    next_scheduled_tournaments,
-    tournament_crosstable,
-    tournament_rounds,
-)
+from arena.selectors.pages import game_get
 from arena.selectors.tournaments import (
+    crosstable_rows,
+    next_scheduled_tournaments,
+    signup_choices,
     standings_csv,
     tournament_get,
     tournament_list,
+    tournament_rounds,
     tournament_signups,
 )
-from arena.services.tournaments import tournament_standings
+from arena.services.errors import DomainError, InvalidInput
+from arena.services.tournaments import (
+    HOW_TO_READ,
+    seats_of,
+    tournament_cancel,
+    tournament_create,
+    tournament_options_check,
+    tournament_participants,
+    tournament_plan,
+    tournament_signup,
+    tournament_standings,
+    tournament_start,
+    tournament_withdraw,
+)
 from arena.web.downloads import csv_response, replays_zip_response
 from arena.web.errors import domain_errors
+from arena.web.organisers import organiser_required
+from arena.web.tournament_forms import TournamentForm
+from engine.registry import GAMES
 
 __all__ = [
+    "tournament_cancel_view",
     "tournament_detail",
     "tournament_index",
+    "tournament_new",
     "tournament_replays_zip",
+    "tournament_signup_view",
     "tournament_standings_csv",
+    "tournament_start_view",
+    "tournament_withdraw_view",
 ]
 
 PAGE_SIZE = 30
 #: Seconds between reloads of a running tournament's page.
 REFRESH_S = 10
+#: ... and of a sign-up tournament's page once its deadline has passed (it starts in seconds).
+STARTING_REFRESH_S = 3
 
 
 def tournament_index(request: HttpRequest) -> HttpResponse:
@@ -52,8 +88,89 @@ def tournament_index(request: HttpRequest) -> HttpResponse:
             "status": status,
             "statuses": Tournament.Status.choices,
             "schedules": next_scheduled_tournaments(limit=20, include_paused=True),
+            "can_organise": is_organiser(request.user),
         },
     )
+
+
+def _game_of(request: HttpRequest) -> str:
+    """The game the form is for: the posted one, ``?game=``, or the first hosted game."""
+    asked = request.POST.get("game") or request.GET.get("game") or ""
+    return asked if asked in GAMES else next(iter(GAMES))
+
+
+@organiser_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """Create a tournament of one game (``?game=``): the form, then its plan to confirm.
+
+    A POST with ``review`` checks the form and shows what will be played; one with
+    ``confirm`` (the same fields, carried over) creates it, and ``start`` starts it at once.
+    """
+    game = _game_of(request)
+    seats = seats_of(game)
+    form = TournamentForm(request.POST or None, seats=seats, initial={"name": ""})
+    plan = None
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        options = form.options()
+        try:
+            if "confirm" in request.POST or "start" in request.POST:
+                tournament = tournament_create(
+                    name=form.cleaned_data["name"],
+                    game=game,
+                    seed=form.cleaned_data.get("seed"),
+                    created_by=request.user,
+                    **options,
+                )
+                return _created(request, tournament, start="start" in request.POST)
+            plan = _plan(game, options)
+        except InvalidInput as exc:
+            form.add_service_error(exc)
+            status = 400
+    elif request.method == "POST":
+        status = 400
+    return render(
+        request,
+        "arena/tournaments/new.html",
+        {
+            "form": form,
+            "game": game_get(game=game),
+            "games": [(name, rules.title) for name, rules in GAMES.items()],
+            "plan": plan,
+            "seats": seats,
+        },
+        status=status,
+    )
+
+
+def _plan(game: str, options: dict[str, Any]) -> Any:
+    """What the tournament would play, after the services' own check of its options; a
+    sign-up tournament is planned for every bot that could sign up (at most that)."""
+    tournament_options_check(game=game, now=timezone.now(), **options)
+    if options["entry"] == Tournament.Entry.TOP:
+        probe = Tournament(game=game, entry=options["entry"], entry_limit=options["entry_limit"])
+        entrants = len(tournament_participants(game=game, tournament=probe))
+    else:
+        entrants = len(tournament_participants(game=game))
+    return tournament_plan(
+        game=game,
+        entrants=entrants,
+        entrants_known=options["entry"] != Tournament.Entry.SIGNUP,
+        **options,
+    )
+
+
+def _created(request: HttpRequest, tournament: Tournament, *, start: bool) -> HttpResponse:
+    if start:
+        try:
+            tournament_start(tournament_id=tournament.pk)
+        except DomainError as exc:
+            messages.error(request, f"Created, but not started: {exc.message}")
+        else:
+            messages.success(request, f"{tournament.name} is created and started.")
+    else:
+        messages.success(request, f"{tournament.name} is created.")
+    return redirect("tournament", tournament.pk)
 
 
 @domain_errors
@@ -62,31 +179,126 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = tournament_get(tournament_id=tournament_id)
     standings = tournament_standings(tournament=tournament)
     total, done = standings.get("matches_total", 0), standings.get("matches_done", 0)
+    planned = standings.get("matches_planned") or [total, total]
     running = tournament.status == Tournament.Status.RUNNING
+    signup = tournament.entry == Tournament.Entry.SIGNUP
+    closed = (
+        signup
+        and tournament.status == Tournament.Status.PENDING
+        and tournament.signup_deadline is not None
+        and tournament.signup_deadline <= timezone.now()
+    )
+    refresh = STARTING_REFRESH_S if closed else REFRESH_S if running else None
     return render(
         request,
         "arena/tournaments/detail.html",
         {
             "tournament": tournament,
+            "rules": GAMES.get(tournament.game),
             "standings": standings,
-            "crosstable": tournament_crosstable(standings),
+            "how_to_read": HOW_TO_READ,
+            "crosstable": crosstable_rows(standings),
             "rounds": tournament_rounds(standings),
-            "signups": (
-                list(tournament_signups(tournament=tournament))
-                if tournament.entry == Tournament.Entry.SIGNUP
-                else None
-            ),
+            "signups": list(tournament_signups(tournament=tournament)) if signup else None,
+            "signup_open": signup and tournament.status == "pending" and not closed,
+            "signup_closed_starting": closed,
+            "choices": signup_choices(tournament=tournament, user=request.user) if signup else [],
+            "can_organise": is_organiser(request.user),
             "swiss": tournament.format == Tournament.Format.SWISS,
             "elimination": tournament.format
             in (Tournament.Format.DOUBLE_ELIMINATION, Tournament.Format.PROMOTION),
-            "progress": {
-                "done": done,
-                "total": total,
-                "percent": round(100 * done / total) if total else 0,
-            },
-            "refresh_s": REFRESH_S if running else None,
+            "progress": _progress(tournament, done, total, planned),
+            "refresh_s": refresh,
         },
     )
+
+
+def _progress(tournament: Tournament, done: int, total: int, planned: list[int]) -> dict[str, Any]:
+    """How far along it is: matches over against what the whole tournament plays (rounds
+    are created as it goes), full once it is finished."""
+    finished = tournament.status == Tournament.Status.FINISHED
+    end = total if finished else max(total, planned[0])
+    return {
+        "done": done,
+        "total": total,
+        "end": end,
+        "planned": planned,
+        "percent": 100 if finished else round(100 * done / end) if end else 0,
+    }
+
+
+@require_POST
+@organiser_required
+@domain_errors
+def tournament_start_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_get(tournament_id=tournament_id)
+    try:
+        tournament_start(tournament_id=tournament.pk)
+    except DomainError as exc:
+        messages.error(request, f"Not started: {exc.message}")
+    else:
+        messages.success(request, f"{tournament.name} is started.")
+    return redirect("tournament", tournament.pk)
+
+
+@require_POST
+@organiser_required
+@domain_errors
+def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_get(tournament_id=tournament_id)
+    try:
+        tournament_cancel(tournament_id=tournament.pk)
+    except DomainError as exc:
+        messages.error(request, f"Not cancelled: {exc.message}")
+    else:
+        messages.success(
+            request, f"{tournament.name} is cancelled; its queued matches will not play."
+        )
+    return redirect("tournament", tournament.pk)
+
+
+def _bot_id(request: HttpRequest) -> int | None:
+    value = request.POST.get("bot", "")
+    return int(value) if value.isdigit() and len(value) < 19 else None
+
+
+@require_POST
+@login_required
+@domain_errors
+def tournament_signup_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Sign one of the user's bots up (organisers: a built-in bot too)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    bot_id = _bot_id(request)
+    if bot_id is None:
+        messages.error(request, "Choose one of your bots to sign up.")
+        return redirect("tournament", tournament.pk)
+    try:
+        signup, created = tournament_signup(
+            tournament_id=tournament.pk, bot_id=bot_id, user=request.user
+        )
+    except DomainError as exc:
+        messages.error(request, f"Not signed up: {exc.message}")
+    else:
+        verb = "is signed up" if created else "was already signed up"
+        messages.success(request, f"{signup.bot.name} {verb}.")
+    return redirect("tournament", tournament.pk)
+
+
+@require_POST
+@login_required
+@domain_errors
+def tournament_withdraw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_get(tournament_id=tournament_id)
+    bot_id = _bot_id(request)
+    try:
+        if bot_id is None:
+            raise InvalidInput("no bot given")
+        tournament_withdraw(tournament_id=tournament.pk, bot_id=bot_id, user=request.user)
+    except DomainError as exc:
+        messages.error(request, f"Not withdrawn: {exc.message}")
+    else:
+        messages.success(request, "Withdrawn.")
+    return redirect("tournament", tournament.pk)
 
 
 @domain_errors

@@ -81,3 +81,37 @@ def test_three_wins_of_three_are_not_significant():
 def test_single_matches_have_about_as_many_effective_matches_as_played():
     share = score_share([(1.0, 1)] * 30 + [(0.0, 1)] * 20)
     assert 45 < share.effective <= 50
+
+
+# Unit scores (with their chances) of model worlds: duplicate sets of two matches whose luck
+# mostly cancels (a split set is 1/2), and single matches at a table of three (1/2: between).
+DUPLICATE_SETS = ([0.5, 1.0, 0.0], [0.6, 0.25, 0.15], 2)
+MOSTLY_SPLIT_SETS = ([0.5, 1.0, 0.0], [0.9, 0.07, 0.03], 2)
+THREE_SEATS = ([0.0, 0.25, 0.5, 0.75, 1.0], [0.1, 0.1, 0.3, 0.3, 0.2], 1)
+
+
+@pytest.mark.parametrize("world", [DUPLICATE_SETS, MOSTLY_SPLIT_SETS, THREE_SEATS])
+@pytest.mark.parametrize("units", [10, 30, 100])
+def test_the_interval_covers_the_true_score_at_least_95_percent_of_the_time(world, units):
+    """The effective size is not capped at the matches played (issue 32's audit found a
+    comment saying it was): uncapped, the interval still covers the true score as often as
+    it says, in worlds where it is far more than the matches played."""
+    values, chances, weight = world
+    truth = sum(v * p for v, p in zip(values, chances, strict=True))
+    rng = random.Random(units)
+    runs = 1000
+    covered = 0
+    for _ in range(runs):
+        share = score_share([(rng.choices(values, chances)[0], weight) for _ in range(units)])
+        covered += share.low <= truth <= share.high
+    assert covered / runs >= 0.935, covered / runs
+
+
+def test_duplicate_sets_whose_luck_cancels_count_for_more_matches_than_were_played():
+    rng = random.Random(3)
+    values, chances, weight = MOSTLY_SPLIT_SETS
+    share = score_share([(rng.choices(values, chances)[0], weight) for _ in range(30)])
+    assert share.matches == 60 and share.effective > 1.5 * share.matches
+    # Single won-or-lost matches: a little fewer than played, n(n+1)/(n+2).
+    single = score_share([(1.0, 1)] * 30 + [(0.0, 1)] * 20)
+    assert single.effective == pytest.approx(50 * 51 / 52)

@@ -1,7 +1,8 @@
 """Who may call what: every endpoint and method, for each of the cast.
 
-One row per request; the four expected statuses are for anonymous, the owner (alice, who
-owns bot ``alpha``), another user (bob) and staff (olga). Every error comes in the one JSON
+One row per request; the five expected statuses are for anonymous, the owner (alice, who
+owns bot ``alpha``), another user (bob), an organiser who is not staff (oscar, in the
+"organisers" group) and staff (olga). Every error comes in the one JSON
 shape, and every write without credentials is a 401.
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from arena.services.accounts import organiser_make
 from arena.services.challenges import challenge_create
 from tests.arena.factories import (
     BotFactory,
@@ -28,13 +30,14 @@ from tests.arena.factories import (
 )
 from tests.arena.helpers import assert_error, client_for
 
-ROLES = ("anon", "owner", "other", "staff")
+ROLES = ("anon", "owner", "other", "organiser", "staff")
 
 
 @pytest.fixture
 def world(owner, other_user, staff) -> dict[str, Any]:
     """alice's bot alpha against carol's bot gamma, rated, in a match with logs and replay."""
     carol = UserFactory(username="carol")
+    oscar = organiser_make(username=UserFactory(username="oscar").username)
     alpha = BotVersionFactory(bot=BotFactory(owner=owner, name="alpha")).bot
     gamma = BotVersionFactory(bot=BotFactory(owner=carol, name="gamma")).bot
     for bot in (alpha, gamma):
@@ -54,6 +57,7 @@ def world(owner, other_user, staff) -> dict[str, Any]:
             "anon": client_for(None),
             "owner": client_for(owner),
             "other": client_for(other_user),
+            "organiser": client_for(oscar),
             "staff": client_for(staff),
         },
         "ids": {
@@ -74,15 +78,22 @@ def upload_body() -> dict[str, Any]:
     return {"file": SimpleUploadedFile("bot.py", b"def act(o):\n    return 1\n")}
 
 
-def write(anon: int = 401, owner: int = 403, other: int = 403, staff: int = 403) -> tuple:
-    return (anon, owner, other, staff)
+def write(
+    anon: int = 401,
+    owner: int = 403,
+    other: int = 403,
+    staff: int = 403,
+    organiser: int | None = None,
+) -> tuple:
+    """The statuses by role; an organiser is answered as any other user unless said."""
+    return (anon, owner, other, other if organiser is None else organiser, staff)
 
 
 def everyone(status: int) -> tuple:
-    return (status,) * 4
+    return (status,) * len(ROLES)
 
 
-STAFF_ONLY = write(staff=200)
+ORGANISERS = write(organiser=200, staff=200)
 TOKEN = {"username": "alice", "password": "alice-pass-123"}
 
 # (method, path, body, (anon, owner, other, staff))
@@ -142,6 +153,14 @@ MATRIX = [
     ),
     ("get", "/api/playground/drafts/{draft}/", None, write(owner=200, other=404, staff=404)),
     ("delete", "/api/playground/drafts/{draft}/", None, write(owner=405, other=405, staff=405)),
+    # Whom a run may seat: the caller's own versions and the public ladder, for anyone signed in.
+    (
+        "get",
+        "/api/playground/opponents/",
+        {"game": "lie21"},
+        write(owner=200, other=200, staff=200),
+    ),
+    ("post", "/api/playground/opponents/", None, write(owner=405, other=405, staff=405)),
     ("get", "/api/playground/runs/", None, write(owner=200, other=200, staff=200)),
     (
         "post",
@@ -163,11 +182,16 @@ MATRIX = [
         write(owner=200, other=404, staff=404),
     ),
     ("get", "/api/tournaments/", None, everyone(200)),
-    ("post", "/api/tournaments/", {"name": "Spring cup", "game": "lie21"}, write(staff=201)),
+    (
+        "post",
+        "/api/tournaments/",
+        {"name": "Spring cup", "game": "lie21"},
+        write(organiser=201, staff=201),
+    ),
     ("get", "/api/tournaments/{tournament}/", None, everyone(200)),
     ("patch", "/api/tournaments/{tournament}/", {}, write(owner=405, other=405, staff=405)),
-    ("post", "/api/tournaments/{tournament}/start/", None, STAFF_ONLY),
-    ("post", "/api/tournaments/{tournament}/cancel/", None, STAFF_ONLY),
+    ("post", "/api/tournaments/{tournament}/start/", None, ORGANISERS),
+    ("post", "/api/tournaments/{tournament}/cancel/", None, ORGANISERS),
     ("get", "/api/tournaments/{tournament}/standings/", None, everyone(200)),
     ("get", "/api/tournaments/{tournament}/standings.csv", None, everyone(200)),
     ("get", "/api/tournaments/{tournament}/replays.zip", None, everyone(200)),
@@ -186,17 +210,18 @@ MATRIX = [
         None,
         write(owner=409, other=409, staff=409),
     ),
-    ("get", "/api/schedules/", None, STAFF_ONLY),
+    ("get", "/api/schedules/", None, ORGANISERS),
     (
         "post",
         "/api/schedules/",
         {"name": "Weekly", "game": "lie21", "crontab": "0 4 * * 1"},
-        write(staff=201),
+        write(organiser=201, staff=201),
     ),
-    ("get", "/api/schedules/{schedule}/", None, STAFF_ONLY),
-    ("patch", "/api/schedules/{schedule}/", {"enabled": False}, STAFF_ONLY),
-    ("put", "/api/schedules/{schedule}/", {}, write(staff=405)),
-    ("delete", "/api/schedules/{schedule}/", None, write(staff=204)),
+    ("get", "/api/schedules/{schedule}/", None, ORGANISERS),
+    ("patch", "/api/schedules/{schedule}/", {"enabled": False}, ORGANISERS),
+    ("put", "/api/schedules/{schedule}/", {}, write(organiser=405, staff=405)),
+    # The last row for the schedule: each role's request runs in a fresh world.
+    ("delete", "/api/schedules/{schedule}/", None, write(organiser=204, staff=204)),
     ("get", "/api/schema/", None, everyone(200)),
     ("get", "/api/docs/", None, everyone(200)),
     ("get", "/api/redoc/", None, everyone(301)),  # to /api/docs/ (ReDoc is gone)

@@ -6,8 +6,10 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
+from django.core.cache import cache
 
-from arena.models import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from arena.models import Bot, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from arena.services import playground
 from engine import get_game
 from tests.arena.factories import (
     BotFactory,
@@ -71,6 +73,26 @@ def test_a_two_megabyte_draft_is_a_413_and_nothing_is_stored(owner_client) -> No
     drafts = "/api/playground/drafts/"
     assert_error(owner_client.post(drafts, {"game": "lie21", "source": big}, format="json"), 413)
     assert not PlaygroundRun.objects.exists() and not PlaygroundDraft.objects.exists()
+
+
+@pytest.mark.parametrize("extra", [1, 40_000])
+def test_a_source_just_over_the_limit_is_a_413_too_large_not_a_400(
+    owner_client, settings, extra
+) -> None:
+    """Issue 33: 1,048,577 to ~1,114,000 characters (over the limit, within the request
+    body's) got the serializer's 400 ``max_length``; docs/api.md promises 413 ``too_large``."""
+    size = settings.ARENA_UPLOAD_MAX_BYTES + extra
+    source = STARTER + "#" * (size - len(STARTER))
+    body = assert_error(owner_client.post(RUNS, _body(source=source), format="json"), 413)
+    assert body["code"] == "too_large" and f"{size:,} bytes" in body["detail"]
+    drafts = "/api/playground/drafts/"
+    saved = owner_client.post(drafts, {"game": "lie21", "source": source}, format="json")
+    assert assert_error(saved, 413)["code"] == "too_large"
+    assert not PlaygroundRun.objects.exists() and not PlaygroundDraft.objects.exists()
+    # At the limit exactly it is a source like any other (here: checked, and run).
+    with mock.patch("arena.services.playground.enqueue"):
+        fits = STARTER + "#" * (settings.ARENA_UPLOAD_MAX_BYTES - len(STARTER))
+        assert owner_client.post(RUNS, _body(source=fits), format="json").status_code == 201
 
 
 def test_an_opponent_of_another_game_is_a_400(owner_client, owner) -> None:
@@ -146,3 +168,132 @@ def test_the_hourly_quota_is_a_429_with_retry_after(owner_client, settings) -> N
 def test_anonymous_clients_are_told_to_authenticate(anon_client) -> None:
     assert_error(anon_client.post(RUNS, _body(), format="json"), 401)
     assert_error(anon_client.get(RUNS), 401)
+
+
+@pytest.fixture
+def few_checks(settings):
+    cache.clear()
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"uploads": None, "playground_checks": "3/hour"},
+    }
+    yield
+    cache.clear()
+
+
+def test_refused_runs_count_against_the_checks_limit(owner_client, other_client, few_checks):
+    """Issue 33: a refused run was counted by no limit, and each one's source check starts a
+    child interpreter allowed 5 s of CPU and 768 MB. Runs asked for are limited, refused
+    ones included; beyond the limit nothing is checked."""
+    broken = _body(source="def act(o):\n    return {\n")
+    with mock.patch(
+        "arena.services.playground.bot_file_check", wraps=playground.bot_file_check
+    ) as check:
+        for _ in range(3):
+            assert_error(owner_client.post(RUNS, broken, format="json"), 400, "syntax_error")
+        response = owner_client.post(RUNS, _body(), format="json")
+    body = assert_error(response, 429, "throttled")
+    assert "refused ones count too" in body["detail"]
+    assert int(response["Retry-After"]) > 0
+    assert check.call_count == 3, "the fourth was not checked"
+    assert not PlaygroundRun.objects.exists()
+    # Another author has a budget of their own.
+    with mock.patch("arena.services.playground.enqueue"):
+        assert other_client.post(RUNS, _body(), format="json").status_code == 201
+    # Reads are never limited.
+    assert owner_client.get(RUNS).status_code == 200
+
+
+def test_a_run_over_the_hourly_quota_costs_no_source_check(owner_client, settings) -> None:
+    settings.ARENA_PLAYGROUND_RUNS_PER_HOUR = 1
+    with mock.patch("arena.services.playground.enqueue"):
+        assert owner_client.post(RUNS, _body(), format="json").status_code == 201
+        with mock.patch("arena.services.playground.bot_file_check") as check:
+            assert_error(owner_client.post(RUNS, _body(), format="json"), 429, "quota")
+    assert not check.called
+
+
+def test_what_the_user_may_not_see_is_answered_as_an_id_that_does_not_exist(
+    owner_client, other_user
+) -> None:
+    """Issue 33: a stranger's hidden version was a 400 and a missing id a 404 (ids could be
+    probed), and a refusal named a stranger's bot and game. A stranger's bot or version off
+    the ladder is answered exactly as one that does not exist, and nothing names it."""
+    ladder = BotFactory(owner=other_user, name="secretive", game="lie21")
+    older = BotVersionFactory(bot=ladder)
+    BotVersionFactory(bot=ladder)  # the active one: the older one is off the ladder
+    gone = BotFactory(owner=other_user, name="retired", game="lie21", is_active=False)
+    retired = BotVersionFactory(bot=gone)
+    pending = BotVersionFactory(
+        bot=BotFactory(owner=other_user, name="unfinished"), status="pending"
+    )
+    missing = 10**9
+
+    def refused(ref: str, number: int) -> dict:
+        response = owner_client.post(RUNS, _body(opponents=[ref]), format="json")
+        body = assert_error(response, 404, "unknown_opponent")
+        return {**body, "detail": body["detail"].replace(str(number), "N")}
+
+    expected = refused(f"version:{missing}", missing)
+    for version in (older, retired, pending):
+        assert refused(f"version:{version.pk}", version.pk) == expected
+    expected = refused(f"bot:{missing}", missing)
+    assert refused(f"bot:{gone.pk}", gone.pk) == expected
+    assert refused(f"bot:{pending.bot_id}", pending.bot_id) == expected
+    # A stranger's bot on another game's ladder is public, but the refusal names no one.
+    dice = BotVersionFactory(bot=BotFactory(owner=other_user, name="dicey", game="liars"))
+    for ref in (f"version:{dice.pk}", f"bot:{dice.bot_id}"):
+        response = owner_client.post(RUNS, _body(opponents=[ref]), format="json")
+        body = assert_error(response, 400, "game_mismatch")
+        assert "plays Liars, not Lie 21" in body["detail"]
+        assert "bob" not in body["detail"] and "dicey" not in body["detail"]
+    assert not PlaygroundRun.objects.exists()
+
+
+OPPONENTS = "/api/playground/opponents/"
+
+
+def test_the_opponent_search_reaches_any_ladder_bot_by_name_or_owner(
+    owner_client, owner, other_user
+) -> None:
+    """Issue 33: the page offered the first 200 ladder bots, and no search."""
+    mine = BotVersionFactory(bot=BotFactory(owner=owner, name="my-own", game="lie21"))
+    for n in range(230):
+        BotVersionFactory(bot=BotFactory(owner=other_user, name=f"ladder-{n:03d}"))
+    BotVersionFactory(bot=BotFactory(owner=other_user, name="zz-dice", game="liars"))
+    BotVersionFactory(bot=BotFactory(owner=other_user, name="zz-off", is_active=False))
+    first = owner_client.get(OPPONENTS, {"game": "lie21"}).json()
+    assert first["count"] == 231 and len(first["results"]) == 20
+    assert first["results"][0] == {
+        "ref": f"version:{mine.pk}",
+        "label": "my-own v1",
+        "group": "Your versions",
+    }
+    assert first["results"][1]["label"] == "bob/ladder-000 v1"
+    last = owner_client.get(OPPONENTS, {"game": "lie21", "page": 12}).json()
+    assert [row["label"] for row in last["results"]][-1] == "bob/ladder-229 v1"
+    found = owner_client.get(OPPONENTS, {"game": "lie21", "search": "ladder-21"}).json()
+    assert [row["label"] for row in found["results"]] == [
+        f"bob/ladder-{n} v1" for n in range(210, 220)
+    ]
+    by_owner = owner_client.get(OPPONENTS, {"game": "lie21", "search": "bob 229"}).json()
+    assert [row["ref"] for row in by_owner["results"]] == [
+        f"bot:{Bot.objects.get(name='ladder-229').pk}"
+    ]
+    # What it finds can be seated: ref for ref, the run accepts it.
+    with mock.patch("arena.services.playground.enqueue"):
+        ref = by_owner["results"][0]["ref"]
+        assert owner_client.post(RUNS, _body(opponents=[ref]), format="json").status_code == 201
+    for hidden in ("zz-dice", "zz-off"):  # another game's, and a bot off the ladder
+        assert owner_client.get(OPPONENTS, {"game": "lie21", "search": hidden}).json() == {
+            "count": 0,
+            "next": None,
+            "previous": None,
+            "results": [],
+        }
+    assert_error(owner_client.get(OPPONENTS, {"game": "chess"}), 400, "unknown_game")
+    assert_error(owner_client.get(OPPONENTS), 400)
+
+
+def test_the_opponent_search_needs_an_account(anon_client) -> None:
+    assert_error(anon_client.get(OPPONENTS, {"game": "lie21"}), 401)

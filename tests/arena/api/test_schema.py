@@ -7,6 +7,8 @@ is exercised, and checks that no generated request, valid or not, gets a 5xx.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import hypothesis
 import pytest
@@ -124,6 +126,31 @@ def test_matches_are_documented_seat_by_seat_without_two_seat_fields(openapi):
     for name, component in components.items():
         for field in component.get("properties", {}):
             assert not field.endswith(("_a", "_b")), f"{name}.{field}"
+
+
+def test_places_are_one_based_and_only_placings_count_from_zero(openapi):
+    """Issue 32: one convention for places (docs/api.md, "Places": 1 = first); the only
+    0-based rank is a ``placing``. docs/api.md said ``exit_place`` was 0 = first, and the
+    playground's ``placings`` were called "places, 0 = first"."""
+    zero_based = []
+    for name, component in openapi["components"]["schemas"].items():
+        for field, spec in component.get("properties", {}).items():
+            text = (spec.get("description") or "").lower()
+            if field.endswith("seat"):
+                continue  # a seat number: 0 = first to act, not a place
+            if "0 = first" in text or "0 is first" in text:
+                zero_based.append(f"{name}.{field}")
+                assert field.startswith("placing"), f"{name}.{field}: {text}"
+                assert not re.search(r"place\W+0 = first", text), f"{name}.{field}: {text}"
+            elif field.endswith("place") and "first" in text:
+                assert "1 = first" in text, f"{name}.{field}: {text}"
+    assert zero_based, "the placings document their base"
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "api.md").read_text()
+    rows = [line for line in docs.splitlines() if line.startswith("|")]
+    prose = "\n".join(line for line in docs.splitlines() if not line.startswith("|"))
+    for sentence in rows + re.split(r"(?<=[.;])\s", prose):
+        if "0 = first" in sentence:
+            assert "placing" in sentence and "place`" not in sentence, sentence
 
 
 def test_a_game_is_required_where_one_is_chosen(openapi):

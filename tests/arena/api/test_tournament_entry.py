@@ -12,7 +12,7 @@ from arena.models import Bot, Tournament, TournamentEntry, TournamentSignup
 from arena.services.tournaments import tournament_start_due
 from tests.arena.factories import BotFactory, BotVersionFactory, RatingFactory, TournamentFactory
 from tests.arena.helpers import assert_error
-from workers.tasks import sweep_stuck_matches
+from workers.tasks import start_due_tournaments
 
 
 def valid_bot(owner, name: str, game: str = "lie21") -> Bot:
@@ -172,7 +172,7 @@ class TestStart:
         assert assert_error(response, 409)["code"] == "signup_open"
         assert Tournament.objects.get(pk=tournament.pk).status == "pending"
 
-    def test_the_sweeper_starts_it_at_the_deadline_with_the_bots_signed_up(
+    def test_the_control_tick_starts_it_at_the_deadline_with_the_bots_signed_up(
         self, owner, owner_client
     ):
         tournament = signup_tournament()
@@ -183,7 +183,7 @@ class TestStart:
         Tournament.objects.filter(pk=tournament.pk).update(
             signup_deadline=timezone.now() - timedelta(seconds=1)
         )
-        sweep_stuck_matches()  # the beat's minutely sweep
+        start_due_tournaments()  # beat's tick, every few seconds
         tournament.refresh_from_db()
         assert tournament.status == "running"
         entries = TournamentEntry.objects.filter(tournament=tournament)

@@ -10,6 +10,7 @@ import zipfile
 
 import pytest
 
+from arena.algorithms.intervals import score_share
 from arena.models import Bot, Match, MatchSeat, Tournament
 from arena.services.tournaments import tournament_finish
 from tests.arena.factories import (
@@ -146,6 +147,7 @@ ROW_FIELDS = {
     "seed",
     "played",
     "points",
+    "points_interval",
     "first_places",
     "wins",
     "draws",
@@ -168,13 +170,17 @@ def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
     body = anon_client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
 
     assert set(body) == {
+        "version",
         "tournament",
         "game",
         "format",
         "seats",
+        "matches_per_pairing",
         "status",
         "matches_total",
         "matches_done",
+        "matches_planned",
+        "how_to_read",
         "rows",
         "crosstable",
     }
@@ -191,22 +197,28 @@ def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
     assert (row["points"], row["wins"], row["first_places"], row["mean_place"]) == (1, 1, 1, 1)
     assert body["crosstable"]["bots"] == [row["bot"]["id"] for row in body["rows"]]
     cell = body["crosstable"]["cells"][f"{winner}-{loser}"]
+    one_win = score_share([(1.0, 1)])
     assert cell == {
         "matches": [first.pk],
-        "match": first.pk,
-        "status": "done",
+        "open": 0,
+        "failed": 0,
         "ahead": 1,
         "level": 0,
         "behind": 0,
         "score": 1.0,
+        "share": 1.0,
         "result": "win",
         "match_points": [7, 2],
-        "interval": [0.2065, 1.0],  # Wilson's 95% interval after a single win
+        # The arena's one interval (docs/api.md): one win says little.
+        "interval": [round(one_win.low, 4), 1.0],
     }
+    assert cell["interval"][0] < 0.5
+    low, high = row["points_interval"]
+    assert low < 1 <= high <= 2, "its points could be anywhere from one win to two"
     assert body["rows"][-1]["superiority_over_next"] is None
     assert 0 <= body["rows"][0]["superiority_over_next"] <= 1
     assert body["crosstable"]["cells"][f"{loser}-{winner}"]["result"] == "loss"
-    queued = next(key for key, c in body["crosstable"]["cells"].items() if c["status"] == "queued")
+    queued = next(key for key, c in body["crosstable"]["cells"].items() if c["open"])
     assert body["crosstable"]["cells"][queued]["result"] is None
 
 
@@ -215,7 +227,9 @@ def test_a_tournament_of_three_seat_tables_is_ranked_by_placings(staff_client, a
     played and recorded; the standings and crosstable come from the placings."""
     players = [BotVersionFactory(bot=BotFactory(game="highcard")).bot for _ in range(4)]
     response = staff_client.post(
-        "/api/tournaments/", {"name": "Cards", "game": "highcard", "seed": 7}, format="json"
+        "/api/tournaments/",
+        {"name": "Cards", "game": "highcard", "seed": 7, "table_size": 3},
+        format="json",
     )
     tournament_id = response.json()["id"]
     started = staff_client.post(f"/api/tournaments/{tournament_id}/start/").json()
@@ -245,7 +259,9 @@ def test_a_tournament_of_three_seat_tables_is_ranked_by_placings(staff_client, a
     )
     cells = body["crosstable"]["cells"]
     for cell in cells.values():
-        assert cell["ahead"] + cell["level"] + cell["behind"] == len(cell["matches"])
+        assert cell["ahead"] + cell["level"] + cell["behind"] + cell["failed"] == len(
+            cell["matches"]
+        )
         assert cell["score"] == cell["ahead"] + cell["level"] / 2
         if body["seats"] > 2:
             assert "match_points" not in cell
@@ -304,13 +320,13 @@ def test_staff_create_a_swiss_with_options(staff_client, anon_client, bots):
             "game": "lie21",
             "format": "swiss",
             "rounds": 2,
-            "games_per_match": 1,
+            "matches_per_pairing": 1,
             "duplicate": False,
             "rated": False,
         },
         format="json",
     ).json()
-    assert (body["format"], body["rounds"], body["games_per_match"]) == ("swiss", 2, 1)
+    assert (body["format"], body["rounds"], body["matches_per_pairing"]) == ("swiss", 2, 1)
     assert (body["duplicate"], body["rated"]) == (False, False)
     staff_client.post(f"/api/tournaments/{body['id']}/start/")
     for _ in range(2):
@@ -327,7 +343,7 @@ def test_the_defaults_are_a_rated_round_robin_of_single_matches(staff_client):
     body = staff_client.post(
         "/api/tournaments/", {"name": "Cup", "game": "lie21"}, format="json"
     ).json()
-    assert (body["format"], body["rounds"], body["games_per_match"]) == ("round_robin", None, 1)
+    assert (body["format"], body["rounds"], body["matches_per_pairing"]) == ("round_robin", None, 1)
     assert (body["duplicate"], body["rated"]) == (False, True)
 
 
@@ -337,7 +353,7 @@ def test_the_defaults_are_a_rated_round_robin_of_single_matches(staff_client):
         ({"format": "knockout"}, "format"),
         ({"format": "swiss", "rounds": 0}, "rounds"),
         ({"format": "swiss", "rounds": "3"}, "rounds"),
-        ({"games_per_match": 21}, "games_per_match"),
+        ({"matches_per_pairing": 21}, "matches_per_pairing"),
         ({"duplicate": "yes"}, "duplicate"),
         ({"rated": 1}, "rated"),
     ],
@@ -354,7 +370,7 @@ def test_bad_options_are_a_400_naming_the_field_and_create_nothing(staff_client,
     ("extra", "code"),
     [
         ({"format": "round_robin", "rounds": 3}, "bad_rounds"),
-        ({"game": "highcard", "format": "double_elimination"}, "bad_format"),
+        ({"game": "highcard", "format": "double_elimination", "table_size": 3}, "bad_table_size"),
     ],
 )
 def test_options_that_do_not_fit_the_format_or_game_are_a_400(staff_client, extra, code):
@@ -423,3 +439,54 @@ def test_every_replay_of_a_tournament_downloads_as_one_zip(staff_client, anon_cl
     assert page.status_code == 200 and b"".join(page.streaming_content) == data
     assert anon_client.get("/api/tournaments/999/replays.zip").status_code == 404
     assert anon_client.get("/tournaments/999/replays.zip").status_code == 404
+
+
+def test_an_organiser_who_is_not_staff_creates_and_starts_one(bots):
+    from arena.services.accounts import organiser_make
+    from tests.arena.factories import UserFactory
+    from tests.arena.helpers import client_for
+
+    oscar = client_for(organiser_make(username=UserFactory(username="oscar").username))
+    created = oscar.post(
+        "/api/tournaments/",
+        {"name": "Oscar's cup", "game": "lie21", "matches_per_pairing": 2},
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert (body["matches_per_pairing"], body["table_size"]) == (2, 2)
+    assert body["seed"] is not None, "organisers see the seed of a pending tournament"
+    started = oscar.post(f"/api/tournaments/{body['id']}/start/")
+    assert started.json()["status"] == "running"
+    assert Match.objects.filter(tournament_id=body["id"]).count() == 3 * 2
+
+
+def test_the_old_name_games_per_match_is_refused_with_its_new_name(staff_client):
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "x", "game": "lie21", "games_per_match": 7}, format="json"
+    )
+    body = assert_error(response, 400)
+    assert "matches_per_pairing" in body["fields"]["games_per_match"][0]
+    assert not Tournament.objects.exists()
+
+
+def test_an_option_the_service_refuses_names_its_field(staff_client):
+    response = staff_client.post(
+        "/api/tournaments/", {"name": "x", "game": "liars", "table_size": 7}, format="json"
+    )
+    body = assert_error(response, 400)
+    assert body["code"] == "bad_table_size" and "table_size" in body["fields"]
+    assert not Tournament.objects.exists()
+
+
+def test_the_match_list_gives_a_pairs_matches(staff_client, anon_client, bots):
+    tournament = TournamentFactory(matches_per_pairing=2)
+    staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
+    first, second = bots[0], bots[1]
+    listed = anon_client.get(
+        f"/api/matches/?tournament={tournament.pk}&bot={first.pk}&opponent={second.pk}"
+    ).json()["results"]
+    assert len(listed) == 2
+    assert all(
+        {s["bot"]["id"] for s in match["seats"]} == {first.pk, second.pk} for match in listed
+    )

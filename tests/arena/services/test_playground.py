@@ -29,12 +29,18 @@ from arena.selectors.playground import (
 from arena.services.errors import InvalidInput, NotFound, TooLarge, TooManyRequests
 from arena.services.playground import (
     draft_save,
+    playground_cleanup,
     playground_match_play,
     playground_sweep,
     run_create,
 )
 from engine import get_game
-from tests.arena.factories import BotFactory, BotVersionFactory, RatingFactory
+from tests.arena.factories import (
+    BotFactory,
+    BotVersionFactory,
+    PlaygroundRunFactory,
+    RatingFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -201,9 +207,9 @@ def test_a_strangers_old_version_cannot_be_seated_but_its_ladder_bot_can(owner, 
     bot = BotFactory(owner=other_user, game="lie21")
     old = BotVersionFactory(bot=bot, number=1)
     new = BotVersionFactory(bot=bot, number=2)
-    with pytest.raises(InvalidInput) as refused:
+    with pytest.raises(NotFound) as refused:  # as if it did not exist (issue 33)
         _run(owner, opponents=[f"version:{old.pk}"])
-    assert refused.value.code == "opponent_not_available"
+    assert refused.value.code == "unknown_opponent"
     bot.refresh_from_db()
     assert bot.active_version_id == new.pk
     refs = [choice.ref for choice in opponent_choices(user=owner, game="lie21")]
@@ -258,7 +264,27 @@ def test_a_run_waiting_more_than_a_minute_for_a_worker_says_so(owner) -> None:
     PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(seconds=61))
     view = run_view(run=run_get(user=owner, run_id=run.pk))
     assert view.waiting_for_worker
-    assert view.message.startswith("Waiting for a worker for 1 min 1 s")
+    assert view.message.startswith("Queued: waiting for a worker. Matches 1, 2 have waited 1 min")
+
+
+def test_a_match_waiting_beside_a_running_one_says_so_too(owner) -> None:
+    """Issue 33: while any match of the run was running, ``waiting_for_worker`` stayed false,
+    however long the others had waited; each waiting match says so now."""
+    with mock.patch("arena.services.playground.enqueue"):
+        run = _run(owner, matches=3)
+    PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(seconds=90))
+    first = run.matches.get(number=1)
+    PlaygroundMatch.objects.filter(pk=first.pk).update(
+        status=PlaygroundMatch.Status.RUNNING, started_at=timezone.now()
+    )
+    view = run_view(run=run_get(user=owner, run_id=run.pk))
+    assert view.status == "running" and view.waiting_for_worker
+    by_number = {m.match.number: m for m in view.matches}
+    assert by_number[1].waiting_s is None and not by_number[1].waiting_for_worker
+    assert by_number[2].waiting_for_worker and by_number[3].waiting_for_worker
+    assert 89 < by_number[3].waiting_s < 120
+    assert "Matches 2, 3 have waited 1 min 3" in view.message
+    assert view.message.startswith("Playing: 0 of 3 matches over.")
 
 
 def test_a_match_is_played_once_however_often_its_task_comes(owner) -> None:
@@ -283,3 +309,48 @@ def test_the_sweeper_sends_lost_matches_again_and_takes_over_dead_ones(owner, se
     assert sorted(call.args[1] for call in enqueue.call_args_list) == [first.pk, second.pk]
     played = playground_match_play(match_id=second.pk)  # taken over
     assert played is not None and played.status == "done" and played.attempts == 2
+
+
+def _aged(run: PlaygroundRun, **age) -> PlaygroundRun:
+    PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(**age))
+    return run
+
+
+def test_the_clean_up_keeps_each_authors_newest_runs_of_the_last_days(
+    owner, other_user, settings
+) -> None:
+    """Issue 33: playground runs and their replays were never cleaned up."""
+    settings.ARENA_PLAYGROUND_KEEP_RUNS = 3
+    settings.ARENA_PLAYGROUND_KEEP_DAYS = 7
+    mine = [_aged(PlaygroundRunFactory(owner=owner), hours=10 - n) for n in range(6)]
+    recent = [PlaygroundRunFactory(owner=owner) for _ in range(2)]  # within the quota's hour
+    old = _aged(PlaygroundRunFactory(owner=other_user), days=8)
+    playing = _aged(PlaygroundRunFactory(owner=other_user, played=False), days=9)  # queued
+    theirs = _aged(PlaygroundRunFactory(owner=other_user), days=2)
+    draft = draft_save(user=owner, game="lie21", source=STARTER)
+    counts = playground_cleanup()
+    kept = set(PlaygroundRun.objects.values_list("pk", flat=True))
+    # Newest three of the owner's: the two of the last hour and the newest older one; the
+    # last hour's are never deleted anyway, so the quota cannot be gamed.
+    assert kept >= {run.pk for run in recent} | {mine[-1].pk}
+    assert not kept & {run.pk for run in mine[:-1]}
+    assert old.pk not in kept, "older than the days kept"
+    assert playing.pk in kept, "a match still to play keeps its run"
+    assert theirs.pk in kept
+    assert counts == {"playground_runs_deleted": 6}
+    assert not PlaygroundMatch.objects.filter(run_id__in=[r.pk for r in mine[:-1]]).exists()
+    assert PlaygroundDraft.objects.filter(pk=draft.pk).exists(), "drafts stay"
+    assert playground_cleanup() == {"playground_runs_deleted": 0}
+
+
+def test_the_clean_up_is_an_hourly_periodic_task_through_the_services(owner) -> None:
+    from arena.services.schedules import PERIODIC_TASKS
+    from workers import tasks
+
+    assert PERIODIC_TASKS["arena: clean up playground runs"] == (
+        "workers.tasks.clean_up_playground",
+        3600,
+    )
+    _aged(PlaygroundRunFactory(owner=owner), days=400)
+    tasks.clean_up_playground()
+    assert not PlaygroundRun.objects.exists()

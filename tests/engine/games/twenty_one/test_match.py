@@ -64,7 +64,7 @@ def test_a_match_is_four_games_and_records_its_options():
     assert sum(result.totals["game_wins"]) <= 4 and sum(result.totals["bets"]) == 4 * 14
 
 
-def test_options_change_the_games_per_match_the_bets_and_the_trump_deck():
+def test_options_change_the_matches_per_pairing_the_bets_and_the_trump_deck():
     options = {"games": 2, "starting_bets": 3, "trumps": {"destroy": 0, "shield": 4}}
     result = play_match("twenty_one", _players(), seed=4, options=options)
     replay = result.replay

@@ -1,4 +1,4 @@
-"""Swiss pairing and double-elimination brackets (``arena.services.formats``), pure."""
+"""Swiss pairing and double-elimination brackets (``arena.algorithms.formats``), pure."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.services.formats import (
+from arena.algorithms.formats import (
     elimination_round,
     meetings,
     pair_key,
@@ -335,3 +335,73 @@ def test_promotion_seats_every_bot_still_in_and_ends_with_one_champion(n, seats,
         assert len(through) >= min(least, len(alive)) or len(through) == 1
         alive = sorted(through)
     assert result.champion is not None and len(alive) == 1
+
+
+# --- Swiss at larger tables: no table repeated while another grouping is possible -----------
+
+
+def _groupings(bots: list[int], sizes: list[int]):
+    """Every way to seat ``bots`` at tables of ``sizes`` (as sets), for small fields."""
+    if not sizes:
+        yield []
+        return
+    first, rest = bots[0], bots[1:]
+    for others in itertools.combinations(rest, sizes[0] - 1):
+        table = frozenset((first, *others))
+        left = [b for b in rest if b not in table]
+        for later in _groupings(left, sizes[1:]):
+            yield [table, *later]
+
+
+def test_four_bots_at_tables_of_four_can_only_meet_at_one_table():
+    """The issue's Liars case: with every bot at one table, rounds are the same table."""
+    played = set()
+    for _ in range(3):
+        result = swiss_round([1, 2, 3, 4], seats=4, tables_played=played)
+        assert [sorted(t) for t in result.tables] == [[1, 2, 3, 4]]
+        played |= {frozenset(t) for t in result.tables}
+
+
+def test_four_bots_at_tables_of_two_meet_someone_new_each_round():
+    played, met = set(), Counter()
+    seen = []
+    for order in ([1, 2, 3, 4], [1, 3, 2, 4], [1, 4, 2, 3]):
+        result = swiss_round(order, seats=2, met=met, tables_played=played)
+        seen.append(frozenset(frozenset(t) for t in result.tables))
+        met.update(meetings(result.tables))
+    assert len(set(seen)) == 3, "three different rounds: every pair meets once"
+
+
+def test_eight_bots_at_tables_of_four_regroup_the_leaders():
+    first = swiss_round(list(range(1, 9)), seats=4)
+    played = {frozenset(t) for t in first.tables}
+    second = swiss_round(
+        [1, 2, 5, 6, 3, 4, 7, 8], seats=4, met=meetings(first.tables), tables_played=played
+    )
+    assert [sorted(t) for t in second.tables] == [[1, 2, 5, 6], [3, 4, 7, 8]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(3, 8),
+    seats=st.integers(3, 4),
+    seed=st.integers(0, 10**6),
+    rounds=st.integers(2, 5),
+)
+def test_no_table_repeats_while_another_grouping_avoids_it(n, seats, seed, rounds):
+    rng = random.Random(seed)
+    played: set[frozenset[int]] = set()
+    met: Counter = Counter()
+    for _ in range(rounds):
+        order = list(range(n))
+        rng.shuffle(order)
+        result = swiss_round(order, seats=seats, min_seats=2, met=met, tables_played=played)
+        tables = [frozenset(t) for t in result.tables]
+        if any(table in played for table in tables):
+            seated = sorted(b for t in result.tables for b in t)
+            sizes = sorted((len(t) for t in result.tables), reverse=True)
+            assert all(
+                any(table in played for table in grouping) for grouping in _groupings(seated, sizes)
+            ), "a grouping without a repeated table existed"
+        played |= {t for t in tables if len(t) > 2}
+        met.update(meetings(result.tables))

@@ -9,11 +9,14 @@ seed). Two seats: the top unpaired bot meets the nearest bot below it it has not
 a search backs up when that leaves the rest unpairable without a rematch, and only when no
 rematch-free pairing exists (or the search runs out of steps) the pairs are taken greedily
 with the fewest rematches. An odd field gives one bye, to the lowest-ranked bot among those
-with the fewest byes. More seats: tables of ``seats`` filled top down, each next bot the
-highest-ranked one sharing the fewest earlier tables with the bots already seated; a
-remainder of at least ``min_seats`` bots makes a smaller last table, a smaller one gets byes.
-Seats: the rotation whose bots have sat least in their positions so far, so each bot
-alternates first seat where it can.
+with the fewest byes. More seats: tables of ``seats`` filled top down by score, each next bot
+the highest-ranked one sharing the fewest earlier tables with the bots already seated, and no
+table seating exactly the bots of an earlier table while another grouping of the round can
+avoid it (a search backs up, as for pairs); a remainder of at least ``min_seats`` bots makes
+a smaller last table, a smaller one gets byes. Eight bots at tables of four, say: round 1
+seats 1-4 and 5-8; if 1, 2, 5 and 6 then lead, round 2 seats 1, 2, 5, 6 (none has sat with all
+three others) and 3, 4, 7, 8. Seats: the rotation whose bots have sat least in their positions
+so far, so each bot alternates first seat where it can.
 
 **Double elimination** (two seats), played in rounds: every round the unbeaten bots (the
 winners' bracket) meet each other, best seed against worst (a re-seeded bracket), and so do
@@ -36,7 +39,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -87,11 +90,13 @@ def swiss_round(
     met: Mapping[tuple[int, int], int] | None = None,
     positions: Mapping[tuple[int, int], int] | None = None,
     byes: Mapping[int, int] | None = None,
+    tables_played: Collection[frozenset[int]] = (),
 ) -> SwissRound:
     """The next Swiss round for ``order`` (bot ids, best first).
 
     ``met`` counts the earlier meetings of each pair (``pair_key``), ``positions`` how often
-    each ``(bot, seat)`` was taken, ``byes`` each bot's byes so far.
+    each ``(bot, seat)`` was taken, ``byes`` each bot's byes so far, ``tables_played`` the
+    earlier tables of more than two seats (as sets of bots).
 
     >>> swiss_round([1, 2, 3, 4], met={(1, 2): 1}).tables
     [[1, 3], [2, 4]]
@@ -107,7 +112,7 @@ def swiss_round(
     if seats == 2:
         groups, byed = _swiss_pairs(order, met, byes)
     else:
-        groups, byed = _swiss_tables(order, seats, min_seats, met, byes)
+        groups, byed = _swiss_tables(order, seats, min_seats, met, byes, set(tables_played))
     return SwissRound(tables=[seat_order(group, positions) for group in groups], byes=byed)
 
 
@@ -176,6 +181,7 @@ def _swiss_tables(
     min_seats: int,
     met: Mapping[tuple[int, int], int],
     byes: Mapping[int, int],
+    played: set[frozenset[int]],
 ) -> tuple[list[list[int]], list[int]]:
     seats = max(2, min(seats, len(order)))
     remainder = len(order) % seats
@@ -186,18 +192,83 @@ def _swiss_tables(
     sizes = [seats] * (len(rest) // seats)
     if len(rest) % seats:
         sizes.append(len(rest) % seats)
+    fresh = _tables_without_repeat(rest, sizes, met, played)
+    return (fresh if fresh is not None else _tables_greedy(rest, sizes, met)), byed
+
+
+def _by_fewest_meetings(
+    candidates: Sequence[int], table: Sequence[int], met: Mapping[tuple[int, int], int]
+) -> list[int]:
+    """``candidates`` (best first) by the earlier tables they shared with ``table``'s bots,
+    fewest first; ties keep the ranking."""
+    return sorted(candidates, key=lambda bot: sum(met.get(pair_key(bot, t), 0) for t in table))
+
+
+def _tables_greedy(
+    rest: list[int], sizes: list[int], met: Mapping[tuple[int, int], int]
+) -> list[list[int]]:
+    """Tables filled top down, each next bot the best-ranked of those sharing the fewest
+    earlier tables with the bots seated so far."""
+    rest = list(rest)
     tables = []
     for size in sizes:
         table = [rest.pop(0)]
         while len(table) < size:
-            best = min(
-                rest,
-                key=lambda bot: (sum(met.get(pair_key(bot, t), 0) for t in table), rest.index(bot)),
-            )
+            best = _by_fewest_meetings(rest, table, met)[0]
             rest.remove(best)
             table.append(best)
         tables.append(table)
-    return tables, byed
+    return tables
+
+
+class _OutOfSteps(Exception):
+    pass
+
+
+def _tables_without_repeat(
+    rest: list[int],
+    sizes: list[int],
+    met: Mapping[tuple[int, int], int],
+    played: set[frozenset[int]],
+) -> list[list[int]] | None:
+    """The greedy tables, backing up wherever a table would seat exactly the bots of an
+    earlier one; None when no grouping avoids that (or the search runs out of steps)."""
+    if not played:
+        return _tables_greedy(rest, sizes, met)
+    steps = 0
+    failed: set[tuple[frozenset[int], frozenset[int]]] = set()
+
+    def place(left: list[int], sizes_left: list[int]) -> list[list[int]] | None:
+        if not sizes_left:
+            return []
+        return grow(left[1:], [left[0]], sizes_left)
+
+    def grow(left: list[int], table: list[int], sizes_left: list[int]) -> list[list[int]] | None:
+        nonlocal steps
+        state = (frozenset(left), frozenset(table))
+        if state in failed:
+            return None
+        steps += 1
+        if steps > SEARCH_STEPS:
+            raise _OutOfSteps
+        found: list[list[int]] | None = None
+        if len(table) == sizes_left[0]:
+            if frozenset(table) not in played:
+                later = place(left, sizes_left[1:])
+                found = None if later is None else [table, *later]
+        else:
+            for bot in _by_fewest_meetings(left, table, met):
+                found = grow([b for b in left if b != bot], [*table, bot], sizes_left)
+                if found is not None:
+                    break
+        if found is None:
+            failed.add(state)
+        return found
+
+    try:
+        return place(list(rest), list(sizes))
+    except _OutOfSteps:
+        return None
 
 
 def seat_order(table: Sequence[int], positions: Mapping[tuple[int, int], int]) -> list[int]:

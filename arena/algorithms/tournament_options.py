@@ -1,0 +1,255 @@
+"""How a tournament may be played: its formats, its entries, its options and the one check
+of them that the services, the API, the site's forms and the admin all make.
+
+Pure: no Django. The models build their choices from :data:`FORMATS` and :data:`ENTRIES`, the
+services turn an :class:`OptionError` into their ``InvalidInput`` and the models' ``clean``
+into a ``ValidationError`` on the field it names, so every place says the same thing.
+
+>>> options_check(seats=Seats(2, 6), format="swiss", table_size=4)
+>>> try:
+...     options_check(seats=Seats(2, 2), format="swiss", table_size=4)
+... except OptionError as exc:
+...     print(exc.field, exc.code)
+table_size bad_table_size
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+__all__ = [
+    "ENTRIES",
+    "FORMATS",
+    "MAX_ENTRY_LIMIT",
+    "MAX_MATCHES_PER_PAIRING",
+    "MAX_MOVE_TIMEOUT_S",
+    "MAX_ROUNDS",
+    "MAX_TIME_BANK_S",
+    "MIN_MOVE_TIMEOUT_S",
+    "OPTIONS",
+    "SCHEDULE_OPTIONS",
+    "OptionError",
+    "Seats",
+    "options_check",
+    "table_size_default",
+]
+
+#: Formats, by value: (label, what it is). The models' choices and the pages' help read these.
+FORMATS: dict[str, tuple[str, str]] = {
+    "round_robin": (
+        "Round robin",
+        "Two seats: every pair meets. More seats: a balanced schedule of tables in which "
+        "every bot meets every other equally often and sits in every seat equally often.",
+    ),
+    "swiss": (
+        "Swiss",
+        "Rounds of tables grouped by score, no table (or pair) repeated while another "
+        "grouping is possible.",
+    ),
+    "double_elimination": (
+        "Double elimination",
+        "Two seats: out after a second loss; a winners' and a losers' bracket and a grand final.",
+    ),
+    "promotion": (
+        "Promotion by placing",
+        "Rounds of tables, the top half of each table going through, until one table is left.",
+    ),
+}
+
+#: Entries, by value: (label, what it is).
+ENTRIES: dict[str, tuple[str, str]] = {
+    "all": ("Every bot of the game", "every active bot of the game with a valid version"),
+    "signup": ("Sign-up by owners", "the bots their owners sign up before the deadline"),
+    "top": ("Top of the ladder", "the top N of the game's ladder when it starts"),
+}
+
+#: The options a tournament is played with, in the order forms show them (said once: the
+#: services, the API's serializers, the admin and the schedules read this list).
+OPTIONS = (
+    "format",
+    "table_size",
+    "rounds",
+    "matches_per_pairing",
+    "duplicate",
+    "rated",
+    "entry",
+    "entry_limit",
+    "signup_deadline",
+    "move_timeout_s",
+    "time_bank_s",
+)
+#: What a schedule passes on to each tournament it makes: a scheduled tournament starts at
+#: its due time, so it has no sign-up deadline.
+SCHEDULE_OPTIONS = tuple(name for name in OPTIONS if name != "signup_deadline")
+
+MAX_ROUNDS = 100
+MAX_MATCHES_PER_PAIRING = 20
+#: The most bots a ``top`` tournament may invite.
+MAX_ENTRY_LIMIT = 10_000
+#: Bounds of a tournament's own time limits (CPU seconds per move, CPU bank per match).
+#: Whatever is chosen, a seat's wall-clock time in a match stays under the arena's
+#: ``ARENA_MATCH_WALL_S``, from which the match task's time limit is derived.
+MIN_MOVE_TIMEOUT_S = 0.05
+MAX_MOVE_TIMEOUT_S = 10.0
+MAX_TIME_BANK_S = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """The table sizes a game is played at: ``smallest`` to ``largest`` seats."""
+
+    smallest: int
+    largest: int
+
+
+class OptionError(ValueError):
+    """A bad option: the ``field`` it is about, a stable ``code`` and a message for people."""
+
+    def __init__(self, field: str, code: str, message: str) -> None:
+        super().__init__(message)
+        self.field, self.code, self.message = field, code, message
+
+
+def table_size_default(seats: Seats) -> int:
+    """The table size a tournament gets when none is chosen: the game's smallest table.
+
+    >>> table_size_default(Seats(2, 6)), table_size_default(Seats(3, 4))
+    (2, 3)
+    """
+    return seats.smallest
+
+
+def options_check(
+    *,
+    seats: Seats,
+    format: str = "round_robin",
+    table_size: int | None = None,
+    rounds: int | None = None,
+    matches_per_pairing: int = 1,
+    duplicate: bool = False,
+    rated: bool = True,
+    entry: str = "all",
+    entry_limit: int | None = None,
+    signup_deadline: datetime | None = None,
+    move_timeout_s: float | None = None,
+    time_bank_s: float | None = None,
+    now: datetime | None = None,
+) -> None:
+    """Raise :class:`OptionError` for the first bad option, in the order forms show them.
+
+    An unknown format; a table size outside the game's (double elimination: two seats
+    only); rounds outside Swiss or outside 1-100; matches per pairing outside 1-20; an
+    unknown entry, a sign-up without a deadline (given ``now``: one not after it), the top
+    of the ladder without a limit of 2-10,000, a limit or a deadline the entry does not
+    use; a CPU time per move outside 0.05-10 s or a CPU bank outside 0-120 s.
+    """
+    if format not in FORMATS:
+        raise OptionError(
+            "format", "bad_format", f"unknown format {format!r}; one of {', '.join(FORMATS)}"
+        )
+    _check_table_size(seats, format, table_size)
+    if rounds is not None:
+        if format != "swiss":
+            raise OptionError("rounds", "bad_rounds", "rounds are set for Swiss tournaments only")
+        if not _whole(rounds) or not 1 <= rounds <= MAX_ROUNDS:
+            raise OptionError("rounds", "bad_rounds", f"rounds must be 1-{MAX_ROUNDS}")
+    if not _whole(matches_per_pairing) or not 1 <= matches_per_pairing <= MAX_MATCHES_PER_PAIRING:
+        raise OptionError(
+            "matches_per_pairing",
+            "bad_matches_per_pairing",
+            f"matches per pairing must be 1-{MAX_MATCHES_PER_PAIRING}",
+        )
+    for name, value in (("duplicate", duplicate), ("rated", rated)):
+        if not isinstance(value, bool):
+            raise OptionError(name, f"bad_{name}", f"{name} must be true or false")
+    _check_entry(entry, entry_limit, signup_deadline, now)
+    _check_seconds(
+        "move_timeout_s",
+        move_timeout_s,
+        MIN_MOVE_TIMEOUT_S,
+        MAX_MOVE_TIMEOUT_S,
+        "CPU time per move",
+    )
+    _check_seconds("time_bank_s", time_bank_s, 0.0, MAX_TIME_BANK_S, "CPU time bank")
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_table_size(seats: Seats, format: str, table_size: int | None) -> None:
+    if format == "double_elimination":
+        if seats.smallest != 2:
+            raise OptionError(
+                "format",
+                "bad_format",
+                f"double elimination needs two-seat tables; this game is played at "
+                f"{seats.smallest}-{seats.largest} seats (use Swiss or promotion)",
+            )
+        if table_size not in (None, 2):
+            raise OptionError(
+                "table_size", "bad_table_size", "double elimination is played at two seats"
+            )
+        return
+    if table_size is None:
+        return
+    if not _whole(table_size) or not seats.smallest <= table_size <= seats.largest:
+        size = (
+            f"{seats.smallest}"
+            if seats.smallest == seats.largest
+            else f"{seats.smallest}-{seats.largest}"
+        )
+        raise OptionError(
+            "table_size", "bad_table_size", f"this game is played at tables of {size} seats"
+        )
+
+
+def _check_entry(
+    entry: str, limit: int | None, deadline: datetime | None, now: datetime | None
+) -> None:
+    if entry not in ENTRIES:
+        raise OptionError(
+            "entry", "bad_entry", f"unknown entry {entry!r}; one of {', '.join(ENTRIES)}"
+        )
+    if entry == "top":
+        if not _whole(limit) or not 2 <= limit <= MAX_ENTRY_LIMIT:  # type: ignore[operator]
+            raise OptionError(
+                "entry_limit",
+                "bad_entry_limit",
+                f"the top of the ladder needs an entry limit of 2-{MAX_ENTRY_LIMIT:,}",
+            )
+    elif limit is not None:
+        raise OptionError(
+            "entry_limit", "bad_entry_limit", "an entry limit is for top-of-the-ladder entry only"
+        )
+    if entry == "signup":
+        if deadline is None:
+            raise OptionError(
+                "signup_deadline", "bad_signup_deadline", "a sign-up tournament needs a deadline"
+            )
+        if now is not None and deadline <= now:
+            raise OptionError(
+                "signup_deadline",
+                "bad_signup_deadline",
+                "the sign-up deadline must be in the future",
+            )
+    elif deadline is not None:
+        raise OptionError(
+            "signup_deadline", "bad_signup_deadline", "a deadline is for sign-up entry only"
+        )
+
+
+def _check_seconds(field: str, value: float | None, low: float, high: float, what: str) -> None:
+    """None (the arena's setting) or a finite number of seconds in [low, high]."""
+    if value is None:
+        return
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
+        code = f"bad_{field.removesuffix('_s')}"
+        raise OptionError(field, code, f"the {what} must be {low:g}-{high:g} s")
