@@ -394,8 +394,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         # waits for the poll before anything else.
         "polling_interval": 0.25,
     }
-    # The queues are read in their order below, as with Redis (workers/broker.py).
-    CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
+    # The queues are read in their order below, as with Redis (arena/broker.py).
+    CELERY_BROKER_TRANSPORT = "arena.broker:Transport"
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # With acks_late, a message whose worker died is handed out again after this long.
@@ -444,6 +444,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "workers.beat:ArenaScheduler"
+# The tasks, by module name: the arena sends them by name (arena/queue.py) and imports none.
+CELERY_IMPORTS = ("workers.tasks",)
 # Celery's Django fixup closes every database connection before and after each task unless
 # this is set; reopening one costs more than a short match's bookkeeping. Workers instead
 # drop broken or old connections the way Django does per request (workers/celery.py).

@@ -87,7 +87,7 @@ def check_redis_broker(url: str, timeout_s: float = CHECK_TIMEOUT_S) -> str | No
 
 
 def _check_broker(timeout_s: float = CHECK_TIMEOUT_S) -> str | None:
-    from workers.celery import app
+    from arena.queue import app
 
     url = str(app.conf.broker_url)
     if url.startswith(("redis://", "rediss://", "unix://")):
