@@ -75,7 +75,7 @@ def _load() -> dict[str, object]:
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
         # Playground runs asked for, refused ones too (each checks its source in a child).
         "RATE_PLAYGROUND_CHECKS": os.environ.get("ARENA_THROTTLE_PLAYGROUND_CHECKS", "120/hour"),
-        # Wrong passwords (arena.web.logins): free tries per account and address, per
+        # Wrong passwords (arena.http.logins): free tries per account and address, per
         # account from every address, per address on every account; then waits that
         # double from the first to the longest.
         "LOGIN_FAILURES": env_int("ARENA_LOGIN_FAILURES", 5),
@@ -166,7 +166,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "rest_framework.authtoken",
-    "axes",  # failed log-ins, per account and address (arena.web.logins)
+    "axes",  # failed log-ins, per account and address (arena.http.logins)
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
@@ -189,12 +189,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "arena.api.caching.PrivateApiAnswersMiddleware",
-    # Last: turns an attempt django-axes refused into its 429 (arena.web.logins).
+    # Last: turns an attempt django-axes refused into its 429 (arena.http.logins).
     "axes.middleware.AxesMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
-    # First: asks arena.web.logins whether this attempt must wait before any password is
+    # First: asks arena.http.logins whether this attempt must wait before any password is
     # checked; then Django's own check of the password.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -336,7 +336,7 @@ REST_FRAMEWORK = {
         "playground_checks": _env["RATE_PLAYGROUND_CHECKS"],
     },
     # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front
-    # (arena.web.addresses, which the log-in limits use too).
+    # (arena.http.addresses, which the log-in limits use too).
     "NUM_PROXIES": _env["TRUSTED_PROXIES"],
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
 }
@@ -462,17 +462,17 @@ ARENA_MATCH_WALL_S: float = _env["MATCH_WALL"]
 ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
 ARENA_DEMO_ADMIN: bool = _env["DEMO_ADMIN"]
 ARENA_SEED_KEY: str = _env["SEED_KEY"]
-# How many proxies of ours add to X-Forwarded-For (arena.web.addresses).
+# How many proxies of ours add to X-Forwarded-For (arena.http.addresses).
 ARENA_TRUSTED_PROXIES: int = _env["TRUSTED_PROXIES"]
 
-# --- Wrong passwords: django-axes records them, arena.web.logins decides the waits ---------
+# --- Wrong passwords: django-axes records them, arena.http.logins decides the waits ---------
 ARENA_LOGIN_FAILURES: int = _env["LOGIN_FAILURES"]
 ARENA_LOGIN_ACCOUNT_FAILURES: int = _env["LOGIN_ACCOUNT_FAILURES"]
 ARENA_LOGIN_SHARED_AFTER: int = _env["LOGIN_SHARED_AFTER"]
 ARENA_LOGIN_ADDRESS_FAILURES: int = _env["LOGIN_ADDRESS_FAILURES"]
 ARENA_LOGIN_WAIT_S: float = _env["LOGIN_WAIT"]
 ARENA_LOGIN_MAX_WAIT_S: float = _env["LOGIN_MAX_WAIT"]
-AXES_HANDLER = "arena.web.logins.LoginLimitsHandler"
+AXES_HANDLER = "arena.http.logins.LoginLimitsHandler"
 # Rows per account and address (and user agent); the handler sums them as it needs.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = ARENA_LOGIN_FAILURES
@@ -481,9 +481,9 @@ AXES_RESET_ON_SUCCESS = True  # a right password forgives its address's failures
 # An attempt refused before its password was checked is not a failure: waiting out the
 # delay always gives a real try, and a guesser hammering does not push it further.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_USERNAME_CALLABLE = "arena.web.logins.account_name"
-AXES_CLIENT_IP_CALLABLE = "arena.web.addresses.client_address"
-AXES_LOCKOUT_CALLABLE = "arena.web.logins.lockout_response"
+AXES_USERNAME_CALLABLE = "arena.http.logins.account_name"
+AXES_CLIENT_IP_CALLABLE = "arena.http.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "arena.http.logins.lockout_response"
 # No row per successful log-in (API clients trade a password for a token often, and the
 # session hash axes keeps would make a session for each of them).
 AXES_DISABLE_ACCESS_LOG = True

@@ -30,6 +30,7 @@ from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination, RowsPagination
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
+from arena.http.compression import accepts_gzip
 from arena.models import Match, MatchLog, MatchSeat
 from arena.selectors.filters import MatchFilter
 from arena.selectors.matches import (
@@ -40,7 +41,6 @@ from arena.selectors.matches import (
     replay_bytes,
     replay_exists,
 )
-from arena.web.compression import accepts_gzip
 from engine import winner_of
 
 TAGS = ["matches"]

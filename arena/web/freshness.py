@@ -35,7 +35,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
 
-from arena.web.compression import compress, compressed_answer
+from arena.http.compression import compress, compressed_answer
 
 __all__ = ["conditional", "shared_page", "validated"]
 

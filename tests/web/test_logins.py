@@ -1,4 +1,4 @@
-"""Wrong passwords slow guessing down, and never lock the owner out (arena.web.logins).
+"""Wrong passwords slow guessing down, and never lock the owner out (arena.http.logins).
 
 Every case runs through both doors: the API's token endpoint and the site's log-in form, which
 share one set of counts. Time is moved by ageing the recorded failures, so the waits are the
@@ -16,7 +16,7 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.web.logins import wait_after
+from arena.http.logins import wait_after
 
 pytestmark = pytest.mark.django_db
 

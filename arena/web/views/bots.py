@@ -19,6 +19,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from arena.http.downloads import replays_zip_response
 from arena.models import Bot, BotVersion
 from arena.selectors.bots import (
     bot_get,
@@ -42,7 +43,6 @@ from arena.selectors.pages import (
 from arena.selectors.stats import version_stats
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
 from arena.services.errors import DomainError
-from arena.web.downloads import replays_zip_response
 from arena.web.errors import domain_errors
 from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
 from arena.web.match_rows import table_rows
@@ -321,7 +321,7 @@ def version_source_download(request: HttpRequest, bot_id: int, number: int) -> H
 @domain_errors
 def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The replays of the bot's newest finished matches in one zip (owner only; ``?version=``
-    keeps one version's), streamed (``arena.web.downloads``)."""
+    keeps one version's), streamed (``arena.http.downloads``)."""
     bot = bot_get(bot_id=bot_id)
     raw = request.GET.get("version", "")
     if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 10):

@@ -45,7 +45,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from arena.web.addresses import client_address
+from arena.http.addresses import client_address
 
 __all__ = [
     "LoginLimitsHandler",
