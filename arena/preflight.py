@@ -41,7 +41,7 @@ def check_database() -> str | None:
 
 def check_broker(timeout_s: float = 3.0) -> str | None:
     """None when the Celery broker accepts a connection, else one line saying why not."""
-    from workers.celery import app
+    from arena.queue import app
 
     url = app.conf.broker_url
     try:

@@ -75,11 +75,14 @@ def _load() -> dict[str, object]:
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
         # Playground runs asked for, refused ones too (each checks its source in a child).
         "RATE_PLAYGROUND_CHECKS": os.environ.get("ARENA_THROTTLE_PLAYGROUND_CHECKS", "120/hour"),
-        # Wrong passwords (arena.web.logins): free tries per account and address, per
+        # Wrong passwords (arena.http.logins): free tries per account and address, per
         # account from every address, per address on every account; then waits that
         # double from the first to the longest.
         "LOGIN_FAILURES": env_int("ARENA_LOGIN_FAILURES", 5),
         "LOGIN_ACCOUNT_FAILURES": env_int("ARENA_LOGIN_ACCOUNT_FAILURES", 10),
+        # ... and how often an address must have failed on the account itself before that
+        # account-wide count holds it (an owner's typo or two never does).
+        "LOGIN_SHARED_AFTER": env_int("ARENA_LOGIN_SHARED_AFTER", 3),
         "LOGIN_ADDRESS_FAILURES": env_int("ARENA_LOGIN_ADDRESS_FAILURES", 30),
         "LOGIN_WAIT": env_float("ARENA_LOGIN_WAIT_S", 30.0),
         "LOGIN_MAX_WAIT": env_float("ARENA_LOGIN_MAX_WAIT_S", 900.0),
@@ -101,6 +104,8 @@ def _load() -> dict[str, object]:
             )
     if min(env["LOGIN_FAILURES"], env["LOGIN_ACCOUNT_FAILURES"], env["LOGIN_ADDRESS_FAILURES"]) < 1:  # type: ignore[call-overload]
         raise ConfigError("ARENA_LOGIN_*_FAILURES must be at least 1")
+    if env["LOGIN_SHARED_AFTER"] < 1:  # type: ignore[operator]
+        raise ConfigError("ARENA_LOGIN_SHARED_AFTER must be at least 1")
     if not 0 < env["LOGIN_WAIT"] <= env["LOGIN_MAX_WAIT"]:  # type: ignore[operator]
         raise ConfigError("ARENA_LOGIN_WAIT_S must be above 0 and at most ARENA_LOGIN_MAX_WAIT_S")
     if env["FORWARDED_PROTO"] and not env["TRUSTED_PROXIES"]:
@@ -161,7 +166,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "rest_framework.authtoken",
-    "axes",  # failed log-ins, per account and address (arena.web.logins)
+    "axes",  # failed log-ins, per account and address (arena.http.logins)
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
@@ -184,12 +189,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "arena.api.caching.PrivateApiAnswersMiddleware",
-    # Last: turns an attempt django-axes refused into its 429 (arena.web.logins).
+    # Last: turns an attempt django-axes refused into its 429 (arena.http.logins).
     "axes.middleware.AxesMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
-    # First: asks arena.web.logins whether this attempt must wait before any password is
+    # First: asks arena.http.logins whether this attempt must wait before any password is
     # checked; then Django's own check of the password.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -214,6 +219,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": _env["DATABASE"]}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a health check of kept connections that needs no round trip
+    # to the server while the connection is idle and its socket quiet (arena/postgres/).
+    DATABASES["default"]["ENGINE"] = "arena.postgres"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -334,7 +343,7 @@ REST_FRAMEWORK = {
         "playground_checks": _env["RATE_PLAYGROUND_CHECKS"],
     },
     # The client address throttles key on: REMOTE_ADDR unless proxies of ours stand in front
-    # (arena.web.addresses, which the log-in limits use too).
+    # (arena.http.addresses, which the log-in limits use too).
     "NUM_PROXIES": _env["TRUSTED_PROXIES"],
     "EXCEPTION_HANDLER": "arena.api.errors.exception_handler",
 }
@@ -392,8 +401,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         # waits for the poll before anything else.
         "polling_interval": 0.25,
     }
-    # The queues are read in their order below, as with Redis (workers/broker.py).
-    CELERY_BROKER_TRANSPORT = "workers.broker:Transport"
+    # The queues are read in their order below, as with Redis (arena/broker.py).
+    CELERY_BROKER_TRANSPORT = "arena.broker:Transport"
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # With acks_late, a message whose worker died is handed out again after this long.
@@ -442,6 +451,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "workers.beat:ArenaScheduler"
+# The tasks, by module name: the arena sends them by name (arena/queue.py) and imports none.
+CELERY_IMPORTS = ("workers.tasks",)
 # Celery's Django fixup closes every database connection before and after each task unless
 # this is set; reopening one costs more than a short match's bookkeeping. Workers instead
 # drop broken or old connections the way Django does per request (workers/celery.py).
@@ -458,16 +469,17 @@ ARENA_MATCH_WALL_S: float = _env["MATCH_WALL"]
 ARENA_DEMO_TOURNAMENT: bool = _env["DEMO_TOURNAMENT"]
 ARENA_DEMO_ADMIN: bool = _env["DEMO_ADMIN"]
 ARENA_SEED_KEY: str = _env["SEED_KEY"]
-# How many proxies of ours add to X-Forwarded-For (arena.web.addresses).
+# How many proxies of ours add to X-Forwarded-For (arena.http.addresses).
 ARENA_TRUSTED_PROXIES: int = _env["TRUSTED_PROXIES"]
 
-# --- Wrong passwords: django-axes records them, arena.web.logins decides the waits ---------
+# --- Wrong passwords: django-axes records them, arena.http.logins decides the waits ---------
 ARENA_LOGIN_FAILURES: int = _env["LOGIN_FAILURES"]
 ARENA_LOGIN_ACCOUNT_FAILURES: int = _env["LOGIN_ACCOUNT_FAILURES"]
+ARENA_LOGIN_SHARED_AFTER: int = _env["LOGIN_SHARED_AFTER"]
 ARENA_LOGIN_ADDRESS_FAILURES: int = _env["LOGIN_ADDRESS_FAILURES"]
 ARENA_LOGIN_WAIT_S: float = _env["LOGIN_WAIT"]
 ARENA_LOGIN_MAX_WAIT_S: float = _env["LOGIN_MAX_WAIT"]
-AXES_HANDLER = "arena.web.logins.LoginLimitsHandler"
+AXES_HANDLER = "arena.http.logins.LoginLimitsHandler"
 # Rows per account and address (and user agent); the handler sums them as it needs.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = ARENA_LOGIN_FAILURES
@@ -476,9 +488,9 @@ AXES_RESET_ON_SUCCESS = True  # a right password forgives its address's failures
 # An attempt refused before its password was checked is not a failure: waiting out the
 # delay always gives a real try, and a guesser hammering does not push it further.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_USERNAME_CALLABLE = "arena.web.logins.account_name"
-AXES_CLIENT_IP_CALLABLE = "arena.web.addresses.client_address"
-AXES_LOCKOUT_CALLABLE = "arena.web.logins.lockout_response"
+AXES_USERNAME_CALLABLE = "arena.http.logins.account_name"
+AXES_CLIENT_IP_CALLABLE = "arena.http.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "arena.http.logins.lockout_response"
 # No row per successful log-in (API clients trade a password for a token often, and the
 # session hash axes keeps would make a session for each of them).
 AXES_DISABLE_ACCESS_LOG = True

@@ -1,28 +1,52 @@
-"""API load: latency of the ladder, the match list and replays at arena scale, on PostgreSQL.
+"""API load: latency of the API and the site's pages at arena scale, on PostgreSQL.
 
-Seeds a database of its own (1,000 bots, a third with an older version, one rating per
-version; 100,000 rated matches with their seats: 85% two-seat Lie 21, 15% three or four
-seats of the test game High Card, hosted for the run with ``ARENA_EXTRA_GAMES``; real
-replays from in-process matches of built-in bots on a subset), serves the app with
-gunicorn on loopback, drives it with a thread-per-connection HTTP client, and prints one
-line per figure:
+Seeds a database of its own (default 1,000 bots, ``--bots 10000`` for the issue's scale: a
+third with an older version that played the first half of the history; one rating per
+version, displayed and live, as a refit leaves them; default 100,000 rated matches,
+``--matches 1000000``, with a seat and a rating-history row per seat: 85% two-seat Lie 21,
+15% three or four seats of the test game High Card, hosted for the run with
+``ARENA_EXTRA_GAMES``; real replays from in-process matches of built-in bots on the newest),
+loaded with PostgreSQL's COPY (a million matches in about six minutes on two busy cores),
+serves the app with gunicorn on loopback (``DEBUG=0``), drives it with a
+thread-per-connection HTTP client, and prints two lines per endpoint:
 
-    ladder_median: N ms     GET /api/ladder/lie21/?page=P (50 rows, random page)
+    ladder_median: N ms      GET /api/ladder/lie21/?page=P (50 rows, a random page)
     ladder_p99: N ms
-    matches_median: N ms    GET /api/matches/?page=P (random page among the first 100, 50
-    matches_p99: N ms       matches with all their seats), one request in four filtered by
-                            a random bot (any seat)
-    replay_median: N ms     GET /api/matches/ID/replay/ with Accept-Encoding: gzip
+    matches_median: N ms     GET /api/matches/?page=P (a random page of the first 100, 50
+    matches_p99: N ms        matches with all their seats); one request in four filtered by
+                             a random bot (?bot=ID, any seat)
+    bot_median: N ms         GET /api/bots/ID/ (a random bot)
+    bot_p99: N ms
+    match_median: N ms       GET /api/matches/ID/ (a random match of all of them)
+    match_p99: N ms
+    replay_median: N ms      GET /api/matches/ID/replay/ with Accept-Encoding: gzip
     replay_p99: N ms
+    bot_page_median: N ms    GET /bots/ID/ (the site's bot page: rating chart, versions,
+    bot_page_p99: N ms       recent matches, head-to-head; anonymous, a random bot)
+    match_page_median: N ms  GET /matches/ID/ (the site's match page; a random match, so
+    match_page_p99: N ms     mostly rendered, not served from the cache)
+
+and, for each endpoint, the CPU the server (gunicorn, all processes) and PostgreSQL (the
+backends of the server's connections) spent per request, the figures that do not depend on
+how busy the machine is:
+
+    <endpoint>_server_cpu_ms: N ms
+    <endpoint>_db_cpu_ms: N ms
 
 Latency is measured by the client, request sent to body read, with as many client threads as
-server workers (so it is service time, not time spent queueing behind our own load).
+server workers (so it is service time, not time spent queueing behind our own load). Each
+endpoint is warmed with 100 other requests first. On stderr: the load average at the end. Goal:
+every p99 under 50 ms at 10,000 bots and 1,000,000 matches (docs/deploy.md, "Load and
+scale").
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench \\
-        .venv/bin/python benchmarks/api_load.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_big \\
+        .venv/bin/python benchmarks/api_load.py --bots 10000 --matches 1000000 --keep
+    .venv/bin/python benchmarks/api_load.py --no-seed --only bot_page,match_page
 
-The database named in DATABASE_URL is dropped and created again; ``--keep`` leaves it for a
-second run with ``--no-seed``.
+The database named in DATABASE_URL is dropped and created again, and the arena's keys in the
+cache (REDIS_URL) are cleared before measuring; ``--keep`` leaves the database for a second
+run with ``--no-seed``. ``--server-cpus`` / ``--client-cpus`` pin the two apart
+(taskset lists).
 """
 
 from __future__ import annotations
@@ -94,6 +118,34 @@ def setup_django(env: dict[str, str]) -> None:
     django.setup()
 
 
+def clear_cache() -> None:
+    """Forget what the arena cached (pages, ladder versions and orders, replays): a new
+    database must not meet the old one's pages, and a measurement starts cold. Only the
+    arena's keys go (its key prefix): REDIS_URL's database may hold a broker's queues."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    config = settings.CACHES["default"]
+    if "Redis" not in config["BACKEND"]:
+        cache.clear()  # a file cache under the run's own data directory
+        return
+    client = cache._cache.get_client(write=True)
+    pattern = f"{config.get('KEY_PREFIX', '')}:*"
+    for keys in _batches(client.scan_iter(match=pattern, count=1000), 1000):
+        client.delete(*keys)
+
+
+def _batches(items: Any, size: int) -> Any:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def real_replays(count: int) -> list[bytes]:
     """Replays of real matches between built-in bots, as the workers would store them."""
     from engine import InProcessPlayer, builtin_bot, play_match
@@ -110,6 +162,13 @@ def real_replays(count: int) -> list[bytes]:
     return replays
 
 
+def displayed_rating(rng: random.Random, mu: float, played: int) -> tuple[float, float]:
+    """A displayed rating (the whole-history fit's mean and sigma) for a version with live
+    TrueSkill ``mu`` after ``played`` matches: near the live one, and surer the more it has
+    played, as a refit leaves them. Pages rank and draw by it, so it must not tie."""
+    return mu + rng.gauss(0, 1), 25 / 3 / (1 + played / 4) ** 0.5
+
+
 def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     """Users, bots, versions and per-version ratings; the versions of each game's bots.
 
@@ -118,9 +177,11 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     current ones, as in production.
     """
     from django.contrib.auth import get_user_model
+    from django.utils import timezone
 
-    from arena.models import Bot, BotVersion, Rating
+    from arena.models import Bot, BotVersion, Rating, RatingFit
 
+    fitted = timezone.now()
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{n}", password="!") for n in range(bots // 5)
     )
@@ -163,6 +224,7 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
         played = rng.randint(0, 400)
         wins = rng.randint(0, played)
         draws = rng.randint(0, played - wins)
+        rating, rating_sigma = displayed_rating(rng, mu, played)
         ratings.append(
             Rating(
                 version=version,
@@ -172,6 +234,9 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
                 mu=mu,
                 sigma=sigma,
                 score=mu - 3 * sigma,
+                rating=rating,
+                rating_sigma=rating_sigma,
+                fitted=fitted,
                 matches=played,
                 wins=wins,
                 draws=draws,
@@ -182,6 +247,9 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
             )
         )
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
+    RatingFit.objects.bulk_create(
+        RatingFit(game=game, fitted=fitted, matches=0, versions=0) for game in set(games)
+    )
     by_game: dict[str, list[Any]] = {MAIN_GAME: [], MULTI_GAME: []}
     for version in versions:
         by_game[version.bot.game].append(version)
@@ -236,6 +304,8 @@ HISTORY_COLUMNS = (
     "mu",
     "sigma",
     "score",
+    "rating",
+    "rating_sigma",
     "created",
 )
 #: Seconds between two matches' creation: 1,000,000 matches span about three years.
@@ -243,8 +313,9 @@ MATCH_SPACING_S = 97
 
 
 def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Random) -> int:
-    """Finished, rated matches with their seats and a rating-history row per seat: two seats
-    of the main game, and a share of three or four seats of the multi-seat game.
+    """Finished, rated matches with their seats and a rating-history row per seat (the live
+    rating the match left and the displayed rating a refit gave it): two seats of the main
+    game, and a share of three or four seats of the multi-seat game.
 
     Written with PostgreSQL's COPY, three streams side by side, with the foreign-key
     triggers off for the session (every id written refers to a row written before it): a
@@ -258,7 +329,25 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
     from django.utils import timezone
 
     now = timezone.now()
-    pick = {game: [(v.pk, v.bot_id) for v in found] for game, found in versions.items()}
+    from arena.models import Rating
+
+    # A bot's versions take turns as they do on a real ladder: its first version plays its
+    # matches until its second (if it has one) takes over, halfway through the history.
+    first = {
+        game: [(v.pk, v.bot_id) for v in found if v.number == 1] for game, found in versions.items()
+    }
+    latest = {
+        game: list({v.bot_id: (v.pk, v.bot_id) for v in found}.values())  # in number order
+        for game, found in versions.items()
+    }
+    handover = matches // 2
+    # The displayed rating after each match, near the version's latest (as a refit writes).
+    displayed = {
+        version_id: (rating, rating_sigma)
+        for version_id, rating, rating_sigma in Rating.objects.values_list(
+            "version_id", "rating", "rating_sigma"
+        )
+    }
     seat_id = 0
     with connection.cursor() as cursor:
         raw = cursor.connection  # the psycopg connection under Django's
@@ -269,6 +358,7 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
             for match_id in range(start + 1, end + 1):
                 multi = rng.random() < MULTI_SEAT_SHARE
                 game = MULTI_GAME if multi else MAIN_GAME
+                pick = first if match_id <= handover else latest
                 seated = rng.sample(pick[game], rng.choice((3, 4)) if multi else 2)
                 scores = [rng.randint(0, 7) for _ in seated]
                 placings = [sum(other > mine for other in scores) for mine in scores]
@@ -315,6 +405,7 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                     seat_id += 1
                     mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
                     fault = "timeout" if rng.random() < 0.01 else ""
+                    shown, shown_sigma = displayed[version_id]
                     seat_rows.append(
                         (
                             seat_id,
@@ -342,6 +433,8 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                             mu,
                             sigma * 0.97,
                             mu - 3 * sigma * 0.97,
+                            shown + rng.gauss(0, shown_sigma / 2),
+                            shown_sigma,
                             finished,
                         )
                     )
@@ -356,6 +449,13 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                         copy.write_row(row)
             log(f"  {end:,} matches, {seat_id:,} seats")
         raw.execute("SET session_replication_role = DEFAULT")
+        # The fits are as a refit of these matches leaves them.
+        cursor.execute(
+            "UPDATE arena_ratingfit SET matches = counted.n, versions = rated.n FROM"
+            " (SELECT game, count(*) AS n FROM arena_match GROUP BY game) AS counted,"
+            " (SELECT game, count(*) AS n FROM arena_rating GROUP BY game) AS rated"
+            " WHERE counted.game = arena_ratingfit.game AND rated.game = arena_ratingfit.game"
+        )
         for table in ("arena_match", "arena_matchseat", "arena_ratinghistory"):
             cursor.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -436,6 +536,40 @@ def session_cpu_seconds(session: int) -> float:
     return total / ticks
 
 
+def database_cpu(url: str) -> dict[int, float]:
+    """CPU seconds used so far by each PostgreSQL backend serving the database of ``url``
+    (the server's kept connections; this check's own backend left out), by process id.
+    Empty when the database server is not on this machine."""
+    import psycopg
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        pids = [
+            pid
+            for (pid,) in connection.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [parts.path.lstrip("/")],
+            )
+        ]
+    ticks = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks  # utime stime
+    return used
+
+
+def database_cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds the backends spent between two :func:`database_cpu` readings (a backend
+    that ended in between is not counted: the figure is a floor)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
 def start_server(
     env: dict[str, str], port: int, workers: int | None, *, cpus: str | None = None
 ) -> subprocess.Popen:
@@ -499,14 +633,16 @@ def measure(
     requests: int,
     threads: int,
     headers: dict[str, str] | None = None,
+    seed: int = 0,
 ) -> list[float]:
-    """Latencies in ms of ``requests`` GETs spread over ``threads`` client threads."""
+    """Latencies in ms of ``requests`` GETs spread over ``threads`` client threads (each
+    drawing its paths from ``random.Random(seed + its number)``)."""
     latencies: list[float] = []
     lock = threading.Lock()
     failures: list[str] = []
 
     def client(number: int) -> None:
-        rng = random.Random(number)
+        rng = random.Random(seed + number)
         mine = []
         for _ in range(requests // threads):
             path = paths(rng)
@@ -557,9 +693,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arena-api-load-") as data_dir:
         results = run(args, url, data_dir)
     log(f"conditions: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
-    for name, latencies in results.items():
+    for name, (latencies, server_cpu, db_cpu) in results.items():
         print(f"{name}_median: {statistics.median(latencies):.1f} ms")
         print(f"{name}_p99: {percentile(latencies, 0.99):.1f} ms")
+        print(f"{name}_server_cpu_ms: {1000 * server_cpu / len(latencies):.2f} ms")
+        print(f"{name}_db_cpu_ms: {1000 * db_cpu / len(latencies):.2f} ms")
 
 
 #: What is measured, each with its share of requests filtered or paged at random:
@@ -567,8 +705,11 @@ def main() -> None:
 ENDPOINTS = ("ladder", "matches", "bot", "match", "replay", "bot_page", "match_page")
 
 
-def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[float]]:
-    """Seed (unless told not to), serve, measure; the latencies by endpoint."""
+def run(
+    args: argparse.Namespace, url: str, data_dir: str
+) -> dict[str, tuple[list[float], float, float]]:
+    """Seed (unless told not to), serve, measure; by endpoint, the latencies and the CPU
+    seconds the server and the database spent on them."""
     env = {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "DATABASE_URL": url,
@@ -594,6 +735,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[flo
 
     from arena.models import Bot, Match
 
+    clear_cache()
     call_command("collectstatic", interactive=False, verbosity=0)  # the site's pages need it
     bot_ids = list(Bot.objects.values_list("id", flat=True))
     last_match = Match.objects.order_by("-id").values_list("id", flat=True).first() or 1
@@ -623,10 +765,16 @@ def run(args: argparse.Namespace, url: str, data_dir: str) -> dict[str, list[flo
         results = {}
         for name in wanted:
             headers = gzip if name == "replay" else None
-            measure(args.port, paths[name], requests=100, threads=threads, headers=headers)
-            results[name] = measure(
+            measure(
+                args.port, paths[name], requests=100, threads=threads, headers=headers, seed=1000
+            )
+            server_before, db_before = session_cpu_seconds(server.pid), database_cpu(url)
+            latencies = measure(
                 args.port, paths[name], requests=args.requests, threads=threads, headers=headers
             )
+            server_cpu = session_cpu_seconds(server.pid) - server_before
+            db_cpu = database_cpu_spent(db_before, database_cpu(url))
+            results[name] = (latencies, server_cpu, db_cpu)
         return results
     finally:
         stop_server(server)

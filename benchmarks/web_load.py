@@ -22,6 +22,7 @@ Prints, per kind of client (``keepalive`` or ``newconn``)::
     web_load_<kind>_median_ms: N ms
     web_load_<kind>_server_cpu_ms: N ms     gunicorn's CPU time (all processes) per request
     web_load_<kind>_client_cpu_ms: N ms     this generator's CPU time per request
+    web_load_<kind>_db_cpu_ms: N ms         PostgreSQL's (the server's connections) per request
 
 and, on stderr, each kind of request's count, median and p99, and the share answered 304.
 Goal on a 2-core machine: at least 300 req/s with p99 under 250 ms, for both clients.
@@ -98,7 +99,7 @@ def main() -> None:
         f"conditions: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end, "
         f"server CPUs {args.server_cpus or 'all'}, client CPUs {args.client_cpus or 'all'}"
     )
-    for mode, (latencies, statuses, elapsed, server_cpu, client_cpu) in results.items():
+    for mode, (latencies, statuses, elapsed, server_cpu, client_cpu, db_cpu) in results.items():
         every = [ms for values in latencies.values() for ms in values]
         name = MODES[mode]
         for kind, values in sorted(latencies.items()):  # where the time goes, on stderr
@@ -113,6 +114,7 @@ def main() -> None:
         print(f"web_load_{name}_median_ms: {statistics.median(every):.1f} ms")
         print(f"web_load_{name}_server_cpu_ms: {1000 * server_cpu / len(every):.2f} ms")
         print(f"web_load_{name}_client_cpu_ms: {1000 * client_cpu / len(every):.2f} ms")
+        print(f"web_load_{name}_db_cpu_ms: {1000 * db_cpu / len(every):.2f} ms")
 
 
 def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> dict:
@@ -141,6 +143,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
     from django.core.management import call_command
     from django.db import connection
 
+    api_load.clear_cache()  # the pages of another database, or of another run's code
     call_command("collectstatic", interactive=False, verbosity=0)
     connection.close()  # the server's processes must not share this one
     paths = _paths(args, with_replay)
@@ -152,6 +155,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
             fresh = mode == "new"
             _drive(args.port, paths, clients=args.clients, seconds=3.0, fresh=fresh)  # warm up
             server_before = api_load.session_cpu_seconds(server.pid)
+            db_before = api_load.database_cpu(url)
             client_before = sum(os.times()[:2])
             started = time.monotonic()
             latencies, statuses = _drive(
@@ -164,6 +168,7 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
                 elapsed,
                 api_load.session_cpu_seconds(server.pid) - server_before,
                 sum(os.times()[:2]) - client_before,
+                api_load.database_cpu_spent(db_before, api_load.database_cpu(url)),
             )
         return results
     finally:
@@ -245,6 +250,7 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         Match,
         MatchSeat,
         Rating,
+        RatingFit,
         RatingHistory,
         Replay,
     )
@@ -256,6 +262,7 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
     call_command("migrate", verbosity=0)
     rng = random.Random(21)
     games = list(GAMES)
+    fitted = timezone.now()
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{n}", password="!") for n in range(bots // 5)
     )
@@ -292,6 +299,7 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         played = rng.randint(0, 400)
         wins = rng.randint(0, played)
         draws = rng.randint(0, played - wins)
+        rating, rating_sigma = api_load.displayed_rating(rng, mu, played)
         ratings.append(
             Rating(
                 version=version,
@@ -301,6 +309,9 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
                 mu=mu,
                 sigma=sigma,
                 score=mu - 3 * sigma,
+                rating=rating,
+                rating_sigma=rating_sigma,
+                fitted=fitted,
                 matches=played,
                 wins=wins,
                 draws=draws,
@@ -311,6 +322,12 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
             )
         )
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
+    RatingFit.objects.bulk_create(
+        RatingFit(
+            game=game, fitted=fitted, matches=matches // len(games), versions=bots // len(games)
+        )
+        for game in games
+    )
     log(f"seeded {bots} bots of {len(games)} game(s) in {time.perf_counter() - started:.1f} s")
 
     by_game = {game: [n for n in range(bots) if created[n].game == game] for game in games}
@@ -366,8 +383,9 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         )
     log(f"seeded {matches} matches in {time.perf_counter() - started:.1f} s")
 
-    # Sparklines: a rating history for the versions the first ladder pages show.
-    top = sorted(ratings, key=lambda rating: -rating.score)[: 250 * len(games)]
+    # Sparklines: a rating history (live and displayed, as a refit leaves it) for the
+    # versions the first ladder pages show.
+    top = sorted(ratings, key=lambda rating: -rating.rating)[: 250 * len(games)]
     recent = list(Match.objects.order_by("-id").values_list("id", flat=True)[:HISTORY_POINTS])
     RatingHistory.objects.bulk_create(
         (
@@ -379,6 +397,8 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
                 mu=rating.mu + rng.uniform(-2, 2),
                 sigma=rating.sigma,
                 score=rating.score + rng.uniform(-2, 2),
+                rating=rating.rating + rng.uniform(-2, 2),
+                rating_sigma=rating.rating_sigma,
             )
             for rating in top
             for match_id in recent

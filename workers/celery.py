@@ -1,13 +1,13 @@
-"""The Celery app, configured from Django settings (every ``CELERY_*`` name there).
+"""The Celery app the workers and beat run: ``arena.queue``'s (configured from the Django
+settings), with the tasks and what a worker process needs (a sandbox probe, connections
+recycled around each task, one match per core, the periodic jobs installed by beat).
 
 Run with ``celery -A workers worker`` and ``celery -A workers beat``.
 """
 
 import logging
-import os
 from typing import Any
 
-from celery import Celery
 from celery.signals import (
     beat_init,
     task_postrun,
@@ -17,24 +17,11 @@ from celery.signals import (
     worker_process_shutdown,
 )
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+from arena.queue import app  # the one app, configured from the Django settings
 
-app = Celery("arena")
-app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["workers"], related_name="tasks")
 
 log = logging.getLogger("arena.tasks")
-
-
-@app.on_after_configure.connect
-def _make_filesystem_queue(sender: Celery, **kwargs: Any) -> None:
-    """The filesystem broker (no REDIS_URL) needs its folders before anyone sends or reads."""
-    if not str(sender.conf.broker_url).startswith("filesystem://"):
-        return
-    options = sender.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
-        if options.get(key):
-            os.makedirs(options[key], exist_ok=True)
 
 
 @task_prerun.connect

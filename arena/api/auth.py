@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 
 from arena.api.fields import StrictCharField
 from arena.api.schema import errors
-from arena.web.logins import forgive_failures, refusal_sentence
+from arena.http.logins import forgive_failures, refusal_sentence
 
 
 class TokenRequestSerializer(AuthTokenSerializer):
@@ -56,7 +56,7 @@ class TokenCreateApi(ObtainAuthToken):
         try:
             response = super().post(request, *args, **kwargs)
         except ValidationError:
-            # django-axes refused to check the password (arena.web.logins): say how long
+            # django-axes refused to check the password (arena.http.logins): say how long
             # to wait, like the log-in form, instead of "wrong password".
             if getattr(request, "axes_locked_out", False):
                 wait = float(getattr(request, "arena_login_wait", 0.0))

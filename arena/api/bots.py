@@ -33,7 +33,7 @@ from arena.api.pagination import Pagination
 from arena.api.parsers import JSONParser
 from arena.api.schema import errors
 from arena.api.serializers import RatingRecordSerializer
-from arena.api.throttles import UploadRateThrottle
+from arena.http.throttles import UploadRateThrottle
 from arena.models import Bot, BotVersion, Rating
 from arena.models.bots import BOT_NAME
 from arena.selectors.bots import (

@@ -30,16 +30,17 @@ from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.pagination import Pagination, RowsPagination
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
+from arena.http.compression import accepts_gzip
 from arena.models import Match, MatchLog, MatchSeat
 from arena.selectors.filters import MatchFilter
 from arena.selectors.matches import (
+    match_detail_row,
     match_get,
-    match_list,
+    match_ids_list,
     match_log_list,
     replay_bytes,
     replay_exists,
 )
-from arena.web.compression import accepts_gzip
 from engine import winner_of
 
 TAGS = ["matches"]
@@ -240,9 +241,16 @@ class MatchDetailOutputSerializer(MatchOutputSerializer):
     rated = serializers.BooleanField(help_text="Whether the ratings have taken it in.")
     duration_s = serializers.FloatField(allow_null=True)
 
-    def to_representation(self, match: Match) -> dict[str, Any]:
-        # One match: DRF's generic path over every declared field, these and the list's.
-        return serializers.Serializer.to_representation(self, match)
+    def to_representation(self, row: dict[str, Any]) -> dict[str, Any]:
+        """One match from its plain row (``match_detail_row``): the list's row and these
+        fields, as DRF's generic path over the match's model writes them (a test holds the
+        two equal)."""
+        data = super().to_representation(row)
+        data["seed"] = row["seed"]
+        data["options"] = {str(key): value for key, value in (row["options"] or {}).items()}
+        data["rated"] = row["rated"]
+        data["duration_s"] = None if row["duration_s"] is None else float(row["duration_s"])
+        return data
 
 
 class MatchListApi(ListAPIView):
@@ -256,7 +264,7 @@ class MatchListApi(ListAPIView):
 
     def get_queryset(self) -> Any:
         # Filtered and paged by id; the page's rows are read by match_rows (RowsPagination).
-        return match_list()
+        return match_ids_list()
 
     @extend_schema(
         tags=TAGS,
@@ -274,8 +282,8 @@ class MatchDetailApi(APIView):
         responses={200: MatchDetailOutputSerializer, **errors(404)},
     )
     def get(self, request: Request, match_id: int) -> Response:
-        match = match_get(match_id=match_id)
-        return Response(MatchDetailOutputSerializer(match, context={"request": request}).data)
+        row = match_detail_row(match_id=match_id)
+        return Response(MatchDetailOutputSerializer(row, context={"request": request}).data)
 
 
 class MatchReplayApi(APIView):

@@ -27,7 +27,7 @@ from arena.api.challenges import IdListField
 from arena.api.fields import GameField, StrictCharField, StrictIntegerField
 from arena.api.pagination import Pagination
 from arena.api.schema import errors
-from arena.api.throttles import PlaygroundCheckThrottle
+from arena.http.throttles import PlaygroundCheckThrottle
 from arena.models import PlaygroundDraft, PlaygroundMatch, PlaygroundRun
 from arena.selectors.filters import MAX_ID
 from arena.selectors.playground import (

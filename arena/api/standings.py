@@ -14,11 +14,11 @@ from rest_framework.views import APIView
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
+from arena.http.downloads import csv_response, replays_zip_response
 from arena.models import Tournament
 from arena.selectors.matches import replays_of_tournament
 from arena.selectors.tournaments import standings_csv, tournament_get
 from arena.services.tournaments import HOW_TO_READ, tournament_standings
-from arena.web.downloads import csv_response, replays_zip_response
 
 __all__ = [
     "StandingsSerializer",

@@ -3,10 +3,13 @@ fit that ``arena.services.rating_fit`` stores on each rating row)."""
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_right
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import F, QuerySet, Window
+from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from arena.models import Rating
@@ -14,7 +17,7 @@ from arena.services.errors import NotFound
 from arena.services.freshness import ladder_version
 from engine.registry import GAMES
 
-__all__ = ["LADDER_ROW_FIELDS", "ladder_count", "ladder_for_game", "ladder_rows"]
+__all__ = ["LADDER_ROW_FIELDS", "ladder_count", "ladder_for_game", "ladder_rank", "ladder_rows"]
 
 
 def ladder_for_game(*, game: str) -> QuerySet[Rating]:
@@ -90,23 +93,114 @@ def ladder_count(*, game: str) -> int:
     return count
 
 
+#: A ladder's order (its rating ids, best first) is kept in the cache in chunks of this many
+#: ids, with each chunk's first entry: a page reads one or two chunks, a rank one.
+ORDER_CHUNK = 1000
+#: How long a ladder's order is kept at most (a new ladder version makes a new one at once).
+ORDER_TTL_S = 300
+
+
+@dataclass(frozen=True, slots=True)
+class _Order:
+    """Where a ladder's order is kept: its cache key, its length, and the sort key
+    ``(-rating, id)`` of each chunk's first entry."""
+
+    key: str
+    count: int
+    heads: tuple[tuple[float, int], ...]
+
+
+def _order(game: str, *, fresh: bool = False) -> tuple[_Order, dict[int, array]]:
+    """The game's ladder order under its current version, and any chunks computed now.
+
+    Computed once per ladder version (every write that changes who is on the ladder or a
+    displayed rating bumps it, ``arena.services.freshness``): one narrow query for the
+    whole order (ratings and their bots' ``is_active``, by the ``rating_ladder`` index),
+    where counting ranks with ``ROW_NUMBER()`` for every page and a ``COUNT`` of the
+    ratings ahead for every bot page read the whole ladder each time.
+    """
+    key = f"arena:ladder-order:{_hosted(game)}:{ladder_version(game)}"
+    found = None if fresh else cache.get(key)
+    if found is not None:
+        return found, {}
+    rows = list(
+        _ranked(game).order_by(F("rating").desc(), F("id").asc()).values_list("pk", "rating")
+    )
+    chunks = {
+        number: array("q", (pk for pk, _ in rows[start : start + ORDER_CHUNK]))
+        for number, start in enumerate(range(0, len(rows), ORDER_CHUNK))
+    }
+    order = _Order(
+        key=key,
+        count=len(rows),
+        heads=tuple(
+            (-rows[start][1], rows[start][0]) for start in range(0, len(rows), ORDER_CHUNK)
+        ),
+    )
+    # The chunks first, kept a little longer: whoever finds the order finds its chunks.
+    cache.set_many({f"{key}:{n}": chunk.tobytes() for n, chunk in chunks.items()}, ORDER_TTL_S + 60)
+    cache.set(key, order, ORDER_TTL_S)
+    cache.set(f"arena:ladder-count:{game}:{key.rsplit(':', 1)[1]}", order.count, LADDER_COUNT_TTL_S)
+    return order, chunks
+
+
+def _chunks(game: str, numbers: range) -> tuple[_Order, dict[int, array]]:
+    """The ladder's order and its chunks ``numbers`` (computed afresh if any was lost)."""
+    order, chunks = _order(game)
+    wanted = [n for n in numbers if n not in chunks and n * ORDER_CHUNK < order.count]
+    if wanted:
+        found = cache.get_many([f"{order.key}:{n}" for n in wanted])
+        if len(found) < len(wanted):  # evicted or expired before the order: compute again
+            return _order(game, fresh=True)
+        for n in wanted:
+            chunk = array("q")
+            chunk.frombytes(found[f"{order.key}:{n}"])
+            chunks[n] = chunk
+    return order, chunks
+
+
 def ladder_rows(*, game: str, offset: int, limit: int) -> list[dict[str, Any]]:
     """Entries ``offset`` .. ``offset + limit`` of the game's ladder (as
     :func:`ladder_for_game` orders and ranks it), as plain values: each a dict of
     :data:`LADDER_ROW_FIELDS` and ``rank``.
 
-    Two queries: the ranks are counted over the narrow ladder (ratings and their bots'
-    ``is_active``, served by the ``rating_ladder`` index) and only the page's ids come
-    back; then those rows are read with their bot, owner and version. Joining and sorting
-    every entry's wide row to keep fifty, and building models of them, cost more.
+    The page's ids and ranks come from the ladder's order, kept in the cache per ladder
+    version (one or two cache reads); then one query reads those rows with their bot,
+    owner and version by primary key.
     """
-    order = [F("rating").desc(), F("id").asc()]
-    ranks = dict(
-        _ranked(game)
-        .annotate(rank=Window(RowNumber(), order_by=order))
-        .order_by(*order)
-        .values_list("pk", "rank")[offset : offset + limit]
-    )
+    if limit <= 0:
+        return []
+    numbers = range(offset // ORDER_CHUNK, (offset + limit - 1) // ORDER_CHUNK + 1)
+    _, chunks = _chunks(game, numbers)
+    ids: list[int] = []
+    for n in numbers:
+        ids.extend(chunks.get(n, ()))
+    start = offset - numbers.start * ORDER_CHUNK
+    ranks = {pk: offset + place + 1 for place, pk in enumerate(ids[start : start + limit])}
     rows = Rating.objects.filter(pk__in=list(ranks)).values(*LADDER_ROW_FIELDS)
     by_id = {row["id"]: {**row, "rank": ranks[row["id"]]} for row in rows}
     return [by_id[pk] for pk in ranks if pk in by_id]
+
+
+def ladder_rank(*, rating: Rating) -> int | None:
+    """The rank of a rating on its game's ladder (1 = top), as :func:`ladder_for_game`
+    ranks it, or None when it is not on the ladder (not its bot's active version, or the
+    bot is inactive): found in the ladder's cached order (one chunk read)."""
+    if not rating.current or not rating.bot.is_active:
+        return None
+    order, _ = _order(rating.game)
+    if not order.count:
+        return None
+    number = max(0, bisect_right(order.heads, (-rating.rating, rating.pk)) - 1)
+    order, chunks = _chunks(rating.game, range(number, number + 1))
+    chunk = chunks.get(number)
+    try:
+        return number * ORDER_CHUNK + chunk.index(rating.pk) + 1  # type: ignore[union-attr]
+    except (AttributeError, ValueError):
+        # Its rating changed since the order was computed (the bump is on its way): count.
+        return (
+            _ranked(rating.game)
+            .filter(Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.pk))
+            .count()
+            + 1
+        )

@@ -16,17 +16,12 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection
 from django.db.models import (
     Case,
-    Count,
     F,
     FloatField,
-    IntegerField,
-    OuterRef,
-    Q,
     QuerySet,
-    Subquery,
-    Sum,
     Value,
     When,
     Window,
@@ -41,7 +36,7 @@ from arena.models import (
     Rating,
     RatingHistory,
 )
-from arena.selectors.ladder import ladder_for_game
+from arena.selectors.ladder import ladder_for_game, ladder_rank
 from arena.selectors.matches import match_list
 from arena.services.errors import NotFound
 from engine.game import Game
@@ -56,6 +51,7 @@ __all__ = [
     "bot_head_to_head",
     "bot_head_to_head_table",
     "bot_rating_history",
+    "bot_recent_match_ids",
     "bot_recent_matches",
     "bot_versions_for_page",
     "game_get",
@@ -250,14 +246,10 @@ def version_rank(*, rating: Rating) -> int | None:
     """The rank of a version's rating on its game's ladder (1 = top), or None when the
     version is not on the ladder (not the bot's active one, or the bot is inactive).
 
-    Counted as the ladder sorts (rating descending, then id), in one indexed query.
+    Counted as the ladder sorts (rating descending, then id), from the ladder's order kept
+    in the cache per ladder version (``arena.selectors.ladder.ladder_rank``).
     """
-    if not rating.current or not rating.bot.is_active:
-        return None
-    ahead = Rating.objects.filter(game=rating.game, current=True, bot__is_active=True).filter(
-        Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.pk)
-    )
-    return ahead.count() + 1
+    return ladder_rank(rating=rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,9 +271,22 @@ def bot_rating_history(*, bot: Bot, limit: int = 300) -> list[RatingPoint]:
     return [RatingPoint(*row) for row in reversed(list(rows))]
 
 
+def bot_recent_match_ids(*, bot: Bot, limit: int = 20) -> list[int]:
+    """The ids of the bot's newest matches in any seat, newest first: one read of the
+    ``seat_bot_recent`` index, however many matches the bot has played."""
+    return list(
+        MatchSeat.objects.filter(bot_id=bot.pk)
+        .order_by("-match_id")
+        .values_list("match_id", flat=True)
+        .distinct()[:limit]
+    )
+
+
 def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[Match]:
-    """The bot's newest matches in any seat (two queries: the matches, then their seats)."""
-    return list(match_list(filters={"bot": str(bot.pk)})[:limit])
+    """The bot's newest matches in any seat, with their seats (three queries: the ids,
+    then the matches and their seats by key)."""
+    ids = bot_recent_match_ids(bot=bot, limit=limit)
+    return list(match_list().filter(pk__in=ids)) if ids else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,61 +308,89 @@ def bot_head_to_head(*, bot: Bot) -> list[HeadToHead]:
 @dataclass(frozen=True)
 class HeadToHeadTable:
     rows: list[HeadToHead]  # the opponents shown, most played first
-    opponents: int  # every opponent it met
+    opponents: int  # every opponent it met in the matches read
+    matches: int  # the finished matches read (with an opponent): at most the cap
+    capped: bool  # it has finished more than HEAD_TO_HEAD_MATCHES: the newest are read
+
+
+#: The head-to-head table is counted over at most this many of the bot's newest finished
+#: matches: a ladder bot plays thousands, and its page must cost the same after a year.
+HEAD_TO_HEAD_MATCHES = 1000
+
+#: One row per opponent: the bot's seat in each of its newest finished matches (its first
+#: seat there, should it hold two), against every other placed seat of that match. Plain
+#: SQL: the bot's seats are read once (by the ``seat_bot_recent`` index, newest first, up to
+#: the cap), each joined to its match's other seats by ``match_id``; the ORM's form of it
+#: re-read the bot's seat for every opponent row, four times over. A placed seat is a
+#: finished match's: placings are written only as a match is recorded done, in the same
+#: transaction (``arena.services.matches.recording.record``), so the matches themselves
+#: are not read (at a million matches, a third of the pages the table cost).
+_HEAD_TO_HEAD_SQL = """
+WITH newest AS (
+    SELECT s.match_id, s.placing, s.score
+    FROM {seat} s
+    WHERE s.bot_id = %(bot)s AND s.placing IS NOT NULL
+        AND NOT EXISTS (
+            SELECT 1 FROM {seat} t
+            WHERE t.match_id = s.match_id AND t.bot_id = s.bot_id AND t.seat < s.seat
+        )
+    ORDER BY s.match_id DESC
+    LIMIT %(limit)s + 1
+), mine AS (
+    SELECT * FROM newest ORDER BY match_id DESC LIMIT %(limit)s
+)
+SELECT o.bot_id, count(*) AS played,
+    sum(CASE WHEN mine.placing < o.placing THEN 1 ELSE 0 END) AS wins,
+    sum(CASE WHEN mine.placing = o.placing THEN 1 ELSE 0 END) AS draws,
+    sum(CASE WHEN mine.placing > o.placing THEN 1 ELSE 0 END) AS losses,
+    coalesce(sum(mine.score), 0) AS points_for,
+    coalesce(sum(o.score), 0) AS points_against,
+    (SELECT count(*) FROM newest) AS finished
+FROM mine JOIN {seat} o ON o.match_id = mine.match_id
+WHERE o.bot_id <> %(bot)s AND o.placing IS NOT NULL
+GROUP BY o.bot_id
+ORDER BY played DESC, o.bot_id
+"""
 
 
 def bot_head_to_head_table(*, bot: Bot, limit: int | None = None) -> HeadToHeadTable:
     """The bot's head-to-head record, against its ``limit`` most played opponents (all by
-    default), and how many opponents it met in all.
+    default), and how many opponents it met in all, over its newest
+    :data:`HEAD_TO_HEAD_MATCHES` finished matches.
 
-    In a match of any size, the bot "won" against an opponent it placed ahead of. The
-    database pairs the bot's seat with every other seat of its finished matches and groups
-    by opponent in one query; a second query fetches the shown opponents' names. A bot
-    that has played for long has met thousands: the page shows the most played.
+    In a match of any size, the bot "won" against an opponent it placed ahead of. Two
+    queries: the records grouped by opponent, then the shown opponents' names.
     """
-    mine = MatchSeat.objects.filter(match_id=OuterRef("match_id"), bot_id=bot.pk)
-    rows = list(
-        MatchSeat.objects.filter(
-            match_id__in=MatchSeat.objects.filter(bot_id=bot.pk).values("match_id"),
-            match__status=Match.Status.DONE,
-            placing__isnull=False,
-        )
-        .exclude(bot_id=bot.pk)
-        .annotate(
-            my_placing=Subquery(mine.values("placing")[:1], output_field=IntegerField()),
-            my_score=Subquery(mine.values("score")[:1], output_field=IntegerField()),
-        )
-        .values("bot_id")
-        .annotate(
-            played=Count("id"),
-            wins=Count("id", filter=Q(my_placing__lt=F("placing"))),
-            draws=Count("id", filter=Q(my_placing=F("placing"))),
-            losses=Count("id", filter=Q(my_placing__gt=F("placing"))),
-            points_for=Sum("my_score"),
-            points_against=Sum("score"),
-        )
-        .order_by("-played", "bot_id")
-    )
-    met = len(rows)
-    rows = rows[:limit]
-    for row in rows:
-        row["opponent"] = row["bot_id"]
+    query = _HEAD_TO_HEAD_SQL.format(seat=connection.ops.quote_name(MatchSeat._meta.db_table))
+    params = {"bot": bot.pk, "limit": HEAD_TO_HEAD_MATCHES}
+    with connection.cursor() as cursor:
+        cursor.execute(query, params)
+        records = cursor.fetchall()
+    # The newest finished matches, one past the cap (to know whether there are more).
+    finished = records[0][7] if records else 0
+    met = len(records)
+    shown_records = records[:limit]
     opponents = (
         Bot.objects.select_related("owner")
         .defer("description")
-        .in_bulk([row["opponent"] for row in rows])
+        .in_bulk([record[0] for record in shown_records])
     )
     shown = [
         HeadToHead(
-            opponent=opponents[row["opponent"]],
-            played=row["played"],
-            wins=row["wins"],
-            draws=row["draws"],
-            losses=row["losses"],
-            match_points_for=row["points_for"] or 0,
-            match_points_against=row["points_against"] or 0,
+            opponent=opponents[opponent],
+            played=played,
+            wins=wins,
+            draws=draws,
+            losses=losses,
+            match_points_for=points_for,
+            match_points_against=points_against,
         )
-        for row in rows
-        if row["opponent"] in opponents
+        for opponent, played, wins, draws, losses, points_for, points_against, _ in shown_records
+        if opponent in opponents
     ]
-    return HeadToHeadTable(rows=shown, opponents=met)
+    return HeadToHeadTable(
+        rows=shown,
+        opponents=met,
+        matches=min(finished, HEAD_TO_HEAD_MATCHES),
+        capped=finished > HEAD_TO_HEAD_MATCHES,
+    )

@@ -3,8 +3,8 @@
 A task queued inside a transaction that later rolls back would run against rows that do not
 exist; one queued before commit could run before its rows are visible to the worker. So
 every service queues work through :func:`enqueue`, which waits for the commit. Tasks are
-addressed by name and imported lazily: ``workers.tasks`` imports the services, not the
-other way round.
+addressed by name (``arena.queue``): ``workers.tasks`` imports the services, never the other
+way round.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
+
+from arena.queue import task_send
 
 __all__ = ["enqueue"]
 
@@ -26,11 +28,8 @@ def enqueue(task_name: str, *args: Any, countdown: float | None = None) -> None:
 
 
 def _send(task_name: str, args: tuple[Any, ...], countdown: float | None) -> None:
-    from workers import tasks
-
-    task = getattr(tasks, task_name)
     try:
-        task.apply_async(args=args, countdown=countdown)
+        task_send(f"workers.tasks.{task_name}", args, countdown=countdown)
     except Exception:
         # The row stays queued; the periodic sweeper (workers) picks it up again.
         log.exception("could not queue %s%r", task_name, args)

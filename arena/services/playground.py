@@ -22,7 +22,7 @@ Limits: ``ARENA_PLAYGROUND_RUNS_PER_HOUR`` runs per author in any rolling hour (
 :class:`TooManyRequests`, a 429 with ``Retry-After``), checked before the source is, so a
 run over it costs no check; drafts over ``ARENA_UPLOAD_MAX_BYTES`` are refused like uploads.
 Runs asked for, refused ones included, are limited where they are asked for
-(``ARENA_THROTTLE_PLAYGROUND_CHECKS``, ``arena.api.throttles``): each costs a check.
+(``ARENA_THROTTLE_PLAYGROUND_CHECKS``, ``arena.http.throttles``): each costs a check.
 """
 
 from __future__ import annotations

@@ -35,9 +35,9 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import condition
 
-from arena.web.compression import compress, compressed_answer
+from arena.http.compression import compress, compressed_answer
 
-__all__ = ["conditional", "shared_page"]
+__all__ = ["conditional", "shared_page", "validated"]
 
 #: How long one request may take to renew a shared rendering before another may try.
 RENEWING_S = 10
@@ -57,23 +57,37 @@ def conditional(
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             value = etag(request, *args, **kwargs)
             request.validator = value  # type: ignore[attr-defined]
-            if value is not None:
-                # Weak: the same page goes out gzip-encoded or not (Vary: Accept-Encoding).
-                value = f'W/"{value}-u{request.user.pk or 0}"' if per_user else f'W/"{value}"'
-            response = condition(etag_func=lambda *_args, **_kwargs: value)(view)(
-                request, *args, **kwargs
+            return validated(
+                request, value, lambda: view(request, *args, **kwargs), per_user=per_user
             )
-            if response.has_header("ETag"):
-                if per_user:
-                    patch_cache_control(response, no_cache=True, private=True)
-                    patch_vary_headers(response, ["Cookie"])
-                else:
-                    patch_cache_control(response, no_cache=True)
-            return response
 
         return wrapper
 
     return decorate
+
+
+def validated(
+    request: HttpRequest,
+    value: str | None,
+    answer: Callable[[], HttpResponse],
+    *,
+    per_user: bool = True,
+) -> HttpResponse:
+    """``answer()``, or 304 when the client's copy matches the validator ``value`` (None:
+    the page has none), with the headers :func:`conditional` gives its pages."""
+    if value is not None:
+        # Weak: the same page goes out gzip-encoded or not (Vary: Accept-Encoding).
+        value = f'W/"{value}-u{request.user.pk or 0}"' if per_user else f'W/"{value}"'
+    response = condition(etag_func=lambda *_args, **_kwargs: value)(lambda _request: answer())(
+        request
+    )
+    if response.has_header("ETag"):
+        if per_user:
+            patch_cache_control(response, no_cache=True, private=True)
+            patch_vary_headers(response, ["Cookie"])
+        else:
+            patch_cache_control(response, no_cache=True)
+    return response
 
 
 def shared_page(

@@ -42,7 +42,7 @@ def check_database(timeout_s: float = CHECK_TIMEOUT_S) -> str | None:
     config = copy.deepcopy(settings.DATABASES["default"])
     options = config.setdefault("OPTIONS", {})
     engine = config["ENGINE"]
-    if "postgresql" in engine:
+    if "postgres" in engine:  # Django's backend or arena.postgres (its subclass)
         options["connect_timeout"] = max(1, math.ceil(timeout_s))
     elif "sqlite" in engine:
         options["timeout"] = timeout_s
@@ -87,7 +87,7 @@ def check_redis_broker(url: str, timeout_s: float = CHECK_TIMEOUT_S) -> str | No
 
 
 def _check_broker(timeout_s: float = CHECK_TIMEOUT_S) -> str | None:
-    from workers.celery import app
+    from arena.queue import app
 
     url = str(app.conf.broker_url)
     if url.startswith(("redis://", "rediss://", "unix://")):

@@ -9,8 +9,9 @@ matches, how its rating moved. Everything here reads the seats the selectors pre
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from arena.models import Match, MatchSeat
 from arena.services.matches.playing import distinct_labels
@@ -25,6 +26,7 @@ __all__ = [
     "ordinal",
     "result_line",
     "seat_views",
+    "seat_views_of_rows",
     "where_words",
 ]
 
@@ -74,9 +76,72 @@ class SeatView:
 def seat_views(match: Match) -> list[SeatView]:
     """The match's seats in seat order, as the pages show them."""
     seats: Sequence[MatchSeat] = sorted(match.seats.all(), key=lambda row: row.seat)
-    done = match.status == Match.Status.DONE
+    return _views(
+        match.status,
+        [
+            _Seat(
+                row.seat,
+                row.bot_id,
+                row.bot.name,
+                row.bot.owner.username,
+                row.version.number,
+                row.placing,
+                row.score,
+                row.fault,
+                row.fault_detail,
+                row.mu_delta,
+                row.score_delta,
+            )
+            for row in seats
+        ],
+    )
+
+
+def seat_views_of_rows(status: str, seats: Iterable[Mapping[str, Any]]) -> list[SeatView]:
+    """:func:`seat_views` of a match read as plain values (``arena.selectors.matches``'s
+    ``SEAT_ROW_FIELDS``), without a model instance per seat, bot, owner and version."""
+    rows = []
+    for row in sorted(seats, key=lambda seat: seat["seat"]):
+        mu_before, sigma_before = row["mu_before"], row["sigma_before"]
+        mu_after, sigma_after = row["mu_after"], row["sigma_after"]
+        rows.append(
+            _Seat(
+                row["seat"],
+                row["bot_id"],
+                row["bot__name"],
+                row["bot__owner__username"],
+                row["version__number"],
+                row["placing"],
+                row["score"],
+                row["fault"],
+                row["fault_detail"],
+                None if mu_before is None or mu_after is None else mu_after - mu_before,
+                None
+                if None in (mu_before, sigma_before, mu_after, sigma_after)
+                else (mu_after - 3 * sigma_after) - (mu_before - 3 * sigma_before),
+            )
+        )
+    return _views(status, rows)
+
+
+class _Seat(NamedTuple):
+    seat: int
+    bot_id: int
+    name: str
+    owner: str
+    version: int
+    placing: int | None
+    score: int
+    fault: str
+    fault_detail: str
+    mu_delta: float | None
+    score_delta: float | None
+
+
+def _views(status: str, seats: Sequence[_Seat]) -> list[SeatView]:
+    done = status == Match.Status.DONE
     counts = Counter(row.placing for row in seats if row.placing is not None)
-    labels = distinct_labels([(row.bot.name, row.version.number) for row in seats])
+    labels = distinct_labels([(row.name, row.version) for row in seats])
     views = []
     for row, label in zip(seats, labels, strict=True):
         placing = row.placing if done else None
@@ -86,10 +151,10 @@ def seat_views(match: Match) -> list[SeatView]:
             SeatView(
                 seat=row.seat,
                 bot_id=row.bot_id,
-                name=row.bot.name,
+                name=row.name,
                 label=label,
-                owner=row.bot.owner.username,
-                version=row.version.number,
+                owner=row.owner,
+                version=row.version,
                 placing=placing,
                 place=place,
                 shared=shared,

@@ -2,7 +2,7 @@
 
 Uploading through the upload page draws on the API's upload budget (``ARENA_THROTTLE_UPLOADS``
 per user), and the log-in form is held to the same wrong-password limits as the token
-endpoint (``arena.web.logins``, through django-axes): switching between the API and the
+endpoint (``arena.http.logins``, through django-axes): switching between the API and the
 site gives no extra room.
 """
 
@@ -14,8 +14,8 @@ from django.contrib.auth import views as auth_views
 from django.forms.utils import ErrorDict
 from django.http import HttpRequest, HttpResponse
 
-from arena.api.throttles import UploadRateThrottle
-from arena.web.logins import refusal_sentence
+from arena.http.logins import refusal_sentence
+from arena.http.throttles import UploadRateThrottle
 
 __all__ = ["LoginView", "upload_refusal"]
 

@@ -25,6 +25,24 @@ def test_package_imports_nothing_from_the_web_layer(package):
     assert offenders == []
 
 
+def test_the_arena_imports_nothing_from_the_workers():
+    """Services queue tasks by name (``arena.queue``); health checks use the same app. Any
+    import of ``workers`` from ``arena/``, even inside a function, is a circle:
+    ``workers.tasks`` imports the services."""
+    offenders = []
+    for path in (ROOT / "arena").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            offenders += [
+                f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] == "workers"
+            ]
+    assert offenders == []
+
+
 # --- game neutrality (everything above engine/games/<game>/ is game-neutral) ---------------
 
 GAME_NEUTRAL = ["arena", "workers", "sandbox"]

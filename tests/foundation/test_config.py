@@ -219,3 +219,5 @@ def test_login_waits_must_make_sense(tmp_path):
     assert "ARENA_LOGIN_WAIT_S must be above 0" in one_line(result)
     result = manage("check", env={**env, "ARENA_LOGIN_ACCOUNT_FAILURES": "0"})
     assert "must be at least 1" in one_line(result)
+    result = manage("check", env={**env, "ARENA_LOGIN_SHARED_AFTER": "0"})
+    assert "ARENA_LOGIN_SHARED_AFTER must be at least 1" in one_line(result)

@@ -247,6 +247,8 @@ def test_the_proxy_caps_bodies_and_replaces_forwarded_for():
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in text  # never appended
     for timeout in ("client_body_timeout", "proxy_read_timeout", "proxy_connect_timeout"):
         assert timeout in text
+    # Kept connections to gunicorn end before gunicorn's keep-alive (5 s) ends them.
+    assert "keepalive_timeout 4s;" in text.split("upstream arena_web", 1)[1].split("}", 1)[0]
 
 
 def test_the_proxy_configuration_is_valid_nginx(tmp_path):

@@ -17,7 +17,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.test import Client
@@ -222,66 +224,98 @@ def test_runserver_answers_a_chunked_upload_411(live_server):
     assert b"length_required" in answer
 
 
+@contextlib.contextmanager
+def _server_database(env: dict[str, str]) -> Iterator[None]:
+    """The gunicorn arena's own database: on the PostgreSQL server of ``DATABASE_URL`` when it
+    is set (as deployed; created, then dropped), else a SQLite file in its data directory."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        yield
+        return
+    import psycopg
+
+    parts = urlsplit(url)
+    name = f"{parts.path.lstrip('/') or 'arena'}_gunicorn_limits"
+    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
+    try:
+        yield
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(scope="module")
 def gunicorn(tmp_path_factory):
-    """The arena under gunicorn on its own SQLite database, with alice, her bot and token."""
+    """The arena under gunicorn as the hostile client met it: ``DEBUG=0``, on PostgreSQL when
+    ``DATABASE_URL`` names a server (a database of its own), with alice, her bot and token."""
     data = tmp_path_factory.mktemp("gunicorn-arena")
     env = {
         **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}},
         "DJANGO_SETTINGS_MODULE": "arena.settings",
-        "DEBUG": "1",
+        "DEBUG": "0",
+        "SECRET_KEY": "test-only-not-a-secret",
+        "ALLOWED_HOSTS": "127.0.0.1",
         "ARENA_DATA_DIR": str(data),
         "LOG_LEVEL": "WARNING",
     }
     python = sys.executable
-    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
-    made = subprocess.run(
-        [
-            python,
-            "manage.py",
-            "shell",
-            "-c",
-            "from django.contrib.auth.models import User;"
-            "from rest_framework.authtoken.models import Token;"
-            "from arena.models import Bot;"
-            "u = User.objects.create_user('alice', password='alice-pass-123');"
-            "b = Bot.objects.create(owner=u, name='chunky', game='lie21');"
-            "print('ids:', b.pk, Token.objects.create(user=u).key)",
-        ],
-        cwd=REPO,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    bot_id, token = made.stdout.split("ids:")[-1].split()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen(
-        [
-            str(Path(python).with_name("gunicorn")),
-            "arena.wsgi",
-            "-b",
-            f"127.0.0.1:{port}",
-            "--no-control-socket",
-        ],
-        cwd=REPO,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
-        yield {"port": port, "bot": int(bot_id), "token": token, "env": env}
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+    with _server_database(env):
+        subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
+        made = subprocess.run(
+            [
+                python,
+                "manage.py",
+                "shell",
+                "-c",
+                "from django.contrib.auth.models import User;"
+                "from rest_framework.authtoken.models import Token;"
+                "from arena.models import Bot;"
+                "u = User.objects.create_user('alice', password='alice-pass-123');"
+                "b = Bot.objects.create(owner=u, name='chunky', game='lie21');"
+                "print('ids:', b.pk, Token.objects.create(user=u).key)",
+            ],
+            cwd=REPO,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        bot_id, token = made.stdout.split("ids:")[-1].split()
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        server = subprocess.Popen(
+            [
+                str(Path(python).with_name("gunicorn")),
+                "arena.wsgi",
+                # The deployed worker class (arena/gunicorn_conf.py, whose start-up check
+                # wants collected static files this API-only test does not need).
+                "--worker-class=gthread",
+                "--threads=2",
+                "--no-control-socket",
+                "-b",
+                f"127.0.0.1:{port}",
+            ],
+            cwd=REPO,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            yield {"port": port, "bot": int(bot_id), "token": token, "env": env}
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
 
 
 def stored_versions(gunicorn: dict) -> int:
@@ -302,31 +336,32 @@ def stored_versions(gunicorn: dict) -> int:
     return int(done.stdout.split()[-1])
 
 
+def chunked_upload(gunicorn: dict, body: bytes, content_type: str, size: int) -> bytes:
+    port, path = gunicorn["port"], f"/api/bots/{gunicorn['bot']}/versions/"
+    return raw_request(
+        port,
+        head(path, port, content_type, "Transfer-Encoding: chunked\r\n", gunicorn["token"]),
+        chunked(body, size=size),
+    )
+
+
 @pytest.mark.slow
 def test_gunicorn_answers_a_chunked_upload_over_the_limit_413_and_stores_nothing(gunicorn):
     """It used to be a 400 "file: No file was submitted": Django read no body at all."""
-    port, path = gunicorn["port"], f"/api/bots/{gunicorn['bot']}/versions/"
     body, content_type = multipart(b"#" * (4 * request_max_bytes()))
+    before = stored_versions(gunicorn)
     started = time.monotonic()
-    answer = raw_request(
-        port,
-        head(path, port, content_type, "Transfer-Encoding: chunked\r\n", gunicorn["token"]),
-        chunked(body),
-    )
+    answer = chunked_upload(gunicorn, body, content_type, size=16 * 1024)
     assert status_of(answer) == 413, answer[:300]
     assert b"too_large" in answer
     assert time.monotonic() - started < 15
-    assert stored_versions(gunicorn) == 0
+    assert stored_versions(gunicorn) == before
 
 
 @pytest.mark.slow
 def test_gunicorn_takes_a_chunked_upload_within_the_limit(gunicorn):
-    port, path = gunicorn["port"], f"/api/bots/{gunicorn['bot']}/versions/"
     body, content_type = multipart(BOT + b"# sent in chunks\n")
-    answer = raw_request(
-        port,
-        head(path, port, content_type, "Transfer-Encoding: chunked\r\n", gunicorn["token"]),
-        chunked(body, size=7),
-    )
+    before = stored_versions(gunicorn)
+    answer = chunked_upload(gunicorn, body, content_type, size=7)
     assert status_of(answer) == 201, answer[:600]
-    assert stored_versions(gunicorn) == 1
+    assert stored_versions(gunicorn) == before + 1

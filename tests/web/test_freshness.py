@@ -87,15 +87,23 @@ def test_a_finished_match_page_is_validated_and_a_running_one_is_not():
 def test_a_replay_is_answered_304_without_reading_it(django_assert_max_num_queries):
     match = ReplayFactory().match
     client = Client()
+    with django_assert_max_num_queries(1):  # "does it exist", never the stored bytes
+        unread = client.get(
+            f"/api/matches/{match.pk}/replay/", HTTP_IF_NONE_MATCH=f'W/"replay-{match.pk}"'
+        )
+    assert unread.status_code == 304
     first = client.get(f"/api/matches/{match.pk}/replay/", HTTP_ACCEPT_ENCODING="gzip")
     assert first.status_code == 200
-    with django_assert_max_num_queries(1):  # "does it exist", never the stored bytes
+    with django_assert_max_num_queries(0):  # once read, it is in the shared cache
         again = client.get(
             f"/api/matches/{match.pk}/replay/",
             HTTP_ACCEPT_ENCODING="gzip",
             HTTP_IF_NONE_MATCH=first["ETag"],
         )
+        second = Client().get(f"/api/matches/{match.pk}/replay/", HTTP_ACCEPT_ENCODING="gzip")
     assert again.status_code == 304
+    assert second.status_code == 200
+    assert second.content == first.content
     missing = client.get("/api/matches/999999/replay/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert missing.status_code == 404
 
@@ -114,12 +122,45 @@ def test_anonymous_readers_share_a_match_list_rendering_for_a_few_seconds(
     assert b"lister" in mine.get("/matches/?page=1").content  # never someone else's copy
 
 
-def test_an_anonymous_finished_match_page_costs_one_small_read(django_assert_max_num_queries):
+def test_an_anonymous_finished_match_page_costs_no_database_read(django_assert_num_queries):
     done = ReplayFactory().match
-    Client().get(f"/matches/{done.pk}/")  # rendered once, shared
-    with django_assert_max_num_queries(1):  # its state, read once (it was read twice)
-        again = Client().get(f"/matches/{done.pk}/")
+    first = Client().get(f"/matches/{done.pk}/")  # rendered once, shared
+    with django_assert_num_queries(0):  # it read its state each time (twice, before that)
+        again = Client().get(f"/matches/{done.pk}/", HTTP_ACCEPT_ENCODING="gzip")
+        unchanged = Client().get(f"/matches/{done.pk}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200
+    assert again["Content-Encoding"] == "gzip"
+    assert gzip.decompress(again.content) == first.content
+    assert again["ETag"] == first["ETag"]
+    assert unchanged.status_code == 304
+    assert unchanged["ETag"] == first["ETag"]
+    assert "no-cache" in unchanged["Cache-Control"]
+
+
+def test_a_match_played_but_not_rated_yet_is_not_kept_as_final(
+    django_capture_on_commit_callbacks,
+):
+    """Its page shows the rating changes once it is rated: until then it is read afresh."""
+    match = MatchFactory(rated=False)
+    client = Client()
+    before = client.get(f"/matches/{match.pk}/")
+    assert b"live \xce\xbc" not in before.content  # no rating change shown yet
+    with django_capture_on_commit_callbacks(execute=True):
+        match_rate_locked(match=match)
+    after = client.get(f"/matches/{match.pk}/", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert b"live \xce\xbc" in after.content
+
+
+def test_a_logged_in_reader_of_a_kept_match_page_gets_their_own(owner):
+    done = ReplayFactory().match
+    Client().get(f"/matches/{done.pk}/")  # kept for anonymous readers
+    client = Client()
+    client.force_login(owner)
+    mine = client.get(f"/matches/{done.pk}/")
+    assert mine.status_code == 200
+    assert b"alice" in mine.content  # their own page, naming who is logged in
 
 
 class TestSharedPage:

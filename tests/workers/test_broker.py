@@ -1,5 +1,5 @@
 """The laptop's filesystem broker serves a worker's queues in their order, as Redis does:
-a playground match before a validation, a validation before ladder work (workers/broker.py).
+a playground match before a validation, a validation before ladder work (arena/broker.py).
 Kombu's own filesystem transport goes round the queues instead, which this test shows."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _taken(transport: str, folder: Path) -> list[str]:
 @pytest.mark.parametrize(
     ("transport", "expected"),
     [
-        ("workers.broker:Transport", ["validation", "playground", "celery"]),
+        ("arena.broker:Transport", ["validation", "playground", "celery"]),
         ("filesystem", ["validation", "celery", "playground"]),  # kombu's: round robin
     ],
 )
@@ -61,4 +61,4 @@ def test_the_queues_are_read_in_their_order(tmp_path: Path, transport, expected)
 
 def test_the_settings_use_it_without_redis(settings) -> None:
     if settings.CELERY_BROKER_URL.startswith("filesystem://"):
-        assert settings.CELERY_BROKER_TRANSPORT == "workers.broker:Transport"
+        assert settings.CELERY_BROKER_TRANSPORT == "arena.broker:Transport"

@@ -6,7 +6,7 @@ numbers only, so nothing a user typed ever reaches the markup unescaped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import template
@@ -21,6 +21,7 @@ from arena.models import Match
 from arena.models.ratings import Z95
 from arena.selectors.accounts import is_organiser
 from arena.services.rating_fit import ESTIMATOR
+from arena.web.match_rows import head_to_head_rows_html, match_rows_html
 from arena.web.seats import SeatView, game_title, ordinal, result_line, seat_views
 from engine.registry import GAMES
 
@@ -143,6 +144,18 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         band=" ".join(xy(highs) + xy(lows)[::-1]),
         rating=" ".join(xy(ratings)),
     )
+
+
+@register.simple_tag
+def match_rows(matches: Iterable[Match], subject: Any = None) -> SafeString:
+    """``{% match_rows matches subject %}``: the rows of a match table (arena.web.match_rows)."""
+    return match_rows_html(matches, subject)
+
+
+@register.simple_tag
+def head_to_head_rows(rows: Iterable[Any]) -> SafeString:
+    """``{% head_to_head_rows head_to_head %}``: the rows of a bot's head-to-head table."""
+    return head_to_head_rows_html(rows)
 
 
 @register.filter

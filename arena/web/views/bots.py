@@ -19,6 +19,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from arena.http.downloads import replays_zip_response
 from arena.models import Bot, BotVersion
 from arena.selectors.bots import (
     bot_get,
@@ -34,7 +35,7 @@ from arena.selectors.pages import (
     RatingPoint,
     bot_head_to_head_table,
     bot_rating_history,
-    bot_recent_matches,
+    bot_recent_match_ids,
     bot_versions_for_page,
     version_rank,
     version_status,
@@ -42,9 +43,9 @@ from arena.selectors.pages import (
 from arena.selectors.stats import version_stats
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
 from arena.services.errors import DomainError
-from arena.web.downloads import replays_zip_response
 from arena.web.errors import domain_errors
 from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
+from arena.web.match_rows import table_rows
 from arena.web.seats import game_title
 from arena.web.throttling import upload_refusal
 from engine.registry import GAMES
@@ -150,9 +151,11 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             # Ratings are per version: each version has its own record.
             "versions": [(version, ratings.get(version.pk)) for version in versions],
             "history": bot_rating_history(bot=bot),
-            "matches": bot_recent_matches(bot=bot, limit=20),
+            "matches": table_rows(bot_recent_match_ids(bot=bot, limit=20)),
             "head_to_head": head_to_head.rows,
             "opponents_met": head_to_head.opponents,
+            "head_to_head_capped": head_to_head.capped,
+            "head_to_head_matches": head_to_head.matches,
             "comparison": (
                 version_comparison(version=bot.active_version) if bot.active_version else None
             ),
@@ -318,7 +321,7 @@ def version_source_download(request: HttpRequest, bot_id: int, number: int) -> H
 @domain_errors
 def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The replays of the bot's newest finished matches in one zip (owner only; ``?version=``
-    keeps one version's), streamed (``arena.web.downloads``)."""
+    keeps one version's), streamed (``arena.http.downloads``)."""
     bot = bot_get(bot_id=bot_id)
     raw = request.GET.get("version", "")
     if raw and not (raw.isascii() and raw.isdigit() and len(raw) < 10):

@@ -6,13 +6,14 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 
+from arena.http.compression import compress, compressed_answer
 from arena.models import Match, MatchLog
 from arena.selectors.matches import (
     match_get,
@@ -25,8 +26,9 @@ from arena.selectors.pages import bot_brief
 from arena.selectors.tournaments import tournament_brief
 from arena.services.errors import Forbidden, NotFound
 from arena.web.errors import domain_errors
-from arena.web.freshness import conditional, shared_page
+from arena.web.freshness import conditional, shared_page, validated
 from arena.web.gamefiles import renderer_static_path
+from arena.web.match_rows import TableRowsPaginator
 from arena.web.seats import (
     SeatView,
     fault_words,
@@ -42,7 +44,8 @@ from engine.steplogs import fault_moments, step_entries
 __all__ = ["match_detail", "match_index", "replay_open"]
 
 PAGE_SIZE = 50
-#: How long an anonymous reader's rendered page of a finished match is kept.
+#: How long an anonymous reader's rendered page of a finished match is kept (its bots' names
+#: and owners could change meanwhile, in the admin; nothing else on it does).
 PAGE_CACHE_S = 600
 #: Seconds between reloads of a match that is still queued or running.
 REFRESH_S = 5
@@ -93,7 +96,7 @@ def _render_match_index(request: HttpRequest) -> HttpResponse:
         opponent = bot_brief(bot_id=int(filters["opponent"]))
     if not invalid and filters.get("tournament"):
         tournament = tournament_brief(tournament_id=int(filters["tournament"]))
-    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = TableRowsPaginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
         "arena/matches/list.html",
@@ -114,15 +117,40 @@ def _render_match_index(request: HttpRequest) -> HttpResponse:
 def _match_etag(request: HttpRequest, match_id: int) -> str | None:
     """A finished match never changes again: its page is validated by its final state."""
     state = match_state(match_id=match_id)
+    request.match_state = state  # type: ignore[attr-defined]
     if state is None or state["status"] in _OPEN:
         return None  # missing (404 follows) or still changing (the page reloads itself)
     finished = state["finished_at"].timestamp() if state["finished_at"] else 0
     return f"match-{match_id}-{state['status']}-{finished:.6f}-{int(state['rated'])}"
 
 
+def _final(state: dict[str, Any]) -> bool:
+    """Whether nothing about the match will change: played and rated (or never to be
+    rated), or failed. A match played but not rated yet still gets its rating changes."""
+    if state["status"] == Match.Status.FAILED:
+        return True
+    return state["status"] == Match.Status.DONE and (state["rated"] or not state["ranked"])
+
+
+def _final_key(match_id: int) -> str:
+    return f"match-final:{match_id}"
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match's page. An anonymous reader of a match that can no longer change gets the
+    page rendered once, from the cache, without reading the database (it is kept under the
+    match's id with its validator, so a 304 costs one cache read too)."""
+    if not request.user.is_authenticated:
+        kept = cache.get(_final_key(match_id))
+        if kept is not None:
+            value, stored = kept
+            return validated(request, value, lambda: compressed_answer(request, stored))
+    return _match_detail(request, match_id)
+
+
 @domain_errors
 @conditional(_match_etag)
-def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+def _match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match's page; a finished match's page is rendered once for anonymous readers.
 
     Logged-in readers may see their own bots' logs on it, so theirs is rendered for them.
@@ -130,6 +158,13 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     etag = None if request.user.is_authenticated else request.validator
     if etag is None:
         return _render_match(request, match_id)
+    if _final(request.match_state):
+        response = _render_match(request, match_id)
+        if response.status_code != 200:
+            return response
+        stored = compress(response.content)
+        cache.set(_final_key(match_id), (etag, stored), PAGE_CACHE_S)
+        return compressed_answer(request, stored)
     return shared_page(
         request,
         f"match-page:{etag}",

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from arena.http.downloads import csv_response, replays_zip_response
 from arena.models import Tournament
 from arena.selectors.accounts import is_organiser
 from arena.selectors.matches import replays_of_tournament
@@ -47,7 +48,6 @@ from arena.services.tournaments import (
     tournament_start,
     tournament_withdraw,
 )
-from arena.web.downloads import csv_response, replays_zip_response
 from arena.web.errors import domain_errors
 from arena.web.organisers import organiser_required
 from arena.web.tournament_forms import TournamentForm

@@ -419,6 +419,33 @@ def test_the_list_s_written_out_representation_is_the_declared_one(alpha, gamma,
     )
 
 
+@pytest.mark.parametrize(
+    ("fields", "placings"),
+    [
+        ({}, (0, 1)),
+        ({"status": Match.Status.QUEUED, "reason": "", "finished_at": None}, None),
+        ({"reason": "fault", "faults": {1: "crash"}, "options": {"hands": 3}}, (0, 1)),
+        ({"duration_s": None, "rated": False}, (0, 0)),
+    ],
+)
+def test_one_match_s_written_out_representation_is_the_declared_one(alpha, gamma, fields, placings):
+    """``/api/matches/{id}/`` writes its plain row out (no model per seat): the same answer
+    as DRF's generic path over the declared fields of the match's model."""
+    from rest_framework import serializers
+
+    from arena.api.matches import MatchDetailOutputSerializer
+    from arena.selectors.matches import match_detail_row, match_get
+
+    made = between(alpha, gamma, tournament=TournamentFactory(), placings=placings, **fields)
+    ReplayFactory(match=made)
+    serializer = MatchDetailOutputSerializer()
+
+    written = serializer.to_representation(match_detail_row(match_id=made.pk))
+    generic = serializers.Serializer.to_representation(serializer, match_get(match_id=made.pk))
+    assert written == generic
+    assert list(written) == list(generic)  # in the declared order too
+
+
 def test_the_written_out_representation_holds_for_a_rated_three_seat_match(db):
     from rest_framework import serializers
 

@@ -12,11 +12,14 @@ from an address on an account forgets them), each with its own threshold:
 * **account and address** (``ARENA_LOGIN_FAILURES``, 5): an address that has failed that
   often on one account waits before its next try on it;
 * **account, from every address** (``ARENA_LOGIN_ACCOUNT_FAILURES``, 10): once an account
-  has failed that often in all, *every address that has failed on it* waits before its next
-  try on it, counted from the account's latest failure. An address that has not failed on
-  the account is never held back by it: the owner, from home, logs in at once however many
-  guessers are at work elsewhere. A guesser spreading over many addresses gets one try per
-  fresh address and then waits with the others;
+  has failed that often in all, an address that has itself failed on it
+  ``ARENA_LOGIN_SHARED_AFTER`` times (3) waits before its next try on it, counted from *its
+  own* latest failure there. The owner is never held by others: an address that has not
+  failed on the account, or has failed there less often than that (a typo or two), logs in
+  at once however many guessers are at work elsewhere, and an address that is held waits at
+  most ``ARENA_LOGIN_MAX_WAIT_S`` after its own latest failure, which nobody else's failures
+  can stretch. A guesser spreading over many addresses gets a few tries per address and
+  then one per longest wait per address;
 * **address, on every account** (``ARENA_LOGIN_ADDRESS_FAILURES``, 30): an address that has
   failed that often on any accounts waits (one client trying many accounts).
 
@@ -42,7 +45,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from arena.web.addresses import client_address
+from arena.http.addresses import client_address
 
 __all__ = [
     "LoginLimitsHandler",
@@ -91,7 +94,6 @@ def seconds_to_wait(request: Any, credentials: dict | None) -> float:
             pair=Sum("failures_since_start", filter=pair),
             pair_last=Max("attempt_time", filter=pair),
             account=Sum("failures_since_start", filter=account),
-            account_last=Max("attempt_time", filter=account),
             address=Sum("failures_since_start", filter=from_address),
             address_last=Max("attempt_time", filter=from_address),
         )
@@ -105,8 +107,11 @@ def seconds_to_wait(request: Any, credentials: dict | None) -> float:
 
     if username:
         hold(counts["pair"], counts["pair_last"], settings.ARENA_LOGIN_FAILURES)
-        if counts["pair"]:  # only an address that has failed on the account waits for it
-            hold(counts["account"], counts["account_last"], settings.ARENA_LOGIN_ACCOUNT_FAILURES)
+        # The account's count holds only an address that has failed on it repeatedly itself,
+        # and only from that address's own latest failure: others' failures may make its
+        # wait longer (up to the cap), never start it or push its end further away.
+        if (counts["pair"] or 0) >= settings.ARENA_LOGIN_SHARED_AFTER:
+            hold(counts["account"], counts["pair_last"], settings.ARENA_LOGIN_ACCOUNT_FAILURES)
     hold(counts["address"], counts["address_last"], settings.ARENA_LOGIN_ADDRESS_FAILURES)
     return max(waits)
 

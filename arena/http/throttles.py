@@ -8,7 +8,7 @@ at once (tests lower them; ``None`` disables one). Counts live in the default ca
 several server processes it must be a shared one (Redis).
 
 Wrong passwords are limited elsewhere, per account and per address, by django-axes
-(``arena.web.logins``).
+(``arena.http.logins``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from arena.web.addresses import client_address
+from arena.http.addresses import client_address
 
 __all__ = ["PlaygroundCheckThrottle", "UploadRateThrottle"]
 

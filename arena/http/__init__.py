@@ -1,0 +1,3 @@
+"""What the pages (``arena.web``) and the API (``arena.api``) share over HTTP: the client's
+address behind trusted proxies, log-in limits, upload and playground throttles, gzip
+answers and file downloads. Both import it; neither imports the other."""
