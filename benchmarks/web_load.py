@@ -5,14 +5,14 @@ valid version on its game's ladder and a rating history; 5,000 finished matches 
 row per seat, placings, scores and rating changes; real format-2 replays on the newest),
 serves the app with gunicorn sized by ``arena/gunicorn_conf.py`` (``DEBUG=0``), and drives it
 from 50 client threads for 30 seconds with a mix of what visitors open, spread over the
-data (``MIX``, :func:`_paths`): a game's page (its ladder: any page of any game's, one in
-five in another order than by rating), the match list page (half of them one of its first
-three pages, the rest any of its pages, one in five a bot's list), a match page (with its
-embedded replay and the viewer shell: any of the matches) and a replay download (any
-replay). Only the first pages of the ladders and the match list and the newest match pages
-are opened once before measuring (a server that has run a while has rendered them); the
-rest is rendered as it is asked for. Only 127.0.0.1 is ever contacted, and the run stops by
-itself.
+data as readers spread (``MIX``, :func:`_paths`): a game's page (its ladder: any page of any
+game's, one in five in another order than by rating), the match list page (seven in ten one
+of its first three pages, two any of its pages, one a bot's list), a match page (with its
+embedded replay and the viewer shell) and a replay download (each four in five of the
+newest 200 matches', one in five any match's or replay's). Only the first pages of the
+ladders and the match list and the newest match pages are opened once before measuring (a
+server that has run a while has rendered them); the rest is rendered as it is asked for.
+Only 127.0.0.1 is ever contacted, and the run stops by itself.
 
 Two kinds of client, each run against the same server (``--mode``, default both):
 
@@ -223,21 +223,31 @@ def _warm(port: int, args: argparse.Namespace, with_replay: list[int]) -> None:
 
 #: The ladder's other orders a reader picks by its column headers (one request in five).
 LADDER_SORTS = ("-matches", "-win_rate", "placing", "interval", "rating")
+#: The newest matches, those the match list's first pages link to: most match pages and
+#: replays opened are theirs (``RECENT_SHARE``); the rest are any match's, any replay's.
+RECENT = 200
+RECENT_SHARE = 0.8
 
 
 def _paths(args: argparse.Namespace, with_replay: list[int]):
-    """What each client asks for: every kind of request spread over the whole of its data
-    (any ladder page, any match list page, any match, any replay), with the first pages of
-    the ladder and the match list more often, as readers open them."""
+    """What each client asks for, spread over the whole of the data as readers spread: any
+    page of any game's ladder (one in five in another order than by rating); the match
+    list's first three pages mostly, any of its pages or a bot's list otherwise; the newest
+    matches' pages and replays mostly (``RECENT_SHARE``), any match's or replay's otherwise,
+    so the long tail is rendered and read as asked for."""
     from arena.models import Bot, Match
     from engine.registry import GAMES
 
     games = list(GAMES)
     pages = {game: max(1, -(-Bot.objects.filter(game=game).count() // 50)) for game in games}
-    matches = list(Match.objects.values_list("id", flat=True))
+    matches = list(Match.objects.order_by("-id").values_list("id", flat=True))
     bots = list(Bot.objects.values_list("id", flat=True))
     match_pages = max(1, -(-len(matches) // 50))
+    replays = sorted(with_replay, reverse=True)
     kinds = [kind for kind, weight in MIX for _ in range(weight)]
+
+    def some(rng: random.Random, ids: list[int]) -> int:
+        return rng.choice(ids[:RECENT] if rng.random() < RECENT_SHARE else ids)
 
     def pick(rng: random.Random) -> tuple[str, str]:
         kind = rng.choice(kinds)
@@ -248,14 +258,15 @@ def _paths(args: argparse.Namespace, with_replay: list[int]):
                 path += f"&sort={rng.choice(LADDER_SORTS)}"
             return kind, path
         if kind == "match_list":
-            if rng.random() < 0.2:
+            draw = rng.random()
+            if draw < 0.1:
                 return kind, f"/matches/?bot={rng.choice(bots)}"
-            if rng.random() < 0.5:
-                return kind, f"/matches/?page={rng.randint(1, min(3, match_pages))}"
-            return kind, f"/matches/?page={rng.randint(1, match_pages)}"
+            if draw < 0.3:
+                return kind, f"/matches/?page={rng.randint(1, match_pages)}"
+            return kind, f"/matches/?page={rng.randint(1, min(3, match_pages))}"
         if kind == "match_page":
-            return kind, f"/matches/{rng.choice(matches)}/"
-        return kind, f"/api/matches/{rng.choice(with_replay)}/replay/"
+            return kind, f"/matches/{some(rng, matches)}/"
+        return kind, f"/api/matches/{some(rng, replays)}/replay/"
 
     return pick
 

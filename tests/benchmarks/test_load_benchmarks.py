@@ -28,7 +28,7 @@ def test_apart_gives_the_generator_a_cpu_the_server_never_runs_on(cpus, server, 
 
 
 @pytest.mark.django_db
-def test_the_web_mix_spreads_over_every_page_match_and_replay():
+def test_the_web_mix_spreads_over_every_page_match_and_replay(monkeypatch):
     from tests.arena.factories import MatchFactory
     from tests.web.data import bot_make
 
@@ -38,6 +38,7 @@ def test_the_web_mix_spreads_over_every_page_match_and_replay():
         for n in range(0, 119, 2)
     ]
     replays = [match.pk for match in matches[:30]]
+    monkeypatch.setattr(web_load, "RECENT", 10)
     pick = web_load._paths(argparse.Namespace(), replays)
     rng = random.Random(5)
     seen = Counter(pick(rng) for _ in range(20_000))
@@ -53,3 +54,9 @@ def test_the_web_mix_spreads_over_every_page_match_and_replay():
     total = sum(weights.values())
     for kind, weight in weights.items():
         assert kinds[kind] / 20_000 == pytest.approx(weight / total, abs=0.02)
+    # Most match pages opened are the newest matches', as readers open them from the list.
+    newest = {f"/matches/{match.pk}/" for match in matches[-10:]}
+    opened = [path for (kind, path), count in seen.items() for _ in range(count)]
+    pages = [path for path in opened if path.startswith("/matches/") and path[9:-1].isdigit()]
+    share = sum(path in newest for path in pages) / len(pages)
+    assert share == pytest.approx(0.8 + 0.2 * 10 / len(matches), abs=0.03)
