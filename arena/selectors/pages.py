@@ -150,7 +150,9 @@ def home_ladders(*, per_game: int = 5) -> list[GameLadder]:
 
 
 def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str]:
-    """The game's ladder in the order ``sort`` asks for, and the sort key actually used.
+    """The game's ladder in the order ``sort`` asks for, and the sort key actually used, as
+    one query the database ranks and sorts whole (what :class:`LadderPaginator`'s pages are
+    tested against; the pages read it in two small steps instead).
 
     Only :data:`LADDER_SORTS` keys (optionally with a leading "-") are honoured: the value
     comes from the query string and must never reach ``order_by`` unchecked. The ``rank``
