@@ -355,7 +355,7 @@ buffer = b""
 while True:
     end = buffer.find(b"\\n")
     if end < 0:
-        chunk = os.read(0, 262144)
+        chunk = os.read(0, 65536)
         if not chunk:
             break
         buffer += chunk

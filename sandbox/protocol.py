@@ -51,8 +51,10 @@ __all__ = [
 
 #: Exit status the bootstrap uses when its reply pipe is gone (the bot closed it).
 EXIT_PROTOCOL_LOST = 97
-#: Largest single read from a pipe.
-_CHUNK = 256 * 1024
+#: Largest single read from a pipe: what a pipe holds by default. A bigger buffer is over
+#: glibc's mmap threshold: every read would map and unmap it (tens of microseconds), since
+#: the interpreter shrinks the bytes object with realloc, which never raises the threshold.
+_CHUNK = 64 * 1024
 
 
 class ProtocolViolation(Exception):
