@@ -20,7 +20,8 @@ Prints these lines (medians)::
                                  blocking in read()/poll(), the child on the CPU the tree
                                  would put a bot on (see ``SandboxConfig.colocate``)
     pipe_roundtrip_spin: N us    the same, this side spinning first as the sandbox does
-                                 (ARENA_SANDBOX_SPIN_US, 200 us unless set)
+                                 (ARENA_SANDBOX_SPIN_US, 200 us unless set; a tree that runs
+                                 bots on the host's CPU does not spin, nor does this)
     sandbox_decision: N us       one act() round trip, freeze/thaw and the action's schema
                                  check included (spinning as configured)
     sandbox_decision_ratio: N x  sandbox_decision / pipe_roundtrip_spin (same run: both
@@ -107,6 +108,9 @@ class Bench:
         if "prestart" in type(config).__dataclass_fields__ and not config.prestart:
             self.pooled = dataclasses.replace(config, prestart=6)
         self.has_pool = getattr(self.pooled, "prestart", 0) > 0
+        #: How long the tree's sandbox spins for a reply: not at all where it runs bots on
+        #: the host's CPU (nothing can answer while the host spins there).
+        self.spin_s = 0.0 if getattr(config, "colocate", False) else config.spin_us / 1e6
         self.bot = engine.builtin_bot("lie21", "random")
         self.scratch = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
         self.numpy_bot = self.scratch / "numpy_bot.py"
@@ -317,8 +321,8 @@ class Bench:
             return self.jail_cpu(sizes["cpu"])
         if name == "pipe_roundtrip":
             return self.pipe(sizes["decisions"], 0.0)
-        if name == "pipe_roundtrip_spin":
-            return self.pipe(sizes["decisions"], self.cold.spin_us / 1e6)
+        if name == "pipe_roundtrip_spin":  # waiting as the tree's sandbox waits
+            return self.pipe(sizes["decisions"], self.spin_s)
         if name == "sandbox_decision":
             return self.decisions(sizes["decisions"], self.player("bench", self.bot, self.cold))
         if name == "sandbox_decision_nospin":

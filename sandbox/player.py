@@ -89,6 +89,7 @@ class SandboxedPlayer:
         self._seq = 0  # number of the current request; replies must echo it
         self._cpu_mark = 0.0  # the bot's CPU clock when it was last frozen
         self._spin_credit = 4  # see _spin
+        self._spins = False  # whether to spin for replies at all (set at start)
         self._process: BotProcess | None = None
         self._cgroup: BotCgroup | None = None
         self._staged: StagedBot | None = None
@@ -255,8 +256,11 @@ class SandboxedPlayer:
         # pooled jail's was read by the pool's thread, as soon as it came.)
         jail.await_prepared(self.name)
         self._marks.update(jail.marks)
-        if config.colocate:
-            colocate(process.pid)
+        # Spinning for a reply pays only while the bot runs on another CPU: a bot on the
+        # host's one CPU (placed there, or inherited from a host pinned to it) cannot run
+        # while the host spins.
+        placed = colocate(process.pid) if config.colocate else None
+        self._spins = bool(config.spin_us) and placed is None and _may_use_two_cpus()
         if not jail.has_files:  # a pooled jail: its bot is this one, from now on
             stage_into(jail.staged, self.bot_path, jail.group)
             jail.has_files = True
@@ -349,7 +353,7 @@ class SandboxedPlayer:
                 process.thaw()
                 self._fail(self._lost(phase, wall_deadline))
             process.thaw()
-            if self.config.spin_us:
+            if self._spins:
                 self._spin(process)
             reply = self._receive(
                 cpu_start=cpu_start,
@@ -593,6 +597,13 @@ def colocate(pid: int) -> int | None:
     except OSError:  # refused, or the bot is gone: the scheduler places it, as before
         return None
     return cpu
+
+
+def _may_use_two_cpus() -> bool:
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except OSError:
+        return True
 
 
 def _current_cpu() -> int | None:
