@@ -34,7 +34,10 @@ import time
 _STARTED = time.monotonic()  # the interpreter is up: when start-up reached this file
 
 EXIT_PROTOCOL_LOST = 97
-_CHUNK = 262144
+# One read takes what a pipe holds (64 KiB). Not more: a bigger request is a buffer over
+# glibc's mmap threshold, which the interpreter maps and unmaps around every read (the
+# bytes object is shrunk by realloc, which never raises the threshold): ~60 us a read.
+_CHUNK = 65536
 _TRACE_CHARS = 8000
 
 
