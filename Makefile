@@ -62,6 +62,9 @@ system-packages:
 
 test-packages:
 	@$(call apt_ensure,$(TEST_PACKAGES))
+	@# node and npm rebuild the editor bundle to check it (tests/foundation/test_assets.py); any
+	@# node on the PATH will do, Debian's when there is none.
+	@command -v npm >/dev/null 2>&1 || { $(call apt_ensure,nodejs npm); }
 
 # The third-party packages bots may import (engine/botpackages.py: numpy), installed for the
 # sandbox's own interpreter (Debian's python3.11) under .venv/bot-packages/; a no-op once there.
