@@ -29,7 +29,8 @@ from engine.htmlviewer import ViewerFilesMissing, logs_path, replay_html
 from engine.match import MatchResult
 from engine.referee import CannotReplay, differences
 from engine.registry import GAMES, UnknownGame, get_game
-from engine.runner import SandboxMissing, Summary, run_matches
+from engine.runner import Summary, run_matches
+from engine.sandboxes import SandboxMissing, local_sandbox
 from engine.transcript import transcript
 
 __all__ = ["entry", "main"]
@@ -157,24 +158,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _packages(*, install: bool) -> int:
     """List the packages bots may import; with ``install``, install them for the sandbox."""
     from engine.botpackages import requirements, summary
-    from sandbox import SandboxConfig
-    from sandbox.packages import install as install_packages
-    from sandbox.packages import missing
 
-    config = SandboxConfig.from_env()
     print(f"bots may import {summary()}")
-    if install:
-        try:
-            install_packages(config.python, config.packages_dir)
-        except RuntimeError as exc:
-            return _fail(str(exc))
-    problem = missing(config.packages_dir)
-    if problem is None:
-        print(f"installed for the sandbox ({config.python}) at {config.packages_dir}")
+    try:
+        state = local_sandbox().packages(install=install)
+    except RuntimeError as exc:  # SandboxMissing included
+        return _fail(str(exc))
+    if state.problem is None:
+        print(f"installed for the sandbox ({state.python}) at {state.where}")
         return 0
-    print(f"not installed for the sandbox ({config.python}): {', '.join(requirements())}")
+    print(f"not installed for the sandbox ({state.python}): {', '.join(requirements())}")
     print("run: python -m engine packages --install")
-    return 0 if not install else _fail(problem)
+    return 0 if not install else _fail(state.problem)
 
 
 def _games() -> int:
