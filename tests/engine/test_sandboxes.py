@@ -19,7 +19,7 @@ def test_the_checkout_registers_this_repositorys_sandbox():
 
 def test_no_sandbox_registered_is_one_line_pointing_at_in_process(monkeypatch):
     monkeypatch.setattr(sandboxes, "group_entry_points", lambda group: [])
-    with pytest.raises(sandboxes.SandboxMissing, match="no sandbox is installed.*--in-process"):
+    with pytest.raises(sandboxes.SandboxMissing, match=r"no sandbox is installed.*--in-process"):
         run_matches(["random", "random"], matches=1, seed=1, game="lie21")
     # trusted bots still play in this process
     summary = run_matches(["random", "random"], matches=1, seed=1, game="lie21", sandbox=False)
@@ -29,5 +29,5 @@ def test_no_sandbox_registered_is_one_line_pointing_at_in_process(monkeypatch):
 def test_a_sandbox_that_cannot_be_loaded_is_named(monkeypatch):
     broken = EntryPoint("local", "no_such_module_here:SANDBOX", sandboxes.GROUP)
     monkeypatch.setattr(sandboxes, "group_entry_points", lambda group: [broken])
-    with pytest.raises(sandboxes.SandboxMissing, match="no_such_module_here:SANDBOX"):
+    with pytest.raises(sandboxes.SandboxMissing, match=r"no_such_module_here:SANDBOX"):
         sandboxes.local_sandbox()
