@@ -21,7 +21,7 @@ import json
 import sys
 import zlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError
@@ -39,7 +39,7 @@ USAGE_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like every other bad input
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
 
 
@@ -149,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(exc))
     except (OSError, ValueError, UnknownGame) as exc:
         where = getattr(exc, "filename", None)
-        message = f"{where}: {exc.strerror}" if where and getattr(exc, "strerror", None) else exc
+        strerror = getattr(exc, "strerror", None)
+        message = f"{where}: {strerror}" if where and strerror else exc
         return _fail(str(message))
     except SandboxMissing as exc:
         return _fail(str(exc))

@@ -55,7 +55,7 @@ def _load(point: EntryPoint) -> Game:
     dist = getattr(point, "dist", None)
     origin = f"{dist.name} {dist.version}" if dist is not None else DISTRIBUTION
     try:
-        game = point.load()
+        game: Game = point.load()  # what the group's entry points name (checked below)
     except Exception as exc:  # a broken plug-in is named, not a bare traceback
         raise GameLoadError(
             f"the game {point.name!r} ({point.value}, from {origin}) could not be loaded: "
