@@ -22,7 +22,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.players import MATCH_HOOKS, BotFault, FaultKind
 from sandbox.availability import check_available
@@ -100,7 +100,8 @@ class SandboxedPlayer:
         self._fault: BotFault | None = None
         self._started = False
         self._closed = False
-        self._finalizer: weakref.finalize | None = None
+        #: Runs _emergency_cleanup(process, cgroup, staged) if this player is collected.
+        self._finalizer: weakref.finalize[..., SandboxedPlayer] | None = None
         self._cpus = max(1, len(os.sched_getaffinity(0)))
 
     # -- public API ---------------------------------------------------------------------
@@ -293,7 +294,11 @@ class SandboxedPlayer:
         if reply.get("t") == "fault":
             raise reported_fault(reply, "import", limits, process.output.tail(), self.source_name)
         hooks = reply.get("hooks")
-        if not _well_formed(reply, "ready") or not all(isinstance(h, str) for h in hooks):
+        if (
+            not _well_formed(reply, "ready")
+            or not isinstance(hooks, list)  # (_well_formed checked it; this tells mypy)
+            or not all(isinstance(h, str) for h in hooks)
+        ):
             raise BotFault(
                 FaultKind.PROTOCOL, "the bot sent a malformed or unexpected message while loading"
             )
@@ -548,7 +553,7 @@ class SandboxedPlayer:
             f"(import and on_match_start)",
         )
 
-    def _fail(self, fault: BotFault) -> Any:
+    def _fail(self, fault: BotFault) -> NoReturn:
         """Record ``fault``, stop the bot at once, raise the fault."""
         if self._fault is None:
             self._fault = fault

@@ -85,7 +85,7 @@ class JailPool:
         #: Counts, for monitoring and tests: hits (a start got a spare; "early" ones got a
         #: spare still starting), misses (a cold start), launched, errors (unexpected ones
         #: the pool's thread survived).
-        self.stats = collections.Counter()
+        self.stats: collections.Counter[str] = collections.Counter()
 
     # -- the players' side --------------------------------------------------------------
 

@@ -37,8 +37,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _json import make_encoder
 
 __all__ = [
     "EXIT_PROTOCOL_LOST",
@@ -86,8 +89,11 @@ _decoder = json.JSONDecoder(parse_constant=_reject_constant)
 # encoder (and a closure) at every call, and JSONDecoder.decode matches whitespace with a
 # regular expression on both sides of the value. Same output, same errors, a few
 # microseconds less per decision (the pure-Python fallbacks serve a Python without them).
+# typeshed leaves out both names, which json sets at run time: json.encoder.c_make_encoder
+# (_json.make_encoder, or None without the C module) and JSONDecoder.scan_once.
+_c_make_encoder: type[make_encoder] | None = json.encoder.c_make_encoder  # type: ignore[attr-defined]
 _c_encoder = (
-    json.encoder.c_make_encoder(
+    _c_make_encoder(
         None,
         _encoder.default,
         json.encoder.encode_basestring_ascii,
@@ -98,10 +104,10 @@ _c_encoder = (
         False,
         False,
     )
-    if json.encoder.c_make_encoder is not None
+    if _c_make_encoder is not None
     else None
 )
-_scan = _decoder.scan_once
+_scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
