@@ -211,3 +211,8 @@ class ScheduleForm(_OptionsForm):
         self.fields["entry"].choices = [
             (value, label) for value, label in self.fields["entry"].choices if value != "signup"
         ]
+        self.fields["entry"].help_text = "; ".join(
+            f"<b>{label}</b>: {about}"
+            for value, (label, about) in ENTRIES.items()
+            if value != "signup"
+        )

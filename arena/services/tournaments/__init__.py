@@ -24,6 +24,7 @@ from arena.services.tournaments.lifecycle import (
 from arena.services.tournaments.options import seats_of, tournament_options_check
 from arena.services.tournaments.plans import TournamentPlan, matches_for, tournament_plan
 from arena.services.tournaments.signups import (
+    eligible_count,
     tournament_participants,
     tournament_signup,
     tournament_withdraw,
@@ -35,6 +36,7 @@ __all__ = [
     "HOW_TO_READ",
     "TournamentPlan",
     "demo_tournament_start",
+    "eligible_count",
     "matches_for",
     "seats_of",
     "tournament_cancel",
