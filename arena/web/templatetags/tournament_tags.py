@@ -29,15 +29,22 @@ def _cell(cell: Mapping[str, Any] | None, row_bot: int, matches_url: str) -> str
     opponent = int(cell["opponent"])
     parts = [f'<span class="cell-main">{conditional_escape(cell["label"])}</span>']
     if cell.get("games"):
-        parts.append(f'<span class="cell-games">{conditional_escape(cell["games"])}</span>')
+        parts.append(
+            f'<span class="cell-games">{conditional_escape(cell["games"])} match pts</span>'
+        )
     if cell.get("share"):
         parts.append(
             f'<span class="cell-share">{conditional_escape(cell["share"])} '
             f"<small>({conditional_escape(cell['interval'])})</small></span>"
         )
     href = f"{matches_url}&amp;bot={row_bot}&amp;opponent={opponent}"
+    data = "".join(
+        f' data-{name}="{conditional_escape(value)}"'
+        for name, value in cell.get("data", {}).items()
+    )
     return (
-        f'<td class="{state}" data-result="{state}" data-opponent="{opponent}">'
+        f'<td class="{state}" data-result="{state}" data-opponent="{opponent}"'
+        f' data-matches="{int(cell["matches"])}"{data}>'
         f'<a href="{href}" title="{title}" aria-label="{title}">{"".join(parts)}</a></td>'
     )
 
@@ -68,7 +75,8 @@ def crosstable_table(rows: Sequence[Mapping[str, Any]], tournament_id: int) -> S
 
 
 def _points(value: float) -> str:
-    return f"{value:g}"
+    """A table's points with their unit: "1 pt", "0 pts", "1.5 pts"."""
+    return f"{value:g}\u00a0pt{'' if value == 1 else 's'}"
 
 
 _MARK = 987654321

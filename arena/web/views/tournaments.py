@@ -19,13 +19,16 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from arena.http.downloads import csv_response, replays_zip_response
+from arena.http.downloads import csv_response, replays_zip_response, text_response
 from arena.models import Tournament
 from arena.selectors.accounts import is_organiser
 from arena.selectors.matches import replays_of_tournament
 from arena.selectors.pages import game_get
 from arena.selectors.tournaments import (
+    crosstable_csv,
     crosstable_rows,
+    csv_notes,
+    has_match_points,
     next_scheduled_tournaments,
     signup_choices,
     standings_csv,
@@ -37,6 +40,7 @@ from arena.selectors.tournaments import (
 from arena.services.errors import DomainError, InvalidInput
 from arena.services.tournaments import (
     HOW_TO_READ,
+    eligible_count,
     seats_of,
     tournament_cancel,
     tournament_create,
@@ -55,6 +59,8 @@ from engine.registry import GAMES
 
 __all__ = [
     "tournament_cancel_view",
+    "tournament_crosstable_csv",
+    "tournament_csv_notes",
     "tournament_detail",
     "tournament_index",
     "tournament_new",
@@ -128,6 +134,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             form.add_service_error(exc)
             status = 400
     elif request.method == "POST":
+        form.add_option_errors(
+            lambda **options: tournament_options_check(game=game, now=timezone.now(), **options)
+        )
         status = 400
     return render(
         request,
@@ -138,6 +147,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             "games": [(name, rules.title) for name, rules in GAMES.items()],
             "plan": plan,
             "seats": seats,
+            # The bots that could enter now, for the form's own warning as options change.
+            "eligible": eligible_count(game=game),
+            "one_table_field": "table_size" if "table_size" in form.fields else "rounds",
         },
         status=status,
     )
@@ -198,6 +210,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings": standings,
             "how_to_read": HOW_TO_READ,
             "crosstable": crosstable_rows(standings),
+            "match_points": has_match_points(standings),
             "rounds": tournament_rounds(standings),
             "signups": list(tournament_signups(tournament=tournament)) if signup else None,
             "signup_open": signup and tournament.status == "pending" and not closed,
@@ -305,8 +318,24 @@ def tournament_withdraw_view(request: HttpRequest, tournament_id: int) -> HttpRe
 def tournament_standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings as a CSV download (the same as the API's ``standings.csv``)."""
     tournament = tournament_get(tournament_id=tournament_id)
-    body = standings_csv(tournament_standings(tournament=tournament))
+    body = standings_csv(tournament_standings(tournament=tournament), tournament=tournament)
     return csv_response(body, f"tournament-{tournament.pk}-standings.csv")
+
+
+@domain_errors
+def tournament_crosstable_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The crosstable, a row per pair, as a CSV download (the API's ``crosstable.csv``)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    body = crosstable_csv(tournament_standings(tournament=tournament))
+    return csv_response(body, f"tournament-{tournament.pk}-crosstable.csv")
+
+
+@domain_errors
+def tournament_csv_notes(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """What the CSVs' columns mean and how to read their intervals (the API's ``notes.txt``)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    body = csv_notes(tournament, how_to_read=HOW_TO_READ)
+    return text_response(body, f"tournament-{tournament.pk}-notes.txt")
 
 
 @domain_errors
