@@ -186,4 +186,5 @@ class Command(BaseCommand):
         console.print(standings["how_to_read"])
         failed = standings["matches_total"] - tournament.matches.filter(status="done").count()
         if failed:
-            console.print(f"{failed} match(es) failed on the platform and count for nobody.")
+            matches = "match" if failed == 1 else "matches"
+            console.print(f"{failed} {matches} failed on the platform and count for nobody.")
