@@ -69,9 +69,12 @@ def tournament_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Tou
     return apply_filters(TournamentFilter, queryset, filters)
 
 
-def tournament_get(*, tournament_id: int) -> Tournament:
+def tournament_get(*, tournament_id: int, standings: bool = True) -> Tournament:
+    """A tournament with its entry and sign-up counts; ``standings=False`` leaves its
+    stored standings unread until they are used (a big tournament's are large JSON)."""
+    queryset = Tournament.objects.all() if standings else Tournament.objects.defer("standings")
     tournament = (
-        Tournament.objects.select_related("created_by", "schedule")
+        queryset.select_related("created_by", "schedule")
         .annotate(
             entry_count=Count("entries", distinct=True),
             signup_count=Count("signups", distinct=True),

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
 from datetime import timedelta
 from html import escape
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
 from arena.algorithms.tournament_options import OPTIONS
-from arena.models import Tournament, TournamentSchedule, TournamentSignup
+from arena.models import Match, MatchSeat, Tournament, TournamentSchedule, TournamentSignup
 from arena.selectors.tournaments import (
     CROSSTABLE_COLUMNS,
     CROSSTABLE_HOW_TO_READ,
@@ -32,7 +35,7 @@ from arena.services.builtins import builtin_bots_install
 from arena.services.schedules import schedule_create
 from arena.services.tournaments import HOW_TO_READ, tournament_create, tournament_start
 from engine.registry import GAMES
-from tests.arena.services.tournaments.results import bots, run_to_end
+from tests.arena.services.tournaments.results import bots, play_open, run_to_end
 from tests.web.data import organiser_urls, user_make
 
 pytestmark = pytest.mark.django_db
@@ -436,6 +439,39 @@ def test_the_csv_columns_and_the_options_agree_with_the_docs():
     docs = (REPO / "docs" / "api.md").read_text()
     for column in (*CSV_COLUMNS, *CROSSTABLE_COLUMNS):
         assert f"`{column}`" in docs, column
+
+
+def _results_section(html: str) -> str:
+    return html[html.index('<section aria-labelledby="standings-heading">') :].split("</main>")[0]
+
+
+def test_a_finished_tournaments_results_are_drawn_once_and_a_running_ones_each_time(db):
+    """Finished results never change: drawn once and kept, the stored standings not even
+    read again. A running tournament's are drawn for every request, so a match that ends
+    shows at once."""
+    bots(4)
+    tournament = a_tournament(matches_per_pairing=2, seed=9)
+    tournament_start(tournament_id=tournament.pk)
+    page = f"/tournaments/{tournament.pk}/"
+    play_open(tournament, random.Random(1))
+    Match.objects.filter(pk=tournament.matches.order_by("-id")[0].pk).update(status="queued")
+    running = Client().get(page).content.decode()
+    assert 'data-done="11" data-total="12"' in running
+    Match.objects.filter(tournament=tournament, status="queued").update(status="done")
+    MatchSeat.objects.filter(match__tournament=tournament, placing__isnull=True).update(placing=0)
+    assert 'data-done="12" data-total="12"' in Client().get(page).content.decode()
+
+    finished = run_to_end(Tournament.objects.get(pk=tournament.pk))
+    first = _results_section(Client().get(page).content.decode())
+    with CaptureQueriesContext(connection) as queries:
+        again = _results_section(Client().get(page).content.decode())
+    assert again == first and 'id="crosstable"' in first
+    assert not any('"standings"' in query["sql"] for query in queries), "kept, not re-read"
+    # A recount (another standings version) or a new finish draws them again.
+    Tournament.objects.filter(pk=finished.pk).update(finished_at=timezone.now())
+    with CaptureQueriesContext(connection) as queries:
+        Client().get(page)
+    assert any('"standings"' in query["sql"] for query in queries)
 
 
 def test_a_cell_links_to_the_pairs_matches_in_the_tournament(db):

@@ -29,11 +29,16 @@ from arena.services.tournaments.signups import (
     tournament_signup,
     tournament_withdraw,
 )
-from arena.services.tournaments.standings import HOW_TO_READ, tournament_standings
+from arena.services.tournaments.standings import (
+    HOW_TO_READ,
+    STANDINGS_VERSION,
+    tournament_standings,
+)
 
 __all__ = [
     "DEMO_NAME",
     "HOW_TO_READ",
+    "STANDINGS_VERSION",
     "TournamentPlan",
     "demo_tournament_start",
     "eligible_count",
