@@ -22,6 +22,7 @@ import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.template.defaultfilters import floatformat
@@ -36,6 +37,7 @@ from arena.services.builtins import builtin_bots_install
 from arena.services.ratings import rating_activate
 from arena.services.schedules import schedule_create
 from arena.services.tournaments import tournament_create, tournament_start, tournament_start_due
+from engine.registry import GAMES
 from tests.arena.factories import BotFactory, BotVersionFactory
 from tests.web.conftest import Tab, log_in
 from tests.web.data import PASSWORD, bot_make, organiser_urls, user_make
@@ -50,14 +52,9 @@ FORMATS = [
     ("highcard", "swiss", 5, "3", 1, None),
     ("highcard", "promotion", 6, "3", 1, None),
 ]
-#: Bots of different play, so that results differ: the first legal action, the last, a
-#: random one (each a whole bot file, played in the sandbox).
-SOURCES = (
-    b"def act(observation):\n    return observation['legal_actions'][0]\n",
-    b"def act(observation):\n    return observation['legal_actions'][-1]\n",
-    b"import random\n\n\ndef act(observation):\n"
-    b"    return random.choice(observation['legal_actions'])\n",
-)
+#: Bots of a game that play it (no search: it takes its time): its built-in bots' files, each
+#: uploaded as an owner's bot and played in the sandbox, so that results differ.
+SLOW = {"search", "exact"}
 DASH = "\u2013"
 #: How long a request that plays a whole tournament (eagerly, in the sandbox) may take.
 PLAY_TIMEOUT_MS = 240_000
@@ -68,10 +65,13 @@ def _organiser() -> None:
 
 
 def _bots(game: str, count: int) -> None:
-    """``count`` bots of ``game`` on its ladder, playing differently."""
-    for number, source in zip(range(count), itertools.cycle(SOURCES), strict=False):
+    """``count`` bots of ``game`` on its ladder, playing as its built-in bots do."""
+    files = sorted(
+        (name, path) for name, path in GAMES[game].builtin_bots().items() if name not in SLOW
+    )
+    for number, (_, path) in zip(range(count), itertools.cycle(files), strict=False):
         bot = BotFactory(name=f"{game[:4]}{number}", game=game)
-        rating_activate(version=BotVersionFactory(bot=bot, source=source))
+        rating_activate(version=BotVersionFactory(bot=bot, source=Path(path).read_bytes()))
 
 
 def _create(tab: Tab, game: str, format: str, size: str | None, per_pairing: int) -> None:

@@ -173,7 +173,8 @@ class Command(BaseCommand):
                 str(row["version"]),
                 str(row["played"]),
                 f"{row['points']:g}",
-                "-" if interval is None else f"{interval[0]:g}-{interval[1]:g}",
+                # As the page writes them: one decimal, the likelihood as a whole percentage.
+                "-" if interval is None else f"{interval[0]:.1f}-{interval[1]:.1f}",
                 "-" if ahead is None else f"{ahead:.0%}",
                 str(row["first_places"]),
                 str(row["wins"]),
