@@ -43,7 +43,7 @@ function when(moment) {
   });
   for (const { type, value } of format.formatToParts(moment)) parts[type] = value;
   const month = MONTHS[Number(parts.month) - 1];
-  return `${parts.weekday} ${parts.day} ${month} ${parts.year}, ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+  return `${parts.weekday} ${Number(parts.day)} ${month} ${parts.year}, ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
 }
 
 function el(tag, attrs = {}, ...children) {
