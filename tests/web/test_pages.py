@@ -429,7 +429,7 @@ def test_a_finished_tournament_shows_standings_and_a_crosstable(cup) -> None:
     html = _html(f"/tournaments/{cup.pk}/")
     assert html.count('<tr data-bot="') == 3
     cells = re.findall(
-        r'<td class="(win|loss|draw)" data-result="\1" data-opponent="(\d+)">'
+        r'<td class="(win|loss|draw)" data-result="\1" data-opponent="(\d+)"[^>]*>'
         r'<a href="/matches/\?tournament=(\d+)&amp;bot=(\d+)&amp;opponent=\2"',
         html,
     )
@@ -463,7 +463,7 @@ def test_a_tournament_of_three_seat_tables_counts_places_ahead_and_behind(db) ->
     html = _html(f"/tournaments/{tournament.pk}/")
     assert "3 seats a table" in html
     cells = re.findall(
-        r'data-result="(win|loss|draw)" data-opponent="\d+"><a [^>]*>'
+        r'data-result="(win|loss|draw)" data-opponent="\d+"[^>]*><a [^>]*>'
         r'<span class="cell-main">(\d)\u2013(\d)</span>',
         html,
     )
