@@ -11,16 +11,23 @@ Prints these lines (medians)::
     sandbox_jail_cpu: N ms       CPU time one jail costs from launch to reaped, every process
                                  of it (host, bwrap, interpreter), cold; kernel work done later
                                  in kernel threads (a network namespace's teardown) not included
-    pipe_roundtrip: N us         the same request line to a plain Python child process (the
-                                 bots' interpreter) and a reply line back, on pipes, both
-                                 sides blocking in read()/poll()
+    pipe_roundtrip: N us         a decision's messages between this process and a plain
+                                 Python child (the bots' interpreter) on pipes, each side
+                                 encoding what it sends and decoding what it gets with the
+                                 sandbox's own codecs (this side the tree's protocol module,
+                                 the child the bootstrap's): the same request line with a
+                                 real observation, a reply of an action's shape; both sides
+                                 blocking in read()/poll(), the child on the CPU the tree
+                                 would put a bot on (see ``SandboxConfig.colocate``)
     pipe_roundtrip_spin: N us    the same, this side spinning first as the sandbox does
-                                 (ARENA_SANDBOX_SPIN_US, 200 us unless set)
+                                 (ARENA_SANDBOX_SPIN_US, 200 us unless set; a tree that runs
+                                 bots on the host's CPU does not spin, nor does this)
     sandbox_decision: N us       one act() round trip, freeze/thaw and the action's schema
                                  check included (spinning as configured)
-    sandbox_decision_ratio: N x  sandbox_decision / pipe_roundtrip (same run)
+    sandbox_decision_ratio: N x  sandbox_decision / pipe_roundtrip_spin (same run: both
+                                 waiting the same way)
     sandbox_decision_nospin: N us  the same without spinning, as the arena's workers run
-    sandbox_decision_nospin_ratio: N x
+    sandbox_decision_nospin_ratio: N x  over pipe_roundtrip (neither spinning)
     inprocess_decision: N us     the same act() in this process
     sandbox_match_<game>: N ms   a whole match of random bots, every seat sandboxed: Lie 21
                                  (2 seats), Liars and Tieng Len (4 seats), played back to back
@@ -76,6 +83,8 @@ FIGURES = [
     *[(f"inprocess_match_{game}", "ms") for game, _ in MATCH_GAMES],
 ]
 
+#: Each decision figure's ratio is to the pipe round trip that waits the same way.
+PIPE_OF = {"sandbox_decision": "pipe_roundtrip_spin", "sandbox_decision_nospin": "pipe_roundtrip"}
 
 # -- the measuring side (runs in each tree's own process) ----------------------------------
 
@@ -99,6 +108,9 @@ class Bench:
         if "prestart" in type(config).__dataclass_fields__ and not config.prestart:
             self.pooled = dataclasses.replace(config, prestart=6)
         self.has_pool = getattr(self.pooled, "prestart", 0) > 0
+        #: How long the tree's sandbox spins for a reply: not at all where it runs bots on
+        #: the host's CPU (nothing can answer while the host spins there).
+        self.spin_s = 0.0 if getattr(config, "colocate", False) else config.spin_us / 1e6
         self.bot = engine.builtin_bot("lie21", "random")
         self.scratch = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
         self.numpy_bot = self.scratch / "numpy_bot.py"
@@ -194,7 +206,9 @@ class Bench:
 
         class Recorder(engine.InProcessPlayer):
             def act(self, observation: Any) -> dict[str, Any]:
-                seen.append(observation)
+                # A copy: an in-process bot may change its observation (the random bot
+                # draws from its hand in place), and the engine may reuse its parts.
+                seen.append(json.loads(json.dumps(observation)))
                 return super().act(observation)
 
         seed = 0
@@ -205,12 +219,15 @@ class Bench:
         return seen
 
     def decisions(self, count: int, player: Any) -> list[float]:
+        copy = _json_copy
         player.start({"seed": 1, "seat": 0})
         samples = []
         check = self.action_problem
         try:
             for index in range(count):
-                observation = self.observations[index % len(self.observations)]
+                # Each decision gets an observation of its own, copied outside the timing
+                # (an in-process bot may change it; a sandboxed one gets it encoded anyway).
+                observation = copy(self.observations[index % len(self.observations)])
                 began = time.perf_counter()
                 action = player.act(observation)
                 problem = check(self.game, action)
@@ -222,50 +239,57 @@ class Bench:
         return samples
 
     def pipe(self, count: int, spin_s: float) -> list[float]:
-        """Round trips of the same request lines to a plain child process on pipes: the
-        child blocks in read(); this side spins for ``spin_s`` before it blocks in poll()."""
-        from sandbox.protocol import LineReader, encode
+        """Round trips of a decision's messages between this process and a plain Python
+        child on pipes, each side encoding what it sends and decoding what it gets.
 
-        requests = [
-            encode(
-                {"op": "act", "seq": n + 1, "obs": self.observations[n % len(self.observations)]}
-            )
-            for n in range(count)
-        ]
-        reply = encode({"t": "action", "action": {"cards": ["AS", "7H", "QD"]}, "seq": 1})
-        echo = (
-            f"import os\nreply = bytes.fromhex({reply.hex()!r})\nbuf = b''\nwhile True:\n"
-            "    chunk = os.read(0, 262144)\n    if not chunk: break\n    buf += chunk\n"
-            "    while b'\\n' in buf:\n        _, buf = buf.split(b'\\n', 1)\n"
-            "        os.write(1, reply)\n"
-        )
+        This side encodes each request (the same ``{"op": "act", "seq", "obs"}`` line, with
+        the observation the sandboxed bot gets) with the tree's protocol encoder, writes it,
+        waits (spinning for ``spin_s`` first, as the sandbox does when configured to, then
+        blocking in poll()), reads the reply and decodes it with the tree's decoder. The
+        child (the bots' interpreter, ``-I -S``) blocks in read(), decodes the line with the
+        codec the bootstrap uses (the C scanner and encoder of ``_json``), and encodes a
+        reply of a real action's shape, cards from the hand it decoded and the request's
+        ``seq``. What it leaves out is what makes the sandbox a sandbox: the jail, the
+        bot's own code, freezing and thawing, the CPU clocks, the checks of the reply.
+        """
+        from sandbox.protocol import LineReader, decode, encode
+
+        child_code = PIPE_CHILD
         child = subprocess.Popen(
-            [self.cold.python, "-I", "-S", "-c", echo],
+            [self.cold.python, "-I", "-S", "-c", child_code],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             bufsize=0,
         )
         assert child.stdin is not None
         assert child.stdout is not None
+        if getattr(self.cold, "colocate", False):  # where the tree's bots run, the child runs
+            from sandbox.player import colocate
+
+            colocate(child.pid)
         out_fd, in_fd = child.stdin.fileno(), child.stdout.fileno()
         os.set_blocking(in_fd, False)
         reader = LineReader(in_fd, 65536)
         poller = select.poll()
         poller.register(in_fd, select.POLLIN)
-        spin = spin_s
+        observations = self.observations
         samples = []
         try:
-            for request in requests:
+            for number in range(count):
+                observation = observations[number % len(observations)]
                 began = time.perf_counter()
-                os.write(out_fd, request)
-                end = began + spin
-                while reader.pop() is None:  # the sandbox's own wait: spin, then poll
+                os.write(out_fd, encode({"op": "act", "seq": number + 1, "obs": observation}))
+                end = began + spin_s
+                while (line := reader.pop()) is None:  # the sandbox's own wait: spin, poll
                     if time.perf_counter() < end:
                         reader.fill()
                     else:
                         poller.poll(1000)
                         reader.fill()
+                reply = decode(line)
                 samples.append((time.perf_counter() - began) * 1e6)
+                if reply["seq"] != number + 1:
+                    raise SystemExit(f"the pipe child answered {reply!r}")
         finally:
             child.stdin.close()
             child.wait(5)
@@ -297,8 +321,8 @@ class Bench:
             return self.jail_cpu(sizes["cpu"])
         if name == "pipe_roundtrip":
             return self.pipe(sizes["decisions"], 0.0)
-        if name == "pipe_roundtrip_spin":
-            return self.pipe(sizes["decisions"], self.cold.spin_us / 1e6)
+        if name == "pipe_roundtrip_spin":  # waiting as the tree's sandbox waits
+            return self.pipe(sizes["decisions"], self.spin_s)
         if name == "sandbox_decision":
             return self.decisions(sizes["decisions"], self.player("bench", self.bot, self.cold))
         if name == "sandbox_decision_nospin":
@@ -314,6 +338,48 @@ class Bench:
             self._settle(self.pooled)
             return samples
         return self.match(game, seats, sizes["matches"], engine.InProcessPlayer)
+
+
+#: The pipe round trip's child: the bootstrap's codec (``sandbox/bootstrap.py``), a read
+#: loop like its ``Channel``, and a reply of an action's shape.
+PIPE_CHILD = """
+import os, _json
+class Context:
+    strict = True
+    object_hook = object_pairs_hook = memo = parse_constant = None
+    parse_float = float
+    parse_int = int
+scan = _json.make_scanner(Context())
+def not_json(value):
+    raise TypeError(type(value).__name__)
+encode = _json.make_encoder(
+    None, not_json, _json.encode_basestring_ascii, None, ":", ",", False, False, False
+)
+buffer = b""
+while True:
+    end = buffer.find(b"\\n")
+    if end < 0:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            break
+        buffer += chunk
+        continue
+    line, buffer = buffer[:end], buffer[end + 1 :]
+    text = line.decode("utf-8")
+    request, stop = scan(text, 0)
+    if stop != len(text):
+        raise ValueError("extra data")
+    hand = request["obs"]["hand"]
+    action = {"cards": hand[:3], "face_up": 0}
+    reply = "".join(encode({"t": "action", "action": action, "seq": request["seq"]}, 0))
+    data = reply.encode("ascii") + b"\\n"
+    while data:
+        data = data[os.write(1, data):]
+"""
+
+
+def _json_copy(value: Any) -> Any:
+    return json.loads(json.dumps(value))
 
 
 def serve(tree: Path) -> None:
@@ -398,9 +464,9 @@ def report(samples: dict[str, list[float]], base: dict[str, list[float]] | None)
         if name not in samples:
             continue
         print(_line(name, medians[name], unit), flush=True)
-        if name.startswith("sandbox_decision") and medians.get("pipe_roundtrip"):
-            ratio = medians[name] / medians["pipe_roundtrip"]
-            print(f"{name}_ratio: {ratio:.2f} x", flush=True)
+        pipe = PIPE_OF.get(name)
+        if pipe and medians.get(pipe):
+            print(f"{name}_ratio: {medians[name] / medians[pipe]:.2f} x", flush=True)
     if base is None:
         return
     for name, _ in FIGURES:
@@ -410,9 +476,9 @@ def report(samples: dict[str, list[float]], base: dict[str, list[float]] | None)
         print(_line(f"{name}_base", old, units[name]), flush=True)
         if medians[name] is not None and old:
             print(f"{name}_vs_base: {medians[name] / old:.2f} x", flush=True)
-    for name in ("sandbox_decision", "sandbox_decision_nospin"):
-        if base.get("pipe_roundtrip") and base.get(name):
-            ratio = _median(base[name]) / _median(base["pipe_roundtrip"])
+    for name, pipe in PIPE_OF.items():
+        if base.get(pipe) and base.get(name):
+            ratio = _median(base[name]) / _median(base[pipe])
             print(f"{name}_ratio_base: {ratio:.2f} x", flush=True)
 
 

@@ -21,7 +21,7 @@ import json
 import sys
 import zlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError
@@ -29,7 +29,8 @@ from engine.htmlviewer import ViewerFilesMissing, logs_path, replay_html
 from engine.match import MatchResult
 from engine.referee import CannotReplay, differences
 from engine.registry import GAMES, UnknownGame, get_game
-from engine.runner import SandboxMissing, Summary, run_matches
+from engine.runner import Summary, run_matches
+from engine.sandboxes import SandboxMissing, local_sandbox
 from engine.transcript import transcript
 
 __all__ = ["entry", "main"]
@@ -38,7 +39,7 @@ USAGE_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like every other bad input
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
 
 
@@ -148,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(exc))
     except (OSError, ValueError, UnknownGame) as exc:
         where = getattr(exc, "filename", None)
-        message = f"{where}: {exc.strerror}" if where and getattr(exc, "strerror", None) else exc
+        strerror = getattr(exc, "strerror", None)
+        message = f"{where}: {strerror}" if where and strerror else exc
         return _fail(str(message))
     except SandboxMissing as exc:
         return _fail(str(exc))
@@ -157,24 +159,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _packages(*, install: bool) -> int:
     """List the packages bots may import; with ``install``, install them for the sandbox."""
     from engine.botpackages import requirements, summary
-    from sandbox import SandboxConfig
-    from sandbox.packages import install as install_packages
-    from sandbox.packages import missing
 
-    config = SandboxConfig.from_env()
     print(f"bots may import {summary()}")
-    if install:
-        try:
-            install_packages(config.python, config.packages_dir)
-        except RuntimeError as exc:
-            return _fail(str(exc))
-    problem = missing(config.packages_dir)
-    if problem is None:
-        print(f"installed for the sandbox ({config.python}) at {config.packages_dir}")
+    try:
+        state = local_sandbox().packages(install=install)
+    except RuntimeError as exc:  # SandboxMissing included
+        return _fail(str(exc))
+    if state.problem is None:
+        print(f"installed for the sandbox ({state.python}) at {state.where}")
         return 0
-    print(f"not installed for the sandbox ({config.python}): {', '.join(requirements())}")
+    print(f"not installed for the sandbox ({state.python}): {', '.join(requirements())}")
     print("run: python -m engine packages --install")
-    return 0 if not install else _fail(problem)
+    return 0 if not install else _fail(state.problem)
 
 
 def _games() -> int:

@@ -29,6 +29,7 @@ from engine.game import (
     Event,
     Game,
     GameOutcome,
+    GameState,
     MatchDecision,
     Tally,
     derive_seed,
@@ -150,7 +151,13 @@ class _Game:
     )
 
     def __init__(
-        self, number: int, state: Any, seed: int, dealer: int, rotation: int, setup: dict
+        self,
+        number: int,
+        state: GameState,
+        seed: int,
+        dealer: int,
+        rotation: int,
+        setup: dict[str, Any],
     ) -> None:
         self.number = number
         self.state = state
@@ -271,10 +278,12 @@ class _Runner:
         self.players[seat].close()  # its process and files go now, not at the end
         if len(self.tally.live) < max(2, self.game.min_players):
             raise _Cut
-        in_play = current is not None and current.state.to_act() is not None
-        if in_play and not current.state.eliminate(seat):
+        if current is None or current.state.to_act() is None:
+            return  # no game in play: nothing to take the seat out of
+        if not current.state.eliminate(seat):
             raise _Cut
-        take = getattr(current.state, "take_events", None) if in_play else None
+        # A game may hand over the events the elimination caused (an optional method).
+        take: Callable[[], list[Event]] | None = getattr(current.state, "take_events", None)
         events = take() if take is not None else []
         if events:  # what the elimination caused (a round voided...): the fault's own step
             current.steps.append(
@@ -541,7 +550,10 @@ class _Runner:
         return record
 
     def replay(
-        self, decision: MatchDecision, placings: tuple[int, ...], seat_info: Sequence[Mapping]
+        self,
+        decision: MatchDecision,
+        placings: tuple[int, ...],
+        seat_info: Sequence[Mapping[str, Any]],
     ) -> dict[str, Any]:
         games = []
         outcomes = iter(self.tally.outcomes)

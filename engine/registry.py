@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import importlib
 import os
-import tomllib
-from importlib.metadata import EntryPoint, entry_points
-from pathlib import Path
+from importlib.metadata import EntryPoint
 
+from engine.entrypoints import DISTRIBUTION, group_entry_points
 from engine.game import Game
 
 __all__ = [
@@ -41,50 +40,22 @@ __all__ = [
 
 #: The entry-point group games register under.
 GROUP = "bluff_arena.games"
-#: The engine's own distribution (its games are entry points of it like any other's).
-DISTRIBUTION = "bluff-arena-engine"
-_CHECKOUT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 
 class GameLoadError(ImportError):
     """A registered game could not be loaded: which entry point, of which distribution, why."""
 
 
-def _normal(name: str) -> str:
-    return name.lower().replace("_", "-").replace(".", "-")
-
-
-def _checkout_entry_points() -> list[EntryPoint] | None:
-    """The engine's own entry points when it runs from a source checkout, read from the
-    ``pyproject.toml`` beside it; None when the engine is an installed distribution."""
-    if not _CHECKOUT.is_file():
-        return None
-    project = tomllib.loads(_CHECKOUT.read_text(encoding="utf-8")).get("project", {})
-    if _normal(project.get("name", "")) != DISTRIBUTION:
-        return None
-    table = project.get("entry-points", {}).get(GROUP, {})
-    return [EntryPoint(name, value, GROUP) for name, value in table.items()]
-
-
 def game_entry_points() -> list[EntryPoint]:
-    """Every entry point of the group: the installed distributions', and in a checkout the
-    engine's own from its ``pyproject.toml`` (an installed copy of the engine then stands
-    aside, so a checkout always hosts the games its own sources declare)."""
-    own = _checkout_entry_points()
-    found = []
-    for point in entry_points(group=GROUP):
-        dist = getattr(point, "dist", None)
-        if own is not None and dist is not None and _normal(dist.name) == DISTRIBUTION:
-            continue
-        found.append(point)
-    return found if own is None else own + found
+    """Every entry point of the group (see :mod:`engine.entrypoints`)."""
+    return group_entry_points(GROUP)
 
 
 def _load(point: EntryPoint) -> Game:
     dist = getattr(point, "dist", None)
     origin = f"{dist.name} {dist.version}" if dist is not None else DISTRIBUTION
     try:
-        game = point.load()
+        game: Game = point.load()  # what the group's entry points name (checked below)
     except Exception as exc:  # a broken plug-in is named, not a bare traceback
         raise GameLoadError(
             f"the game {point.name!r} ({point.value}, from {origin}) could not be loaded: "

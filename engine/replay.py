@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,10 @@ def upgrade(replay: dict[str, Any]) -> dict[str, Any]:
     from engine.registry import get_game
 
     game = get_game(replay.get("game", ""))
-    convert = getattr(game, "upgrade_replay", None)
+    # An optional method of a game whose replays changed format (not in the Game protocol).
+    convert: Callable[[Mapping[str, Any]], dict[str, Any]] | None = getattr(
+        game, "upgrade_replay", None
+    )
     if convert is None:
         raise ValueError(f"replay format {replay.get('format')} of {game.name} cannot be read")
     return convert(replay)

@@ -25,6 +25,7 @@ from engine.inprocess import InProcessPlayer
 from engine.match import MatchResult, play_match
 from engine.players import Player
 from engine.registry import get_game
+from engine.sandboxes import SandboxMissing, local_sandbox
 
 __all__ = [
     "BotSpec",
@@ -35,10 +36,6 @@ __all__ = [
     "run_table",
     "seating",
 ]
-
-
-class SandboxMissing(RuntimeError):
-    """Bots cannot be sandboxed on this host; the message is one line saying what to do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,26 +163,12 @@ class Summary:
 
 
 def _player_factory(sandbox: bool) -> tuple[Callable[[BotSpec], Player], dict[str, Any]]:
-    """How to make a player, and the limits it enforces (recorded in every replay)."""
+    """How to make a player, and the limits it enforces (recorded in every replay): in this
+    process, or in the registered sandbox (:mod:`engine.sandboxes`)."""
     if not sandbox:
         return (lambda spec: InProcessPlayer(spec.name, spec.path)), {}
-    from sandbox import (
-        Limits,
-        SandboxConfig,
-        SandboxedPlayer,
-        SandboxUnavailable,
-        check_available,
-    )
-
-    try:
-        config = SandboxConfig.from_env()
-        check_available(config)
-    except SandboxUnavailable as exc:
-        raise SandboxMissing(f"{exc} (or run trusted bots with --in-process)") from None
-    limits = Limits()
-    return (
-        lambda spec: SandboxedPlayer(spec.name, spec.path, limits=limits, config=config)
-    ), limits.time_limits()
+    make, limits = local_sandbox().player_maker()
+    return (lambda spec: make(spec.name, spec.path)), limits
 
 
 def run_matches(

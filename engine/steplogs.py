@@ -110,7 +110,8 @@ def step_entries(
     for entry in entries:
         if not isinstance(entry, Mapping):
             continue
-        number = entry.get("game") if isinstance(entry.get("game"), int) else 0
+        game = entry.get("game")
+        number = game if isinstance(game, int) else 0
         step = entry.get("step")
         played = played_steps(replay, number) if number else None
         # Printed while deciding step s (or in a hook it fired): shown once s is played.

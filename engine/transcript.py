@@ -8,7 +8,7 @@ placings, every fault, and the match's placings.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.registry import GAMES
@@ -22,7 +22,8 @@ def _ordinal(rank: int) -> str:
 
 def transcript(replay: Mapping[str, Any]) -> str:
     game = GAMES.get(replay.get("game", ""))
-    own = getattr(game, "transcript", None)
+    # A game may write its own (an optional method, not part of the Game protocol).
+    own: Callable[[Mapping[str, Any]], str] | None = getattr(game, "transcript", None)
     if own is not None:
         return own(replay)
     return generic_transcript(replay)

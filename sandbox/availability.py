@@ -152,12 +152,16 @@ def _probe_jail(
             command=[runtime.executable, "-I", "-S", "-c", "pass"],
             packages=config.packages_installed,
         )
-        kwargs: dict[str, object] = {}
+        # run's defaults (None), unless run itself drops to the bot's ids (no helper)
+        user: int | None = None
+        group: int | None = None
+        extra_groups: list[int] | None = None
         drop = drop_command(config)
         if drop:
             argv = [*drop, *argv]  # the way every jail is started: proves it works here
         elif ids is not None:
-            kwargs.update(user=ids[0], group=ids[1], extra_groups=[])
+            user, group = ids
+            extra_groups = []
         try:
             done = subprocess.run(
                 argv,
@@ -167,7 +171,9 @@ def _probe_jail(
                 pass_fds=(seccomp_r,),
                 timeout=30,
                 check=False,
-                **kwargs,  # type: ignore[arg-type]
+                user=user,
+                group=group,
+                extra_groups=extra_groups,
             )
         except (OSError, subprocess.SubprocessError) as exc:
             raise SandboxUnavailable(f"cannot run bubblewrap: {exc} {_UNSAFE_HINT}") from None

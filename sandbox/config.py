@@ -24,6 +24,8 @@ MODES = ("bubblewrap", "unsafe")
 #: ``required``: refuse to run without one. ``off``: never use one.
 CGROUP_MODES = ("auto", "required", "off")
 
+_SWITCH = {"on": True, "1": True, "true": True, "yes": True}
+_SWITCH |= {"off": False, "0": False, "false": False, "no": False}
 _DEBIAN_PYTHONS = ("/usr/bin/python3.11", "/usr/bin/python3")
 _NOBODY = 65534
 
@@ -83,6 +85,12 @@ class SandboxConfig:
     #: default) starts every jail when its bot starts; the arena's workers use 6 (the
     #: largest table) unless this is set.
     prestart: int = 0
+    #: Run each bot on the CPU its host thread is on when the bot starts (when the host
+    #: may run on more than one): a match is a strict ping-pong, host and bots taking
+    #: turns (every bot is stopped while it is not its turn), so it never needs two
+    #: cores, and on one it hands over without waking another CPU. Off leaves the bots
+    #: wherever the scheduler puts them. See docs/sandbox.md, "Decisions".
+    colocate: bool = True
 
     def __post_init__(self) -> None:
         if not self.python:
@@ -155,6 +163,13 @@ class SandboxConfig:
                     kwargs[field] = int(value)
                 except ValueError:
                     raise SandboxUnavailable(f"{var}={value!r} is not a whole number") from None
+        switch = env.get("ARENA_SANDBOX_COLOCATE", "").strip().lower()
+        if switch:
+            if switch not in _SWITCH:
+                raise SandboxUnavailable(
+                    f"ARENA_SANDBOX_COLOCATE={switch!r} is not one of on, off, 1, 0, true, false"
+                )
+            kwargs["colocate"] = _SWITCH[switch]
         paths = env.get("ARENA_SANDBOX_EXTRA_PYTHON_PATHS", "").strip()
         if paths:
             kwargs["extra_python_paths"] = tuple(p for p in paths.split(os.pathsep) if p)

@@ -210,7 +210,8 @@ def launch(
         )
         process, cgroup_problem = spawn(request, argv_for, cgroup, marks)
         if cgroup_problem is not None:
-            cgroup = _drop_cgroup(config, cgroup, cgroup_problem)
+            _drop_cgroup(config, cgroup, cgroup_problem)
+            cgroup = None
         init = {
             "op": "init",
             "exec_filter": programs.exec_deny.hex() if programs else None,

@@ -15,7 +15,7 @@ from sandbox.protocol import printable
 
 __all__ = ["OutputCapture"]
 
-_CHUNK = 256 * 1024
+_CHUNK = 64 * 1024  # see sandbox.protocol._CHUNK
 _TAIL_BYTES = 4096
 
 

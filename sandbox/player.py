@@ -22,7 +22,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.players import MATCH_HOOKS, BotFault, FaultKind
 from sandbox.availability import check_available
@@ -87,7 +87,9 @@ class SandboxedPlayer:
         self._wall_bank_s = self.limits.wall_bank_s
         self._wall_used_s = 0.0  # wall-clock time of all decisions so far
         self._seq = 0  # number of the current request; replies must echo it
+        self._cpu_mark = 0.0  # the bot's CPU clock when it was last frozen
         self._spin_credit = 4  # see _spin
+        self._spins = False  # whether to spin for replies at all (set at start)
         self._process: BotProcess | None = None
         self._cgroup: BotCgroup | None = None
         self._staged: StagedBot | None = None
@@ -98,7 +100,8 @@ class SandboxedPlayer:
         self._fault: BotFault | None = None
         self._started = False
         self._closed = False
-        self._finalizer: weakref.finalize | None = None
+        #: Runs _emergency_cleanup(process, cgroup, staged) if this player is collected.
+        self._finalizer: weakref.finalize[..., SandboxedPlayer] | None = None
         self._cpus = max(1, len(os.sched_getaffinity(0)))
 
     # -- public API ---------------------------------------------------------------------
@@ -254,6 +257,11 @@ class SandboxedPlayer:
         # pooled jail's was read by the pool's thread, as soon as it came.)
         jail.await_prepared(self.name)
         self._marks.update(jail.marks)
+        # Spinning for a reply pays only while the bot runs on another CPU: a bot on the
+        # host's one CPU (placed there, or inherited from a host pinned to it) cannot run
+        # while the host spins.
+        placed = colocate(process.pid) if config.colocate else None
+        self._spins = bool(config.spin_us) and placed is None and _may_use_two_cpus()
         if not jail.has_files:  # a pooled jail: its bot is this one, from now on
             stage_into(jail.staged, self.bot_path, jail.group)
             jail.has_files = True
@@ -286,11 +294,16 @@ class SandboxedPlayer:
         if reply.get("t") == "fault":
             raise reported_fault(reply, "import", limits, process.output.tail(), self.source_name)
         hooks = reply.get("hooks")
-        if not _well_formed(reply, "ready") or not all(isinstance(h, str) for h in hooks):
+        if (
+            not _well_formed(reply, "ready")
+            or not isinstance(hooks, list)  # (_well_formed checked it; this tells mypy)
+            or not all(isinstance(h, str) for h in hooks)
+        ):
             raise BotFault(
                 FaultKind.PROTOCOL, "the bot sent a malformed or unexpected message while loading"
             )
         process.freeze()
+        self._cpu_mark = process.cpu_seconds()
         self._marks["ready"] = time.monotonic()
         self._check_quiet("while loading")
         self.hooks = frozenset(h for h in hooks if h in self._offered)
@@ -328,7 +341,11 @@ class SandboxedPlayer:
         process.poll_events(0.0)  # anything written since the last reply is not an answer
         self._check_quiet("between its turns")
         allowance = limits.move_timeout_s + max(self._bank_s, 0.0)
-        cpu_start = process.cpu_seconds()
+        # The bot's CPU clock as last read, after it was frozen at the end of its last
+        # call: it has not run since (it is stopped), so this is where this decision's CPU
+        # time starts, and anything it still ran after that reading (on its way into the
+        # stop) is charged to this decision rather than lost. One system call less.
+        cpu_start = self._cpu_mark
         # Wall clock: the move's own allowance plus what is left of the wall-clock bank,
         # and never past the seat's wall-clock time for the whole match.
         match_left = limits.match_wall_s - self._wall_used_s
@@ -341,7 +358,7 @@ class SandboxedPlayer:
                 process.thaw()
                 self._fail(self._lost(phase, wall_deadline))
             process.thaw()
-            if self.config.spin_us:
+            if self._spins:
                 self._spin(process)
             reply = self._receive(
                 cpu_start=cpu_start,
@@ -358,7 +375,8 @@ class SandboxedPlayer:
         process.freeze()
         wall = time.monotonic() - wall_start
         self._wall_used_s += wall
-        used = process.cpu_seconds() - cpu_start
+        self._cpu_mark = process.cpu_seconds()
+        used = self._cpu_mark - cpu_start
         kind = reply.get("t")
         if kind == "fault":
             self._fail(
@@ -431,6 +449,7 @@ class SandboxedPlayer:
         process = self._process
         assert process is not None
         reader = process.reader
+        used = None  # the CPU clock is first read after the first wait: the bot just began
         while True:
             try:
                 line = reader.pop()
@@ -443,6 +462,11 @@ class SandboxedPlayer:
                     raise BotFault(exc.kind, str(exc)) from None
             if process.exited or reader.eof:
                 raise self._death(phase)
+            if used is None and not startup:
+                used = 0.0
+                wait = min(wall_deadline - time.monotonic(), cpu_budget / self._cpus, 0.25)
+                process.poll_events(max(wait, 0.0))
+                continue
             used = process.cpu_seconds() - cpu_start
             if used > cpu_budget:
                 raise self._startup_timeout(used) if startup else self._cpu_timeout(phase, used)
@@ -529,7 +553,7 @@ class SandboxedPlayer:
             f"(import and on_match_start)",
         )
 
-    def _fail(self, fault: BotFault) -> Any:
+    def _fail(self, fault: BotFault) -> NoReturn:
         """Record ``fault``, stop the bot at once, raise the fault."""
         if self._fault is None:
             self._fault = fault
@@ -561,6 +585,49 @@ class SandboxedPlayer:
             self._finalizer()
         else:
             _emergency_cleanup(self._process, self._cgroup, self._staged)
+
+
+def colocate(pid: int) -> int | None:
+    """Keep process ``pid`` (a bot not yet loaded: the threads it starts inherit this) on
+    the CPU this thread runs on now, if this thread may run on more than one; the CPU, or
+    None when left alone (see ``SandboxConfig.colocate``)."""
+    cpu = _current_cpu()
+    if cpu is None:
+        return None
+    try:
+        allowed = os.sched_getaffinity(0)
+        if len(allowed) < 2 or cpu not in allowed:
+            return None  # pinned already (a worker's pool process): the bot inherited it
+        os.sched_setaffinity(pid, {cpu})
+    except OSError:  # refused, or the bot is gone: the scheduler places it, as before
+        return None
+    return cpu
+
+
+def _may_use_two_cpus() -> bool:
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except OSError:
+        return True
+
+
+def _current_cpu() -> int | None:
+    """The CPU this thread runs on (``sched_getcpu``), or None where it cannot be asked."""
+    global _sched_getcpu
+    if _sched_getcpu is None:
+        try:
+            import ctypes
+
+            _sched_getcpu = ctypes.CDLL(None, use_errno=True).sched_getcpu
+        except (OSError, AttributeError):
+            _sched_getcpu = False
+    if _sched_getcpu is False:
+        return None
+    cpu = _sched_getcpu()
+    return cpu if cpu >= 0 else None
+
+
+_sched_getcpu: Any = None
 
 
 def _emergency_cleanup(

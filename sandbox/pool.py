@@ -81,9 +81,11 @@ class JailPool:
         self._closed = False
         self._thread: threading.Thread | None = None
         self._pid = os.getpid()
+        self._last_error_log = -1e9
         #: Counts, for monitoring and tests: hits (a start got a spare; "early" ones got a
-        #: spare still starting), misses (a cold start), launched.
-        self.stats = collections.Counter()
+        #: spare still starting), misses (a cold start), launched, errors (unexpected ones
+        #: the pool's thread survived).
+        self.stats: collections.Counter[str] = collections.Counter()
 
     # -- the players' side --------------------------------------------------------------
 
@@ -242,37 +244,68 @@ class JailPool:
             self._thread.start()
 
     def _run(self) -> None:
+        """The pool's thread: launch, collect, expire and reap until closed and done.
+
+        Every jail this thread started dies with it (bubblewrap's parent-death signal
+        follows the thread), bots in the middle of a match included. So it must not end
+        on an error: anything unexpected in a round is logged and the next round goes on
+        (a jail that caused it is reaped where it can be told apart, see
+        :meth:`_collect_prepared`); the thread ends only when the pool is closed and no
+        jail it started is still in use.
+        """
         try:
             while True:
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
-                    while not self._work_now() and not self._starts():
-                        if self._closed and self._out == 0:
-                            return
-                        self._cond.wait(self._next_expiry())
-                    self._busy = True
-                    reaps = list(self._reaps)
-                    self._reaps.clear()
-                    spec = None
-                    if not self._closed and time.monotonic() >= self._paused_until and self._due:
-                        spec = next(iter(self._due))
-                        self._due[spec] -= 1
-                        if self._due[spec] <= 0:
-                            del self._due[spec]
-                        self._launching[spec] += 1
-                        limits = self._limits[spec]
-                    expired = self._take_expired()
-                for cleanup in reaps + [jail.close for jail in expired]:
-                    _quietly(cleanup)
-                if spec is not None:
-                    self._launch_one(spec, limits)
-                self._collect_prepared(0.0 if spec is not None or reaps else 0.005)
+                try:
+                    if not self._round():
+                        return
+                except BaseException:  # see above: never end while jails depend on us
+                    self._unexpected("the pool's thread")
         finally:
             with self._cond:
                 self._thread = None
                 self._busy = False
                 self._cond.notify_all()
+
+    def _round(self) -> bool:
+        """One round of the pool's thread; False when it may end (closed, nothing out)."""
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+            while not self._work_now() and not self._starts():
+                if self._closed and self._out == 0:
+                    return False
+                self._cond.wait(self._next_expiry())
+            self._busy = True
+            reaps = list(self._reaps)
+            self._reaps.clear()
+            expired = self._take_expired()
+            spec = None
+            if not self._closed and time.monotonic() >= self._paused_until and self._due:
+                spec = next(iter(self._due))
+                self._due[spec] -= 1
+                if self._due[spec] <= 0:
+                    del self._due[spec]
+                self._launching[spec] += 1
+                limits = self._limits[spec]
+        for cleanup in reaps + [jail.close for jail in expired]:
+            _quietly(cleanup)
+        if spec is not None:
+            self._launch_one(spec, limits)
+        self._collect_prepared(0.0 if spec is not None or reaps else 0.005)
+        return True
+
+    def _unexpected(self, where: str) -> None:
+        """Log an unexpected error of the pool's thread (at most once a second with its
+        traceback) and pause a little, so that a fault that repeats cannot spin a core."""
+        now = time.monotonic()
+        self.stats["errors"] += 1
+        if now - self._last_error_log >= 1.0:
+            self._last_error_log = now
+            log.exception("sandbox: unexpected error in %s; the pool goes on", where)
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+            self._cond.wait(0.01)
 
     def _collect_prepared(self, wait_s: float) -> None:
         """Move the spares whose bootstrap said ``prepared`` to the ready ones (waiting up
@@ -280,15 +313,22 @@ class JailPool:
         with self._cond:
             fds = [jail.process.reader.fd for s in self._starting.values() for jail in s]
         if fds and wait_s:
-            poller = select.poll()
-            for fd in fds:
-                poller.register(fd, select.POLLIN)
-            poller.poll(wait_s * 1000)
+            try:
+                poller = select.poll()
+                for fd in fds:
+                    poller.register(fd, select.POLLIN)
+                poller.poll(wait_s * 1000)
+            except (OSError, ValueError):  # each jail is read (and judged) below anyway
+                pass
         failed: list[tuple[Jail, str]] = []
         with self._cond:  # a player takes a starting spare under this lock: never both
             for spec, starting in self._starting.items():
                 for jail in list(starting):
-                    problem = jail.poll_prepared()
+                    try:
+                        problem = jail.poll_prepared()
+                    except BaseException as exc:  # a bug, not the jail's: reap it, go on
+                        self._unexpected_in_jail(exc)
+                        problem = f"unexpected error while reading its start message ({exc!r})"
                     if problem is None:
                         continue
                     starting.remove(jail)
@@ -302,6 +342,10 @@ class JailPool:
         for jail, problem in failed:
             log.warning("sandbox: a pre-started jail failed before its bot (%s)", problem)
             _quietly(jail.close)
+
+    def _unexpected_in_jail(self, exc: BaseException) -> None:
+        self.stats["errors"] += 1
+        log.error("sandbox: unexpected error reading a pre-started jail", exc_info=exc)
 
     def _work_now(self) -> bool:
         if self._reaps:

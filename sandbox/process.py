@@ -256,12 +256,15 @@ def spawn(
             finally:
                 os.close(seccomp_w)
             argv = argv_for(to_bot_r, from_bot_w, seccomp_r, info_w, block_r)
-        kwargs: dict[str, object] = {}
+        # Popen's defaults (None), unless Popen itself drops to the bot's ids (no helper)
+        user: int | None = None
+        group: int | None = None
+        extra_groups: list[int] | None = None
         if request.run_as is not None and request.drop_command:
             argv = [*request.drop_command, *argv]
         elif request.run_as is not None:
-            uid, gid = request.run_as
-            kwargs.update(user=uid, group=gid, extra_groups=[])
+            user, group = request.run_as
+            extra_groups = []
         popen = subprocess.Popen(
             argv,
             env={},
@@ -271,7 +274,9 @@ def spawn(
             pass_fds=child_fds,
             close_fds=True,
             start_new_session=True,
-            **kwargs,  # type: ignore[arg-type]
+            user=user,
+            group=group,
+            extra_groups=extra_groups,
         )
     except BaseException:
         for fd in [*child_fds, *host_fds, to_bot_w, from_bot_r, out_r, out_w]:

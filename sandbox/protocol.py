@@ -37,8 +37,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _json import make_encoder
 
 __all__ = [
     "EXIT_PROTOCOL_LOST",
@@ -51,8 +54,10 @@ __all__ = [
 
 #: Exit status the bootstrap uses when its reply pipe is gone (the bot closed it).
 EXIT_PROTOCOL_LOST = 97
-#: Largest single read from a pipe.
-_CHUNK = 256 * 1024
+#: Largest single read from a pipe: what a pipe holds by default. A bigger buffer is over
+#: glibc's mmap threshold: every read would map and unmap it (tens of microseconds), since
+#: the interpreter shrinks the bytes object with realloc, which never raises the threshold.
+_CHUNK = 64 * 1024
 
 
 class ProtocolViolation(Exception):
@@ -80,18 +85,51 @@ _encoder = json.JSONEncoder(
     separators=(",", ":"), ensure_ascii=True, allow_nan=False, check_circular=False
 )
 _decoder = json.JSONDecoder(parse_constant=_reject_constant)
+# The C encoder and scanner behind them, made once: JSONEncoder.encode builds a new C
+# encoder (and a closure) at every call, and JSONDecoder.decode matches whitespace with a
+# regular expression on both sides of the value. Same output, same errors, a few
+# microseconds less per decision (the pure-Python fallbacks serve a Python without them).
+# typeshed leaves out both names, which json sets at run time: json.encoder.c_make_encoder
+# (_json.make_encoder, or None without the C module) and JSONDecoder.scan_once.
+_c_make_encoder: type[make_encoder] | None = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+_c_encoder = (
+    _c_make_encoder(
+        None,
+        _encoder.default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        False,
+    )
+    if _c_make_encoder is not None
+    else None
+)
+_scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
     """One protocol line. Raises ValueError/TypeError/RecursionError for non-JSON data
     (a host bug)."""
+    if _c_encoder is not None and type(message) is dict:
+        chunks = _c_encoder(message, 0)
+        chunks.append("\n")
+        return "".join(chunks).encode("ascii")
     return _encoder.encode(message).encode("ascii") + b"\n"
 
 
 def decode(line: bytes) -> dict[str, Any]:
     """Parse one line from the bot into a dict, or raise ProtocolViolation."""
     try:
-        message = _decoder.decode(line.decode("utf-8"))
+        text = line.decode("utf-8")
+        try:
+            message, end = _scan(text, 0)
+        except StopIteration:  # not a value here (leading whitespace, or no JSON at all)
+            end = -1
+        if end != len(text):  # whitespace around the value, or extra data after it
+            message = _decoder.decode(text)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ProtocolViolation(
             "the bot wrote something that is not JSON on its protocol channel"

@@ -37,6 +37,7 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 __all__ = ["SeccompPrograms", "SeccompUnavailable", "build_programs", "exec_rules", "jail_rules"]
 
@@ -101,11 +102,25 @@ class SeccompPrograms:
     exec_deny: bytes
 
 
-def _rule(name: str, err: int, *conditions: tuple[int, str, int, int]) -> dict:
-    return {"syscall": name, "errno": err, "args": [list(c) for c in conditions]}
+#: A condition on a syscall argument: (arg index, comparison, datum_a, datum_b).
+Condition = tuple[int, str, int, int]
 
 
-def jail_rules() -> list[dict]:
+class Rule(TypedDict):
+    """One libseccomp rule, JSON-able: the helper interpreter gets the rules as JSON (where
+    the conditions arrive as lists, unpacked the same way)."""
+
+    syscall: str
+    errno: int
+    args: list[Condition]
+    number: NotRequired[int]  # the syscall's number, for a name libseccomp may not know
+
+
+def _rule(name: str, err: int, *conditions: Condition) -> Rule:
+    return {"syscall": name, "errno": err, "args": list(conditions)}
+
+
+def jail_rules() -> list[Rule]:
     """Rules of the program bwrap installs (see the module docstring). JSON-able."""
     rules = [_rule(name, errno.EPERM) for name in DENIED_SYSCALLS]
     for name, number in NUMBERED_SYSCALLS.items():
@@ -120,12 +135,12 @@ def jail_rules() -> list[dict]:
     return rules
 
 
-def exec_rules() -> list[dict]:
+def exec_rules() -> list[Rule]:
     """Rules of the program the bootstrap installs before importing the bot."""
     return [_rule(name, errno.EPERM) for name in EXEC_SYSCALLS]
 
 
-def _compile(rules: list[dict]) -> bytes:
+def _compile(rules: list[Rule]) -> bytes:
     """Compile rules with libseccomp (only where ``import seccomp`` works)."""
     import seccomp  # Debian's binding, importable only by Debian's own interpreter
 
@@ -149,7 +164,7 @@ def _compile(rules: list[dict]) -> bytes:
         return out.read()
 
 
-def _compile_spec(spec: dict) -> dict[str, str]:
+def _compile_spec(spec: dict[str, list[Rule]]) -> dict[str, str]:
     return {name: _compile(rules).hex() for name, rules in spec.items()}
 
 
@@ -180,7 +195,7 @@ def _build(pythons: Sequence[str]) -> SeccompPrograms:
     )
 
 
-def _compile_with_helper(spec: dict, pythons: Sequence[str]) -> dict[str, str]:
+def _compile_with_helper(spec: dict[str, list[Rule]], pythons: Sequence[str]) -> dict[str, str]:
     payload = json.dumps(spec).encode()
     tried = []
     for python in dict.fromkeys(pythons):
@@ -200,9 +215,10 @@ def _compile_with_helper(spec: dict, pythons: Sequence[str]) -> dict[str, str]:
             continue
         if done.returncode == 0:
             try:
-                return json.loads(done.stdout)
+                compiled: dict[str, str] = json.loads(done.stdout)  # _compile_spec's result
             except ValueError:
                 continue
+            return compiled
     raise SeccompUnavailable(
         "python3-seccomp not found: install the Debian package 'python3-seccomp' "
         f"(tried {', '.join(tried) or 'no interpreter'}) or set ARENA_SANDBOX_MODE=unsafe "

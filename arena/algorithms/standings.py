@@ -16,7 +16,9 @@ shared) carries the row bot's score share with its 95% interval
 standings row carries its points with a 95% interval (its score share's interval, scaled to
 the points it could have made) and ``superiority_over_next``, the likelihood of superiority
 over the row below: the share of bootstrap resamples of the tournament's units in which it
-makes more points than that bot (level counts half).
+makes more points than that bot (level counts half), with one extra unit won by each of the
+two counted in, as the intervals count them, so that a handful of matches never reads as
+certainty.
 """
 
 from __future__ import annotations
@@ -277,7 +279,15 @@ def superiority(
 ) -> list[float | None]:
     """For each bot in ``order`` but the last: how likely it makes more points than the
     next one if the tournament's units were drawn again (bootstrap resamples with
-    replacement; level counts half). None where neither has played."""
+    replacement; level counts half). None where neither has played.
+
+    As the intervals do (:func:`arena.algorithms.intervals.score_share`), each comparison
+    counts in two extra units, one won outright by each bot of the pair and each of the
+    size of a typical unit between them (the mean swing of the units in which their points
+    differ), so that two wins of two read as likely, not certain. Each resample is read
+    twice, with the extra units' draws swapped (antithetic), so that two bots level on
+    every unit come out at exactly one half.
+    """
     units = list(_units(matches).values())
     if len(order) < 2 or not units:
         return [None] * max(len(order) - 1, 0)
@@ -292,20 +302,30 @@ def superiority(
                     gained = seat_points(seat.placing, placings)  # type: ignore[arg-type]
                     points[row, column[seat.bot]] += gained
                     played[column[seat.bot]] = True
-    rng = np.random.default_rng(seed % 2**63)
-    # counts[r, u]: how often resample r drew unit u (a multinomial draw of len(units)).
-    counts = rng.multinomial(len(units), [1 / len(units)] * len(units), size=samples)
-    totals = counts @ points
+    # Per adjacent pair: the unit's points of the upper bot less the lower bot's.
+    gaps = points[:, :-1] - points[:, 1:]
+    swing = np.abs(gaps)
+    moved = swing > 0
+    typical = np.where(moved.any(axis=0), swing.sum(axis=0) / np.maximum(moved.sum(axis=0), 1), 1.0)
     fixed = np.array([(bye_points or {}).get(bot, 0.0) for bot in order])
-    totals += fixed
+    offset = fixed[:-1] - fixed[1:]
+    rng = np.random.default_rng(seed % 2**63)
+    # counts[r, u]: how often resample r drew unit u, the two extra units last (a multinomial
+    # draw of as many units as there are, extra units included).
+    drawn = len(units) + 2
+    counts = rng.multinomial(drawn, [1 / drawn] * drawn, size=samples)
+    real = counts[:, : len(units)] @ gaps + offset
+    extra = (counts[:, -2] - counts[:, -1])[:, None] * typical
+    ahead = np.zeros(len(order) - 1)
+    for total in (real + extra, real - extra):
+        ahead += (total > 0).mean(axis=0) + 0.5 * (total == 0).mean(axis=0)
+    ahead /= 2
     result: list[float | None] = []
     for index in range(len(order) - 1):
         if not (played[index] or played[index + 1]):
             result.append(None)
             continue
-        mine, theirs = totals[:, index], totals[:, index + 1]
-        ahead = (mine > theirs).mean() + 0.5 * (mine == theirs).mean()
-        result.append(round(float(ahead), 3))
+        result.append(round(float(ahead[index]), 3))
     return result
 
 

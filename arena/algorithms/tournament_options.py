@@ -16,6 +16,7 @@ table_size bad_table_size
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -105,11 +106,24 @@ class Seats:
 
 
 class OptionError(ValueError):
-    """A bad option: the ``field`` it is about, a stable ``code`` and a message for people."""
+    """A bad option: the ``field`` it is about, a stable ``code`` and a message for people.
+
+    :func:`options_check` raises one for the first bad option in the order forms show them,
+    with ``errors`` listing every bad option it found (that one first), so a form can show
+    each message beside its field at once.
+    """
 
     def __init__(self, field: str, code: str, message: str) -> None:
         super().__init__(message)
         self.field, self.code, self.message = field, code, message
+        self.errors: tuple[OptionError, ...] = (self,)
+
+    def by_field(self) -> dict[str, list[str]]:
+        """Every bad option's messages, by field: ``{"rounds": ["..."], ...}``."""
+        found: dict[str, list[str]] = {}
+        for error in self.errors:
+            found.setdefault(error.field, []).append(error.message)
+        return found
 
 
 def table_size_default(seats: Seats) -> int:
@@ -137,42 +151,78 @@ def options_check(
     time_bank_s: float | None = None,
     now: datetime | None = None,
 ) -> None:
-    """Raise :class:`OptionError` for the first bad option, in the order forms show them.
+    """Raise :class:`OptionError` when any option is bad: the first in the order forms show
+    them, with ``errors`` naming every bad one (one per field at most).
 
     An unknown format; a table size outside the game's (double elimination: two seats
     only); rounds outside Swiss or outside 1-100; matches per pairing outside 1-20; an
     unknown entry, a sign-up without a deadline (given ``now``: one not after it), the top
     of the ladder without a limit of 2-10,000, a limit or a deadline the entry does not
-    use; a CPU time per move outside 0.05-10 s or a CPU bank outside 0-120 s.
+    use; a CPU time per move outside 0.05-10 s or a CPU bank outside 0-120 s. An option
+    whose meaning depends on an unknown format or entry (rounds; a limit or a deadline) is
+    not judged against it.
+
+    >>> try:
+    ...     options_check(seats=Seats(2, 2), rounds=3, matches_per_pairing=0)
+    ... except OptionError as exc:
+    ...     print([error.field for error in exc.errors])
+    ['rounds', 'matches_per_pairing']
     """
-    if format not in FORMATS:
-        raise OptionError(
-            "format", "bad_format", f"unknown format {format!r}; one of {', '.join(FORMATS)}"
+    errors: list[OptionError] = []
+
+    def check(rule: Callable[[], None]) -> None:
+        try:
+            rule()
+        except OptionError as exc:
+            errors.append(exc)
+
+    known_format = format in FORMATS
+    if not known_format:
+        errors.append(
+            OptionError(
+                "format", "bad_format", f"unknown format {format!r}; one of {', '.join(FORMATS)}"
+            )
         )
-    _check_table_size(seats, format, table_size)
+    check(lambda: _check_table_size(seats, format, table_size))
     if rounds is not None:
-        if format != "swiss":
-            raise OptionError("rounds", "bad_rounds", "rounds are set for Swiss tournaments only")
-        if not _whole(rounds) or not 1 <= rounds <= MAX_ROUNDS:
-            raise OptionError("rounds", "bad_rounds", f"rounds must be 1-{MAX_ROUNDS}")
+        if known_format and format != "swiss":
+            errors.append(
+                OptionError("rounds", "bad_rounds", "rounds are set for Swiss tournaments only")
+            )
+        elif not _whole(rounds) or not 1 <= rounds <= MAX_ROUNDS:
+            errors.append(OptionError("rounds", "bad_rounds", f"rounds must be 1-{MAX_ROUNDS}"))
     if not _whole(matches_per_pairing) or not 1 <= matches_per_pairing <= MAX_MATCHES_PER_PAIRING:
-        raise OptionError(
-            "matches_per_pairing",
-            "bad_matches_per_pairing",
-            f"matches per pairing must be 1-{MAX_MATCHES_PER_PAIRING}",
+        errors.append(
+            OptionError(
+                "matches_per_pairing",
+                "bad_matches_per_pairing",
+                f"matches per pairing must be 1-{MAX_MATCHES_PER_PAIRING}",
+            )
         )
     for name, value in (("duplicate", duplicate), ("rated", rated)):
         if not isinstance(value, bool):
-            raise OptionError(name, f"bad_{name}", f"{name} must be true or false")
-    _check_entry(entry, entry_limit, signup_deadline, now)
-    _check_seconds(
-        "move_timeout_s",
-        move_timeout_s,
-        MIN_MOVE_TIMEOUT_S,
-        MAX_MOVE_TIMEOUT_S,
-        "CPU time per move",
+            errors.append(OptionError(name, f"bad_{name}", f"{name} must be true or false"))
+    errors.extend(_entry_errors(entry, entry_limit, signup_deadline, now))
+    check(
+        lambda: _check_seconds(
+            "move_timeout_s",
+            move_timeout_s,
+            MIN_MOVE_TIMEOUT_S,
+            MAX_MOVE_TIMEOUT_S,
+            "CPU time per move",
+        )
     )
-    _check_seconds("time_bank_s", time_bank_s, 0.0, MAX_TIME_BANK_S, "CPU time bank")
+    check(lambda: _check_seconds("time_bank_s", time_bank_s, 0.0, MAX_TIME_BANK_S, "CPU time bank"))
+    if errors:
+        # One message per field (the first), in the order of the form's fields.
+        order = {name: index for index, name in enumerate(OPTIONS)}
+        firsts: dict[str, OptionError] = {}
+        for error in errors:
+            firsts.setdefault(error.field, error)
+        ranked = sorted(firsts.values(), key=lambda error: order.get(error.field, len(order)))
+        first = ranked[0]
+        first.errors = tuple(ranked)
+        raise first
 
 
 def _whole(value: object) -> bool:
@@ -206,39 +256,58 @@ def _check_table_size(seats: Seats, format: str, table_size: int | None) -> None
         )
 
 
-def _check_entry(
+def _entry_errors(
     entry: str, limit: int | None, deadline: datetime | None, now: datetime | None
-) -> None:
+) -> list[OptionError]:
     if entry not in ENTRIES:
-        raise OptionError(
-            "entry", "bad_entry", f"unknown entry {entry!r}; one of {', '.join(ENTRIES)}"
-        )
+        # What a limit or a deadline is for depends on the entry: not judged against this one.
+        return [
+            OptionError(
+                "entry", "bad_entry", f"unknown entry {entry!r}; one of {', '.join(ENTRIES)}"
+            )
+        ]
+    errors = []
     if entry == "top":
         if not _whole(limit) or not 2 <= limit <= MAX_ENTRY_LIMIT:  # type: ignore[operator]
-            raise OptionError(
-                "entry_limit",
-                "bad_entry_limit",
-                f"the top of the ladder needs an entry limit of 2-{MAX_ENTRY_LIMIT:,}",
+            errors.append(
+                OptionError(
+                    "entry_limit",
+                    "bad_entry_limit",
+                    f"the top of the ladder needs an entry limit of 2-{MAX_ENTRY_LIMIT:,}",
+                )
             )
     elif limit is not None:
-        raise OptionError(
-            "entry_limit", "bad_entry_limit", "an entry limit is for top-of-the-ladder entry only"
+        errors.append(
+            OptionError(
+                "entry_limit",
+                "bad_entry_limit",
+                "an entry limit is for top-of-the-ladder entry only",
+            )
         )
     if entry == "signup":
         if deadline is None:
-            raise OptionError(
-                "signup_deadline", "bad_signup_deadline", "a sign-up tournament needs a deadline"
+            errors.append(
+                OptionError(
+                    "signup_deadline",
+                    "bad_signup_deadline",
+                    "a sign-up tournament needs a deadline",
+                )
             )
-        if now is not None and deadline <= now:
-            raise OptionError(
-                "signup_deadline",
-                "bad_signup_deadline",
-                "the sign-up deadline must be in the future",
+        elif now is not None and deadline <= now:
+            errors.append(
+                OptionError(
+                    "signup_deadline",
+                    "bad_signup_deadline",
+                    "the sign-up deadline must be in the future",
+                )
             )
     elif deadline is not None:
-        raise OptionError(
-            "signup_deadline", "bad_signup_deadline", "a deadline is for sign-up entry only"
+        errors.append(
+            OptionError(
+                "signup_deadline", "bad_signup_deadline", "a deadline is for sign-up entry only"
+            )
         )
+    return errors
 
 
 def _check_seconds(field: str, value: float | None, low: float, high: float, what: str) -> None:

@@ -1,5 +1,6 @@
 """A tournament's standings, crosstable and exports: ``/api/tournaments/<id>/standings/``,
-``standings.csv`` and ``replays.zip``. Anyone may read them."""
+``standings.csv``, ``crosstable.csv``, ``notes.txt`` (what the CSVs' columns mean) and
+``replays.zip``. Anyone may read them."""
 
 from __future__ import annotations
 
@@ -14,14 +15,21 @@ from rest_framework.views import APIView
 from arena.api.negotiation import AnyAcceptNegotiation
 from arena.api.schema import errors
 from arena.api.serializers import BotRefSerializer
-from arena.http.downloads import csv_response, replays_zip_response
+from arena.http.downloads import csv_response, replays_zip_response, text_response
 from arena.models import Tournament
 from arena.selectors.matches import replays_of_tournament
-from arena.selectors.tournaments import standings_csv, tournament_get
+from arena.selectors.tournaments import (
+    crosstable_csv,
+    csv_notes,
+    standings_csv,
+    tournament_get,
+)
 from arena.services.tournaments import HOW_TO_READ, tournament_standings
 
 __all__ = [
     "StandingsSerializer",
+    "TournamentCrosstableCsvApi",
+    "TournamentCsvNotesApi",
     "TournamentReplaysZipApi",
     "TournamentStandingsApi",
     "TournamentStandingsCsvApi",
@@ -179,7 +187,7 @@ class _RoundSerializer(serializers.Serializer):
 
 
 class StandingsSerializer(serializers.Serializer):
-    version = serializers.IntegerField(help_text="The shape of these standings (2).")
+    version = serializers.IntegerField(help_text="The shape of these standings (3).")
     tournament = serializers.IntegerField()
     game = serializers.CharField()
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
@@ -248,8 +256,48 @@ class TournamentStandingsCsvApi(APIView):
 
 def standings_csv_response(tournament: Tournament) -> HttpResponse:
     """The CSV download of a tournament's standings (the API's and the page's)."""
-    body = standings_csv(tournament_standings(tournament=tournament))
+    body = standings_csv(tournament_standings(tournament=tournament), tournament=tournament)
     return csv_response(body, f"tournament-{tournament.pk}-standings.csv")
+
+
+class TournamentCrosstableCsvApi(APIView):
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        tags=TAGS,
+        summary="A tournament's crosstable as CSV",
+        description="One row per ordered pair of bots that shared a table (the bot, then "
+        "the opponent, in rank order), summing every match of the pair as the standings' "
+        "crosstable cell does; the columns are listed in docs/api.md and in `notes.txt`.",
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The crosstable."),
+            **errors(404),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = tournament_get(tournament_id=tournament_id)
+        body = crosstable_csv(tournament_standings(tournament=tournament))
+        return csv_response(body, f"tournament-{tournament.pk}-crosstable.csv")
+
+
+class TournamentCsvNotesApi(APIView):
+    content_negotiation_class = AnyAcceptNegotiation
+
+    @extend_schema(
+        tags=TAGS,
+        summary="What a tournament's CSVs hold, as plain text",
+        description="The tournament and its options, how to read the intervals (the "
+        "standings' `how_to_read` and the crosstable's) and the meaning of every column of "
+        "`standings.csv` and `crosstable.csv`.",
+        responses={
+            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The notes."),
+            **errors(404),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = tournament_get(tournament_id=tournament_id)
+        body = csv_notes(tournament, how_to_read=HOW_TO_READ)
+        return text_response(body, f"tournament-{tournament.pk}-notes.txt")
 
 
 class TournamentReplaysZipApi(APIView):

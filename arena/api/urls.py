@@ -142,6 +142,16 @@ urlpatterns = [
         name="api-tournament-standings-csv",
     ),
     path(
+        "tournaments/<api_id:tournament_id>/crosstable.csv",
+        standings.TournamentCrosstableCsvApi.as_view(),
+        name="api-tournament-crosstable-csv",
+    ),
+    path(
+        "tournaments/<api_id:tournament_id>/notes.txt",
+        standings.TournamentCsvNotesApi.as_view(),
+        name="api-tournament-csv-notes",
+    ),
+    path(
         "tournaments/<api_id:tournament_id>/replays.zip",
         standings.TournamentReplaysZipApi.as_view(),
         name="api-tournament-replays-zip",

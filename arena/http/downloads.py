@@ -1,4 +1,5 @@
-"""File downloads shared by the pages and the API: a CSV, and many stored replays as one zip.
+"""File downloads shared by the pages and the API: a CSV, plain text, and many stored replays
+as one zip.
 
 The zip is streamed: each replay is written as it is read, so a large tournament's archive
 never sits whole in the web process's memory. The replays are stored gzip JSON already (as
@@ -14,13 +15,20 @@ from collections.abc import Iterable, Iterator
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.http import content_disposition_header
 
-__all__ = ["csv_response", "replays_zip_response"]
+__all__ = ["csv_response", "replays_zip_response", "text_response"]
 
 
 def csv_response(body: str, filename: str) -> HttpResponse:
     """A CSV attachment."""
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def text_response(body: str, filename: str) -> HttpResponse:
+    """Plain text the browser shows (saved under ``filename``)."""
+    response = HttpResponse(body, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(False, filename)
     return response
 
 

@@ -53,14 +53,16 @@ def game_seats(game: str) -> Seats | None:
 
 def _options_clean(options: dict[str, Any], *, now: Any = None) -> None:
     """The options checked as the services and the API check them, as a ValidationError
-    on the field the first bad one is about (the admin's forms show it there)."""
+    on the field of every bad one (the admin's forms show each there)."""
     seats = game_seats(options.get("game", ""))
     if seats is None:
         return  # the game field's own validator says so
     try:
         options_check(seats=seats, now=now, **{k: v for k, v in options.items() if k != "game"})
     except OptionError as exc:
-        raise ValidationError({exc.field: exc.message}, code=exc.code) from None
+        raise ValidationError(
+            {error.field: ValidationError(error.message, code=error.code) for error in exc.errors}
+        ) from None
 
 
 def _new_seed() -> int:

@@ -142,7 +142,7 @@ def _check(name: str, game: str) -> None:
 
 
 def schedule_options_check(*, game: str, entry: str = Tournament.Entry.ALL, **options: Any) -> None:
-    """InvalidInput naming the first bad option of a schedule's tournaments: the tournaments'
+    """InvalidInput naming every bad option of a schedule's tournaments: the tournaments'
     own check (``tournament_options_check``, as the tournament API, forms and admin make it),
     and no sign-up entry, which needs a deadline a recurring tournament does not have."""
     if game not in GAMES:
@@ -151,13 +151,19 @@ def schedule_options_check(*, game: str, entry: str = Tournament.Entry.ALL, **op
             code="unknown_game",
             extra={"fields": {"game": ["unknown game"]}},
         )
-    if entry == Tournament.Entry.SIGNUP:
-        message = (
-            "a schedule's tournaments start at their due time, so they take no sign-ups; "
-            "use entry all or top"
-        )
-        raise InvalidInput(message, code="bad_entry", extra={"fields": {"entry": [message]}})
-    tournament_options_check(game=game, entry=entry, **options)
+    if entry != Tournament.Entry.SIGNUP:
+        tournament_options_check(game=game, entry=entry, **options)
+        return
+    message = (
+        "a schedule's tournaments start at their due time, so they take no sign-ups; "
+        "use entry all or top"
+    )
+    fields: dict[str, Any] = {"entry": [message]}
+    try:  # the other options, as they would be with an entry a schedule may have
+        tournament_options_check(game=game, entry=Tournament.Entry.ALL, **options)
+    except InvalidInput as exc:
+        fields.update((name, found) for name, found in exc.extra["fields"].items())  # type: ignore[union-attr]
+    raise InvalidInput(message, code="bad_entry", extra={"fields": fields})
 
 
 def schedule_create(

@@ -7,6 +7,7 @@ the admin make too), whose message lands beside the field it names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 
@@ -31,6 +32,15 @@ __all__ = ["ScheduleForm", "TournamentForm"]
 
 #: The browser's datetime-local value, read in the server's time zone (UTC).
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
+#: The other options an option's check reads: while one of them is refused by its field, the
+#: option is not judged (its message could be wrong).
+DEPENDS_ON = {
+    "format": ("table_size",),
+    "table_size": ("format",),
+    "rounds": ("format",),
+    "entry_limit": ("entry",),
+    "signup_deadline": ("entry",),
+}
 
 
 class _OptionsForm(forms.Form):
@@ -96,7 +106,7 @@ class _OptionsForm(forms.Form):
         required=False,
         min_value=0,
         max_value=MAX_TIME_BANK_S,
-        label="CPU time bank per match",
+        label="CPU time bank per match, in seconds",
         help_text=f"0-{MAX_TIME_BANK_S:g} s of overrun a bot may use in a match. Empty: the "
         "arena's.",
     )
@@ -117,6 +127,24 @@ class _OptionsForm(forms.Form):
         return {
             name: self.cleaned_data.get(name) for name in SCHEDULE_OPTIONS if name in self.fields
         }
+
+    def add_option_errors(self, check: Callable[..., None]) -> None:
+        """With some fields refused by their own shape already, run the services' options
+        ``check`` on the others too, so that every bad field is shown at once: each refusal
+        lands beside its field, except on an option that reads a refused one."""
+        refused = set(self.errors)
+        # A refused field is left out: the check takes its default and says nothing of it.
+        options = {name: value for name, value in self.options().items() if name not in refused}
+        try:
+            check(**options)
+        except InvalidInput as exc:
+            for name, messages in (exc.extra.get("fields") or {}).items():  # type: ignore[union-attr]
+                if name not in self.fields or name in self.errors:
+                    continue
+                if refused.intersection(DEPENDS_ON.get(name, ())):
+                    continue
+                for message in messages:
+                    self.add_error(name, message)
 
     def add_service_error(self, error: InvalidInput) -> None:
         """Show a service's refusal beside the field it names (else above the form)."""
@@ -183,3 +211,8 @@ class ScheduleForm(_OptionsForm):
         self.fields["entry"].choices = [
             (value, label) for value, label in self.fields["entry"].choices if value != "signup"
         ]
+        self.fields["entry"].help_text = "; ".join(
+            f"<b>{label}</b>: {about}"
+            for value, (label, about) in ENTRIES.items()
+            if value != "signup"
+        )

@@ -119,6 +119,16 @@ urlpatterns = [
         name="tournament-standings-csv",
     ),
     path(
+        "tournaments/<int:tournament_id>/crosstable.csv",
+        tournaments.tournament_crosstable_csv,
+        name="tournament-crosstable-csv",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/notes.txt",
+        tournaments.tournament_csv_notes,
+        name="tournament-csv-notes",
+    ),
+    path(
         "tournaments/<int:tournament_id>/replays.zip",
         tournaments.tournament_replays_zip,
         name="tournament-replays-zip",

@@ -82,6 +82,21 @@ def test_play_reports_errors_by_player(capsys):
     ]
 
 
+def test_places_count_from_one_in_the_json_and_in_the_table():
+    """Issue 32: one convention for places everywhere (1 = first). A bot that faults in every
+    match is last in each: mean place 2 of 2, its opponent 1, in --json and in the table."""
+    bot = Path(__file__).parent / "bots" / "returns_list.py"
+    args = ["play", str(bot), "random", "--matches", "2", "--in-process"]
+    as_json = run(*args, "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert [b["mean_place"] for b in json.loads(as_json.stdout)["bots"]] == [2.0, 1.0]
+    table = run(*args)
+    assert table.returncode == 0, table.stderr
+    [row] = [line for line in table.stdout.splitlines() if "mean place" in line]
+    cells = [cell for cell in row.replace("\u2502", " ").split() if cell[0].isdigit()]
+    assert cells == ["2.00", "1.00"]
+
+
 def test_the_table_summary_names_both_players():
     result = run("play", "greedy", "random", "--matches", "2", "--in-process")
     assert result.returncode == 0

@@ -130,3 +130,12 @@ def test_broken_user_namespaces_are_refused_in_one_line():
     message = str(info.value)
     assert message.startswith("user namespaces unavailable")
     assert "\n" not in message
+
+
+def test_colocation_is_on_unless_switched_off():
+    assert SandboxConfig.from_env({}).colocate is True
+    for value, expected in (("off", False), ("0", False), ("On", True), ("true", True)):
+        assert SandboxConfig.from_env({"ARENA_SANDBOX_COLOCATE": value}).colocate is expected
+    with pytest.raises(SandboxUnavailable) as info:
+        SandboxConfig.from_env({"ARENA_SANDBOX_COLOCATE": "sometimes"})
+    assert "ARENA_SANDBOX_COLOCATE" in str(info.value) and "\n" not in str(info.value)

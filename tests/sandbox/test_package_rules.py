@@ -30,7 +30,8 @@ def test_sandbox_imports_nothing_from_the_web_stack(path):
     imported = _imports(path)
     assert not {name for name in imported if name.split(".")[0] in FORBIDDEN_TOP_LEVEL}
     engine = {name for name in imported if name.split(".")[0] == "engine"}
-    assert engine <= {"engine.players", "engine.botpackages"}  # the one list of bot packages
+    # the player interface, the one list of bot packages, and what a local sandbox provides
+    assert engine <= {"engine.players", "engine.botpackages", "engine.sandboxes"}
 
 
 def test_bootstrap_uses_only_the_standard_library():

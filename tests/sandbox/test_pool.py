@@ -291,3 +291,85 @@ def test_a_pooled_jail_keeps_the_start_up_limits(pooled):
     with pytest.raises(BotFault) as info:
         player.start({})
     assert info.value.kind == FaultKind.TIMEOUT and "to load" in info.value.detail
+
+
+def _own_pool(pooled: Pooled, monkeypatch, launcher=None) -> JailPool:
+    """A pool of ``pooled``'s config with ``launcher``, made the one its players use."""
+    import sandbox.pool
+
+    pooled.pool.close()
+    pool = JailPool(pooled.config, launcher=launcher)
+    monkeypatch.setitem(sandbox.pool._pools, pooled.config, pool)
+    pooled.pool = pool
+    return pool
+
+
+def test_an_unexpected_error_reading_a_spare_reaps_it_and_spares_the_others(
+    pooled, monkeypatch, caplog
+):
+    """Every pooled jail dies with the pool's thread (bubblewrap's parent-death signal):
+    a bug met while reading one spare must cost that spare only, never the bots in play."""
+    from sandbox.launch import launch
+
+    launched = []
+
+    def launcher(config, limits):
+        jail = launch(config, limits)
+        launched.append(jail)
+        if len(launched) == 3:  # the third jail's start message cannot be read
+
+            def broken() -> str | None:
+                raise RuntimeError("a bug in reading the start message")
+
+            jail.poll_prepared = broken
+        return jail
+
+    pool = _own_pool(pooled, monkeypatch, launcher)
+    pool.fill(FAST, 2)
+    assert pool.wait_idle(30)
+    player = pooled.player("echo_bot.py", limits=FAST)
+    player.start({})
+    assert player.act({"n": 1})["moves"] == 1  # in the middle of its match
+    thread = pool._thread
+    with caplog.at_level(logging.WARNING, logger="sandbox"):
+        pool.fill(FAST, 2)  # launches the third, broken one
+        assert pool.wait_idle(30)
+    broken = launched[2]
+    assert "unexpected error reading a pre-started jail" in caplog.text
+    assert "a bug in reading the start message" in caplog.text
+    assert pool.stats["errors"] == 1
+    assert pool._thread is thread and thread.is_alive()
+    assert not process_alive(broken.process.pid) and not broken.staged.root.exists()
+    assert player.act({"n": 1})["moves"] == 2  # the bot in play lives on
+    (spare,) = (jail for jail in launched[:2] if jail.process.pid != player.process_ids[1])
+    assert [jail.process.pid for jail in pool.waiting()] == [spare.process.pid]
+    other = pooled.player("echo_bot.py", limits=FAST)
+    other.start({})
+    assert other.process_ids[1] == spare.process.pid
+    assert other.act({"n": 1})["moves"] == 1
+
+
+def test_the_pools_thread_survives_an_unexpected_error_of_its_own(pooled, monkeypatch, caplog):
+    pool = _own_pool(pooled, monkeypatch)
+    pool.fill(FAST, 1)
+    assert pool.wait_idle(30)
+    player = pooled.player("echo_bot.py", limits=FAST)
+    player.start({})
+    thread = pool._thread
+    real = pool._take_expired
+    failures = iter([RuntimeError("a bug in the pool's bookkeeping")])
+
+    def take_expired():
+        for exc in failures:
+            raise exc
+        return real()
+
+    monkeypatch.setattr(pool, "_take_expired", take_expired)
+    with caplog.at_level(logging.ERROR, logger="sandbox"):
+        pool.fill(FAST, 2)
+        assert pool.wait_idle(30)
+    assert "unexpected error in the pool's thread; the pool goes on" in caplog.text
+    assert pool.stats["errors"] == 1
+    assert pool._thread is thread and thread.is_alive()
+    assert player.act({"n": 1})["moves"] == 1  # its bot was not killed with the thread
+    assert len(pool.waiting()) == 2  # and the pool still launches

@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from arena.models import Bot, BotVersion, Match, MatchLog, Rating, RatingHistory
+from arena.models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchLog,
+    Rating,
+    RatingHistory,
+    Tournament,
+    TournamentSchedule,
+)
 from arena.services.ratings import rating_activate
 from tests.arena.factories import BotFactory, BotVersionFactory, UserFactory
 from tests.arena.recorded import match_played, match_queued
@@ -191,3 +200,21 @@ def tournament_of_format(
                 )
         tournament_finish(tournament_id=tournament.pk)
     return Tournament.objects.get(pk=tournament.pk)
+
+
+def organiser_urls(tournament: Tournament, schedule: TournamentSchedule) -> list[tuple[str, str]]:
+    """Every organisers' page, (method, path)."""
+    return [
+        ("get", "/tournaments/new/"),
+        ("post", "/tournaments/new/"),
+        ("post", f"/tournaments/{tournament.pk}/start/"),
+        ("post", f"/tournaments/{tournament.pk}/cancel/"),
+        ("get", "/tournaments/schedules/new/"),
+        ("post", "/tournaments/schedules/new/"),
+        ("get", f"/tournaments/schedules/{schedule.pk}/edit/"),
+        ("post", f"/tournaments/schedules/{schedule.pk}/edit/"),
+        ("post", f"/tournaments/schedules/{schedule.pk}/pause/"),
+        ("post", f"/tournaments/schedules/{schedule.pk}/resume/"),
+        ("get", f"/tournaments/schedules/{schedule.pk}/delete/"),
+        ("post", f"/tournaments/schedules/{schedule.pk}/delete/"),
+    ]

@@ -7,7 +7,6 @@ import zoneinfo
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.humanize.templatetags.humanize import naturaltime
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 from arena.models import Match
 from arena.selectors.matches import match_list
 from arena.web.match_rows import match_rows_html
-from arena.web.templatetags.arena_tags import WHEN_FORMAT, when
+from arena.web.templatetags.arena_tags import WHEN_FORMAT, _how_far, when
 from tests.arena.factories import BotVersionFactory, MatchFactory, TournamentFactory
 from tests.web.data import bot_make
 
@@ -106,9 +105,10 @@ _moments = st.datetimes(
 
 
 def _when_by_django(value, relative: str = "") -> str:
-    """What ``when`` wrote through Django's ``date`` format and ``format_html``."""
+    """What ``when`` wrote through Django's ``date`` format and ``format_html`` (its words,
+    how far off, are its own: ``_how_far``)."""
     moment = timezone.localtime(value)
-    words = naturaltime(value)
+    words = _how_far(value)
     text = date_format(moment, WHEN_FORMAT)
     if relative:
         return format_html(

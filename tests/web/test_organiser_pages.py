@@ -9,23 +9,38 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
 from datetime import timedelta
+from html import escape
+from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
-from arena.models import Tournament, TournamentSchedule, TournamentSignup
+from arena.algorithms.tournament_options import OPTIONS
+from arena.models import Match, MatchSeat, Tournament, TournamentSchedule, TournamentSignup
+from arena.selectors.tournaments import (
+    CROSSTABLE_COLUMNS,
+    CROSSTABLE_HOW_TO_READ,
+    CSV_COLUMNS,
+    OPTION_COLUMNS,
+)
 from arena.services.accounts import organiser_make
 from arena.services.builtins import builtin_bots_install
 from arena.services.schedules import schedule_create
-from arena.services.tournaments import tournament_create, tournament_start
-from tests.arena.services.tournaments.results import bots, run_to_end
-from tests.web.data import user_make
+from arena.services.tournaments import HOW_TO_READ, tournament_create, tournament_start
+from engine.registry import GAMES
+from tests.arena.services.tournaments.results import bots, play_open, run_to_end
+from tests.web.data import organiser_urls, user_make
 
 pytestmark = pytest.mark.django_db
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def client_of(user=None) -> Client:
@@ -52,24 +67,6 @@ def a_tournament(**options) -> Tournament:
 def a_signup_tournament(**options) -> Tournament:
     deadline = timezone.now() + timedelta(hours=1)
     return a_tournament(entry="signup", signup_deadline=deadline, **options)
-
-
-def organiser_urls(tournament: Tournament, schedule: TournamentSchedule) -> list[tuple[str, str]]:
-    """Every organisers' page, (method, path)."""
-    return [
-        ("get", "/tournaments/new/"),
-        ("post", "/tournaments/new/"),
-        ("post", f"/tournaments/{tournament.pk}/start/"),
-        ("post", f"/tournaments/{tournament.pk}/cancel/"),
-        ("get", "/tournaments/schedules/new/"),
-        ("post", "/tournaments/schedules/new/"),
-        ("get", f"/tournaments/schedules/{schedule.pk}/edit/"),
-        ("post", f"/tournaments/schedules/{schedule.pk}/edit/"),
-        ("post", f"/tournaments/schedules/{schedule.pk}/pause/"),
-        ("post", f"/tournaments/schedules/{schedule.pk}/resume/"),
-        ("get", f"/tournaments/schedules/{schedule.pk}/delete/"),
-        ("post", f"/tournaments/schedules/{schedule.pk}/delete/"),
-    ]
 
 
 # --- who may ------------------------------------------------------------------------------------
@@ -165,6 +162,63 @@ def test_each_bad_field_is_refused_beside_it_and_nothing_is_created(
     assert not Tournament.objects.exists()
 
 
+@pytest.mark.parametrize("step", ["review", "confirm", "start"])
+def test_every_bad_field_is_shown_at_once(oscar, step):
+    """Two cross-field refusals (the services' options check) and a field's own refusal
+    (its shape) together: each message beside its field in one answer."""
+    fields = {
+        "rounds": "3",  # a round robin takes no rounds
+        "entry_limit": "5",  # nor a limit, without top-of-the-ladder entry
+        "move_timeout_s": "0.01",  # below the form field's own minimum
+        "signup_deadline": "2020-01-01T10:00",  # a deadline without sign-up
+    }
+    html = review(oscar, **fields, **{"review": "", step: "1"}).content.decode()
+    assert "rounds are set for Swiss tournaments only" in field_error(html, "rounds")
+    assert "for top-of-the-ladder entry only" in field_error(html, "entry_limit")
+    assert "greater than or equal to 0.05" in field_error(html, "move_timeout_s")
+    assert "a deadline is for sign-up entry only" in field_error(html, "signup_deadline")
+    assert not Tournament.objects.exists()
+
+
+def test_an_option_that_reads_a_refused_one_is_not_judged_against_it(oscar):
+    """A bad format: rounds are not refused "for Swiss only" against a format nobody chose."""
+    html = review(oscar, format="knockout", rounds="3").content.decode()
+    assert "Select a valid choice" in field_error(html, "format")
+    assert field_error(html, "rounds") == ""
+
+
+def test_every_bad_schedule_field_is_shown_at_once(oscar):
+    fields = {"crontab": "61 3 * * *", "rounds": "2", "entry": "top", "review": "1"}
+    html = schedule_form(oscar, **fields).content.decode()
+    assert "is not valid" in field_error(html, "crontab")
+    assert "rounds are set for Swiss tournaments only" in field_error(html, "rounds")
+    assert "needs an entry limit" in field_error(html, "entry_limit")
+    assert not TournamentSchedule.objects.exists()
+
+
+def test_a_swiss_whose_bots_all_fit_one_table_is_warned_about_in_the_form_and_plan(oscar):
+    """Four Liars bots at tables of four: every round would seat the same four."""
+    bots(4, game="liars")
+    fields = {"format": "swiss", "table_size": "4", "rounds": "3"}
+    html = review(oscar, "liars", **fields).content.decode()
+    warning = (
+        "All 4 bots sit at one table of 4 every round, so the 3 rounds of this Swiss are the "
+        "same table played 3 times. Choose tables of fewer than 4 seats for rounds that differ."
+    )
+    assert re.search(rf'id="one-table-warning">{re.escape(warning)}<', html), "beside the field"
+    assert re.search(rf'id="plan-one-table">{re.escape(warning)}<', html), "in the plan"
+    assert 'id="confirm-start"' in html, "a warning, not a refusal"
+    for size in ("2", "3"):  # rounds that differ: no warning
+        html = review(oscar, "liars", **{**fields, "table_size": size}).content.decode()
+        assert 'id="plan-one-table"' not in html
+        assert re.search(r'id="one-table-warning" hidden></p>', html)
+    # Two bots of a two-seat game: the one pair, every round (no table size to choose).
+    bots(2)
+    html = review(oscar, format="swiss").content.decode()
+    assert re.search(r'id="plan-one-table">The 2 bots meet at the one table there is', html)
+    assert 'id="one-table-warning">The 2 bots' in html, "beside the rounds"
+
+
 def test_the_review_says_what_it_will_play_before_anything_is_created(oscar):
     bots(5)
     response = review(oscar, matches_per_pairing="3")
@@ -172,7 +226,8 @@ def test_the_review_says_what_it_will_play_before_anything_is_created(oscar):
     assert response.status_code == 200
     assert not Tournament.objects.exists()
     assert re.search(r'id="plan-entrants">5 bots now<', html)
-    assert re.search(r'id="plan-matches">30<', html)  # 10 pairings, 3 matches each
+    assert re.search(r'id="plan-matches"[^>]*>30<', html)
+    assert re.search(r'id="plan-pairings">· 10 pairings, 3 matches each<', html)
     assert "not known yet" in html  # no Lie 21 match has been timed
     assert 'id="confirm-create"' in html and 'id="confirm-start"' in html
     assert "One match is best of seven games" in html
@@ -303,6 +358,120 @@ def test_the_page_the_csv_and_the_api_give_the_same_numbers(db):
         low, high = row["points_interval"]
         assert f'data-low="{low}" data-high="{high}"' in page
     assert api["matches_total"] == 18 and api["matches_done"] == 18
+
+
+def _csv(path: str) -> list[dict[str, str]]:
+    response = Client().get(path)
+    assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
+    return list(csv.DictReader(io.StringIO(response.content.decode())))
+
+
+@pytest.mark.parametrize(
+    ("game", "count", "options"),
+    [
+        ("lie21", 4, {"matches_per_pairing": 3, "seed": 3}),
+        ("highcard", 4, {"format": "swiss", "table_size": 3, "rounds": 3, "seed": 4}),
+    ],
+)
+def test_the_csvs_carry_what_the_page_shows_with_the_options_and_notes(db, game, count, options):
+    bots(count, game=game)
+    tournament = (
+        a_tournament(**options)
+        if game == "lie21"
+        else tournament_create(name="Cup", game=game, created_by=None, **options)
+    )
+    tournament_start(tournament_id=tournament.pk)
+    tournament = run_to_end(tournament, seed=options["seed"])
+    api = Client().get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    standings = _csv(f"/tournaments/{tournament.pk}/standings.csv")
+    # The tournament's options, the same on every row.
+    for line in standings:
+        assert line["tournament_id"] == str(tournament.pk) and line["game"] == game
+        assert line["format"] == tournament.format
+        assert line["table_size"] == str(tournament.table_size)
+        assert line["matches_per_pairing"] == str(tournament.matches_per_pairing)
+        assert line["rounds"] == (str(tournament.rounds) if tournament.rounds else "")
+        assert (line["duplicate"], line["rated"], line["entry"]) == ("false", "true", "all")
+    # The crosstable: a row per ordered pair that met, each the API's cell.
+    cross = _csv(f"/tournaments/{tournament.pk}/crosstable.csv")
+    cells = api["crosstable"]["cells"]
+    assert {f"{line['bot_id']}-{line['opponent_id']}" for line in cross} == set(cells)
+    for line in cross:
+        cell = cells[f"{line['bot_id']}-{line['opponent_id']}"]
+        played = cell["ahead"] + cell["level"] + cell["behind"]
+        assert [int(line[k]) for k in ("ahead", "level", "behind", "played")] == [
+            cell["ahead"],
+            cell["level"],
+            cell["behind"],
+            played,
+        ]
+        assert float(line["points"]) == cell["score"] and float(line["share"]) == cell["share"]
+        assert [float(line["share_low"]), float(line["share_high"])] == cell["interval"]
+        assert [int(m) for m in line["match_ids"].split()] == cell["matches"]
+        if "match_points" in cell:
+            mine, theirs = cell["match_points"]
+            assert (line["match_points"], line["opponent_match_points"]) == (
+                str(mine),
+                str(theirs),
+            )
+        else:
+            assert line["match_points"] == line["opponent_match_points"] == ""
+    ranks = {line["bot_id"]: int(line["rank"]) for line in standings}
+    in_order = [ranks[line["bot_id"]] for line in cross]
+    assert in_order == sorted(in_order), "rows in rank order"
+    # The API's files are the page's.
+    for name in ("standings.csv", "crosstable.csv", "notes.txt"):
+        page = Client().get(f"/tournaments/{tournament.pk}/{name}").content
+        assert Client().get(f"/api/tournaments/{tournament.pk}/{name}").content == page, name
+    notes = Client().get(f"/tournaments/{tournament.pk}/notes.txt")
+    assert notes["Content-Type"] == "text/plain; charset=utf-8"
+    text = notes.content.decode()
+    assert HOW_TO_READ in text and CROSSTABLE_HOW_TO_READ in text
+    assert all(f"  {column}: " in text for column in (*CSV_COLUMNS, *CROSSTABLE_COLUMNS))
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    for link in ("standings.csv", "crosstable.csv", "notes.txt"):
+        assert f'href="/tournaments/{tournament.pk}/{link}"' in page
+
+
+def test_the_csv_columns_and_the_options_agree_with_the_docs():
+    """docs/api.md lists every column of both CSVs; the options columns are ``OPTIONS``."""
+    assert list(OPTION_COLUMNS)[2:] == list(OPTIONS)
+    docs = (REPO / "docs" / "api.md").read_text()
+    for column in (*CSV_COLUMNS, *CROSSTABLE_COLUMNS):
+        assert f"`{column}`" in docs, column
+
+
+def _results_section(html: str) -> str:
+    return html[html.index('<section aria-labelledby="standings-heading">') :].split("</main>")[0]
+
+
+def test_a_finished_tournaments_results_are_drawn_once_and_a_running_ones_each_time(db):
+    """Finished results never change: drawn once and kept, the stored standings not even
+    read again. A running tournament's are drawn for every request, so a match that ends
+    shows at once."""
+    bots(4)
+    tournament = a_tournament(matches_per_pairing=2, seed=9)
+    tournament_start(tournament_id=tournament.pk)
+    page = f"/tournaments/{tournament.pk}/"
+    play_open(tournament, random.Random(1))
+    Match.objects.filter(pk=tournament.matches.order_by("-id")[0].pk).update(status="queued")
+    running = Client().get(page).content.decode()
+    assert 'data-done="11" data-total="12"' in running
+    Match.objects.filter(tournament=tournament, status="queued").update(status="done")
+    MatchSeat.objects.filter(match__tournament=tournament, placing__isnull=True).update(placing=0)
+    assert 'data-done="12" data-total="12"' in Client().get(page).content.decode()
+
+    finished = run_to_end(Tournament.objects.get(pk=tournament.pk))
+    first = _results_section(Client().get(page).content.decode())
+    with CaptureQueriesContext(connection) as queries:
+        again = _results_section(Client().get(page).content.decode())
+    assert again == first and 'id="crosstable"' in first
+    assert not any('"standings"' in query["sql"] for query in queries), "kept, not re-read"
+    # A recount (another standings version) or a new finish draws them again.
+    Tournament.objects.filter(pk=finished.pk).update(finished_at=timezone.now())
+    with CaptureQueriesContext(connection) as queries:
+        Client().get(page)
+    assert any('"standings"' in query["sql"] for query in queries)
 
 
 def test_a_cell_links_to_the_pairs_matches_in_the_tournament(db):
@@ -477,3 +646,21 @@ def test_the_admin_adds_a_schedule_from_a_choice_of_games_and_keeps_beat_in_step
     schedule = TournamentSchedule.objects.get()
     assert (schedule.game, schedule.table_size) == ("tieng_len", 4)
     assert schedule.periodic_task.crontab.minute == "15"
+
+
+# --- what a match is ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_games_page_says_what_one_match_of_it_is(db, game):
+    """Lie 21: best of seven games, 90+ counts two, 120 sweeps; each game its own sentence."""
+    summary = GAMES[game].match_summary
+    assert summary.strip()
+    html = Client().get(f"/games/{game}/").content.decode()
+    assert f'<p id="match-summary">{escape(summary)}</p>' in html
+
+
+def test_lie_21s_match_summary_says_best_of_seven_and_how_a_game_counts():
+    summary = GAMES["lie21"].match_summary
+    assert "best of seven games" in summary
+    assert "90" in summary and "two" in summary and "120" in summary

@@ -14,8 +14,10 @@ from unittest import mock
 
 import pytest
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
+from arena.web.templatetags.arena_tags import WHEN_FORMAT
 from tests.arena.factories import BotFactory, BotVersionFactory
 from tests.web.conftest import Tab, log_in
 from tests.web.data import PASSWORD, bot_make, user_make
@@ -98,7 +100,11 @@ def test_an_author_writes_runs_fixes_and_uploads_a_bot_in_the_playground(tab: Ta
     fixed = "    print(f'move {MOVES}')\n    return starter_act(observation)\n"
     assert _source(tab).endswith(fixed), _source(tab)[-300:]
     page.wait_for_selector("#draft-status[data-state=saved]")
-    assert PlaygroundDraft.objects.get(owner__username="paula").source == _source(tab)
+    draft = PlaygroundDraft.objects.get(owner__username="paula")
+    assert draft.source == _source(tab)
+    # The time it was saved, as every page writes a moment (the ``when`` filter).
+    saved = date_format(timezone.localtime(draft.updated), WHEN_FORMAT)
+    assert page.inner_text("#draft-status") == f"Draft saved at {saved}."
     _run(tab, 5)
     rows = page.locator("#run-matches-table tbody tr")
     assert rows.count() == 5

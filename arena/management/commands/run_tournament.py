@@ -173,7 +173,8 @@ class Command(BaseCommand):
                 str(row["version"]),
                 str(row["played"]),
                 f"{row['points']:g}",
-                "-" if interval is None else f"{interval[0]:g}-{interval[1]:g}",
+                # As the page writes them: one decimal, the likelihood as a whole percentage.
+                "-" if interval is None else f"{interval[0]:.1f}-{interval[1]:.1f}",
                 "-" if ahead is None else f"{ahead:.0%}",
                 str(row["first_places"]),
                 str(row["wins"]),
@@ -186,4 +187,5 @@ class Command(BaseCommand):
         console.print(standings["how_to_read"])
         failed = standings["matches_total"] - tournament.matches.filter(status="done").count()
         if failed:
-            console.print(f"{failed} match(es) failed on the platform and count for nobody.")
+            matches = "match" if failed == 1 else "matches"
+            console.print(f"{failed} {matches} failed on the platform and count for nobody.")

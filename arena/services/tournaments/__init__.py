@@ -24,17 +24,24 @@ from arena.services.tournaments.lifecycle import (
 from arena.services.tournaments.options import seats_of, tournament_options_check
 from arena.services.tournaments.plans import TournamentPlan, matches_for, tournament_plan
 from arena.services.tournaments.signups import (
+    eligible_count,
     tournament_participants,
     tournament_signup,
     tournament_withdraw,
 )
-from arena.services.tournaments.standings import HOW_TO_READ, tournament_standings
+from arena.services.tournaments.standings import (
+    HOW_TO_READ,
+    STANDINGS_VERSION,
+    tournament_standings,
+)
 
 __all__ = [
     "DEMO_NAME",
     "HOW_TO_READ",
+    "STANDINGS_VERSION",
     "TournamentPlan",
     "demo_tournament_start",
+    "eligible_count",
     "matches_for",
     "seats_of",
     "tournament_cancel",

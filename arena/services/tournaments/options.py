@@ -1,8 +1,8 @@
 """A tournament's options as the services take them: checked once, the table size settled.
 
 The rules are ``arena.algorithms.tournament_options`` (pure); this module turns their
-:class:`OptionError` into the services' ``InvalidInput``, with the field it is about in
-``fields`` (the API's body names it, the site's forms show the message beside it).
+:class:`OptionError` into the services' ``InvalidInput``, with every bad option's field in
+``fields`` (the API's body names them, the site's forms show each message beside its field).
 """
 
 from __future__ import annotations
@@ -31,15 +31,14 @@ def seats_of(game: str) -> Seats:
 
 
 def tournament_options_check(*, game: str, now: datetime | None = None, **options: Any) -> None:
-    """InvalidInput naming the first bad option (``arena.algorithms.tournament_options``:
-    the check the API, the site's forms and the admin make too); ``now`` also refuses a
-    sign-up deadline that is not in the future."""
+    """InvalidInput for bad options (``arena.algorithms.tournament_options``: the check the
+    API, the site's forms and the admin make too): its message and code the first bad
+    option's, its ``fields`` every bad option's message; ``now`` also refuses a sign-up
+    deadline that is not in the future."""
     try:
         options_check(seats=seats_of(game), now=now, **options)
     except OptionError as exc:
-        raise InvalidInput(
-            exc.message, code=exc.code, extra={"fields": {exc.field: [exc.message]}}
-        ) from None
+        raise InvalidInput(exc.message, code=exc.code, extra={"fields": exc.by_field()}) from None
 
 
 def seats_at(table_size: int, bots: int, seats: Seats) -> int:

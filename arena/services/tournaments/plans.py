@@ -26,6 +26,7 @@ __all__ = [
     "TournamentPlan",
     "match_pace",
     "matches_for",
+    "one_table_warning",
     "planned_matches",
     "tournament_plan",
 ]
@@ -146,6 +147,36 @@ def match_pace(*, game: str, seats: int, now: datetime | None = None) -> MatchPa
     )
 
 
+def one_table_warning(
+    *, format: str, entrants: int, seats: int, min_seats: int, rounds: int | None
+) -> str | None:
+    """What goes wrong when every entrant sits at one table of a Swiss: each round seats the
+    same bots, so its rounds are identical (the pairing has nobody else to choose). None
+    when the rounds can differ (or the format is not Swiss).
+
+    The organiser is warned, not refused: the entrants may still change before the start
+    (new bots, sign-ups), and one table played again and again is a valid if plain event.
+
+    >>> one_table_warning(format="swiss", entrants=4, seats=4, min_seats=2, rounds=3)[:44]
+    'All 4 bots sit at one table of 4 every round'
+    >>> one_table_warning(format="swiss", entrants=5, seats=4, min_seats=2, rounds=3) is None
+    True
+    """
+    if format != Tournament.Format.SWISS or entrants < min_seats or seats < entrants:
+        return None
+    count = rounds or formats.swiss_rounds_default(entrants)
+    if entrants <= min_seats:
+        return (
+            f"The {entrants} bots meet at the one table there is every round: the {count} "
+            f"rounds of this Swiss are the same table played {count} times."
+        )
+    return (
+        f"All {entrants} bots sit at one table of {entrants} every round, so the {count} "
+        f"rounds of this Swiss are the same table played {count} times. Choose tables of "
+        f"fewer than {entrants} seats for rounds that differ."
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentPlan:
     """What a tournament would play, for the organiser to confirm."""
@@ -157,6 +188,17 @@ class TournamentPlan:
     pace: MatchPace
     seconds: tuple[float, float] | None  # its own matches' time, fewest and most
     wait_seconds: float  # before its first match, for the matches queued ahead
+    #: A Swiss whose entrants all sit at one table: its rounds are identical (say why).
+    one_table: str | None = None
+    #: Matches each pairing (each table of a round) plays: matches per pairing, times the
+    #: seats when every deal is played once per seat rotation.
+    per_pairing: int = 1
+
+    @property
+    def pairings(self) -> tuple[int, int]:
+        """Pairings (tables) the tournament seats, fewest and most."""
+        low, high = self.matches
+        return (low // self.per_pairing, high // self.per_pairing)
 
 
 def tournament_plan(
@@ -188,4 +230,13 @@ def tournament_plan(
         pace=pace,
         seconds=seconds,  # type: ignore[arg-type]
         wait_seconds=pace.queued_seconds / pace.parallel,
+        per_pairing=(options.get("matches_per_pairing") or 1)
+        * (at_table if options.get("duplicate") else 1),
+        one_table=one_table_warning(
+            format=format,
+            entrants=entrants,
+            seats=at_table,
+            min_seats=seats.smallest,
+            rounds=options.get("rounds"),
+        ),
     )

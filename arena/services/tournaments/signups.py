@@ -18,7 +18,23 @@ from arena.selectors.accounts import is_organiser
 from arena.services.builtins import ARENA_USERNAME
 from arena.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
-__all__ = ["tournament_participants", "tournament_signup", "tournament_withdraw"]
+__all__ = [
+    "eligible_count",
+    "tournament_participants",
+    "tournament_signup",
+    "tournament_withdraw",
+]
+
+
+def _eligible(game: str) -> Any:
+    return Bot.objects.filter(
+        game=game, is_active=True, active_version__status=BotVersion.Status.VALID
+    )
+
+
+def eligible_count(*, game: str) -> int:
+    """How many bots could enter a tournament of ``game`` now (every one of ``all``)."""
+    return _eligible(game).count()
 
 
 def tournament_participants(*, game: str, tournament: Tournament | None = None) -> list[Bot]:
@@ -28,9 +44,7 @@ def tournament_participants(*, game: str, tournament: Tournament | None = None) 
     (``all``), those signed up (``signup``), or the ``entry_limit`` best by the ladder's
     displayed rating (``top``).
     """
-    bots = Bot.objects.filter(
-        game=game, is_active=True, active_version__status=BotVersion.Status.VALID
-    ).select_related("active_version")
+    bots = _eligible(game).select_related("active_version")
     if tournament is not None and tournament.entry == Tournament.Entry.SIGNUP:
         bots = bots.filter(pk__in=tournament.signups.values("bot_id"))
     elif tournament is not None and tournament.entry == Tournament.Entry.TOP:

@@ -20,8 +20,9 @@ from arena.services.tournaments.rounds import History, buchholz_of, history, tab
 
 __all__ = ["HOW_TO_READ", "STANDINGS_VERSION", "standings_compute", "tournament_standings"]
 
-#: The shape of stored standings: older ones are counted again from the matches.
-STANDINGS_VERSION = 2
+#: The shape of stored standings: older ones are counted again from the matches (3: the
+#: likelihood of superiority counts an extra unit won by each bot of a pair).
+STANDINGS_VERSION = 3
 #: How to read the standings' uncertainty, in one sentence (the page, the CSV's notes, docs).
 HOW_TO_READ = (
     "95% interval: where a bot's points would fall 19 times in 20 if the same bots played "

@@ -24,6 +24,28 @@ function $(id) {
   return document.getElementById(id);
 }
 
+/* A moment as every page of the site writes it (arena_tags.WHEN_FORMAT, "D j M Y, H:i T"):
+ * "Tue 1 Dec 2026, 14:30 UTC", in the server's time zone, whatever the browser's. */
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+function when(moment) {
+  const parts = {};
+  const format = new Intl.DateTimeFormat("en-GB", {
+    timeZone: config.timeZone || "UTC",
+    weekday: "short",
+    day: "numeric",
+    month: "numeric",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  });
+  for (const { type, value } of format.formatToParts(moment)) parts[type] = value;
+  const month = MONTHS[Number(parts.month) - 1];
+  return `${parts.weekday} ${Number(parts.day)} ${month} ${parts.year}, ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -89,7 +111,7 @@ function save() {
       savedSource = source;
       config.draftId = data.id;
       if (editor.getSource() === source) {
-        status.textContent = `Draft saved at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+        status.textContent = `Draft saved at ${when(data.updated ? new Date(data.updated) : new Date())}.`;
         status.dataset.state = "saved";
       }
     } else {

@@ -19,6 +19,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince, timeuntil
 
 from arena.models import Match
 from arena.models.ratings import Z95
@@ -258,6 +259,18 @@ def hosted_games() -> list[tuple[str, str]]:
 WHEN_FORMAT = "D j M Y, H:i T"
 
 
+def _how_far(value: Any) -> str:
+    """How soon or how long ago, to two units ("in 1 hour, 59 minutes", "3 days, 2 hours
+    ago"): a deadline two hours off must not read "an hour from now"; under a minute,
+    Django's words ("now", "20 seconds ago")."""
+    now = timezone.now()
+    if abs((value - now).total_seconds()) < 60:
+        return naturaltime(value)
+    if value > now:
+        return f"in {timeuntil(value, now, depth=2)}"
+    return f"{timesince(value, now, depth=2)} ago"
+
+
 @register.filter
 def when(value: Any, relative: str = "") -> SafeString:
     """A moment as every page writes it: ``<time>`` with the date and time in the server's
@@ -266,7 +279,7 @@ def when(value: Any, relative: str = "") -> SafeString:
     if not value:
         return format_html('<span class="muted">{}</span>', "\u2014")
     moment = timezone.localtime(value)
-    words = escape(naturaltime(value))
+    words = escape(_how_far(value))
     text = escape(_when_text(moment))
     tag = f'<time datetime="{escape(moment.isoformat())}" title="{words}">{text}</time>'
     if relative:

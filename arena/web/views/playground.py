@@ -94,6 +94,8 @@ def playground(request: HttpRequest, game: str) -> HttpResponse:
                 "maxPlayers": rules.max_players,
                 "maxMatches": MAX_MATCHES,
                 "uploadMax": settings.ARENA_UPLOAD_MAX_BYTES,
+                # The site writes moments in the server's zone (the ``when`` filter).
+                "timeZone": settings.TIME_ZONE,
                 "draftId": draft.pk if draft else None,
                 "latestRun": latest,
                 "opponents": [{"group": name, "choices": items} for name, items in groups.items()],

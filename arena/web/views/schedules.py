@@ -79,16 +79,39 @@ def schedule_detail(request: HttpRequest, schedule_id: int) -> HttpResponse:
     )
 
 
-def _preview(game: str, crontab: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The crontab in words, its next three due times and what each run would play now."""
-    schedule_options_check(game=game, **options)
+def _crontab_described(crontab: str) -> tuple[str, list[Any]]:
+    """The crontab in words and its next three due times; InvalidInput on ``crontab``."""
     try:
-        described = crontab_describe(crontab)
-        runs = next_due_times(crontab, after=timezone.now())
+        return crontab_describe(crontab), next_due_times(crontab, after=timezone.now())
     except CrontabError as exc:
         raise InvalidInput(
             exc.message, code="bad_crontab", extra={"fields": {"crontab": [exc.message]}}
         ) from None
+
+
+def _checked(game: str, crontab: str, options: dict[str, Any]) -> None:
+    """The crontab and the options checked together: one InvalidInput naming every bad
+    field (the crontab's first)."""
+    found: list[InvalidInput] = []
+    for check in (
+        lambda: _crontab_described(crontab),
+        lambda: schedule_options_check(game=game, **options),
+    ):
+        try:
+            check()
+        except InvalidInput as exc:
+            found.append(exc)
+    if found:
+        fields: dict[str, Any] = {}
+        for exc in found:
+            fields.update(exc.extra.get("fields") or {})  # type: ignore[arg-type]
+        raise InvalidInput(found[0].message, code=found[0].code, extra={"fields": fields})
+
+
+def _preview(game: str, crontab: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The crontab in words, its next three due times and what each run would play now."""
+    _checked(game, crontab, options)
+    described, runs = _crontab_described(crontab)
     plan = tournament_plan(
         game=game,
         entrants=len(tournament_participants(game=game)),
@@ -117,6 +140,7 @@ def _form_page(request: HttpRequest, *, game: str, instance: Any = None) -> Http
         options = form.options()
         try:
             if "confirm" in request.POST:
+                _checked(game, data["crontab"], options)
                 fields = {
                     "name": data["name"],
                     "crontab": data["crontab"],
@@ -134,6 +158,13 @@ def _form_page(request: HttpRequest, *, game: str, instance: Any = None) -> Http
             form.add_service_error(exc)
             status = 400
     elif request.method == "POST":
+        form.add_option_errors(lambda **options: schedule_options_check(game=game, **options))
+        crontab = form.cleaned_data.get("crontab")
+        if crontab is not None and "crontab" not in form.errors:
+            try:
+                _crontab_described(crontab)
+            except InvalidInput as exc:
+                form.add_service_error(exc)
         status = 400
     return render(
         request,

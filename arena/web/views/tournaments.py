@@ -8,24 +8,32 @@ to confirm. Every refusal comes from the services and is shown beside the field 
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from arena.http.downloads import csv_response, replays_zip_response
+from arena.http.downloads import csv_response, replays_zip_response, text_response
 from arena.models import Tournament
 from arena.selectors.accounts import is_organiser
 from arena.selectors.matches import replays_of_tournament
 from arena.selectors.pages import game_get
 from arena.selectors.tournaments import (
+    crosstable_csv,
     crosstable_rows,
+    csv_notes,
+    has_match_points,
     next_scheduled_tournaments,
     signup_choices,
     standings_csv,
@@ -37,6 +45,8 @@ from arena.selectors.tournaments import (
 from arena.services.errors import DomainError, InvalidInput
 from arena.services.tournaments import (
     HOW_TO_READ,
+    STANDINGS_VERSION,
+    eligible_count,
     seats_of,
     tournament_cancel,
     tournament_create,
@@ -55,6 +65,8 @@ from engine.registry import GAMES
 
 __all__ = [
     "tournament_cancel_view",
+    "tournament_crosstable_csv",
+    "tournament_csv_notes",
     "tournament_detail",
     "tournament_index",
     "tournament_new",
@@ -128,6 +140,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             form.add_service_error(exc)
             status = 400
     elif request.method == "POST":
+        form.add_option_errors(
+            lambda **options: tournament_options_check(game=game, now=timezone.now(), **options)
+        )
         status = 400
     return render(
         request,
@@ -138,6 +153,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             "games": [(name, rules.title) for name, rules in GAMES.items()],
             "plan": plan,
             "seats": seats,
+            # The bots that could enter now, for the form's own warning as options change.
+            "eligible": eligible_count(game=game),
+            "one_table_field": "table_size" if "table_size" in form.fields else "rounds",
         },
         status=status,
     )
@@ -176,10 +194,8 @@ def _created(request: HttpRequest, tournament: Tournament, *, start: bool) -> Ht
 @domain_errors
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Standings and crosstable: stored once finished, computed live while running."""
-    tournament = tournament_get(tournament_id=tournament_id)
-    standings = tournament_standings(tournament=tournament)
-    total, done = standings.get("matches_total", 0), standings.get("matches_done", 0)
-    planned = standings.get("matches_planned") or [total, total]
+    tournament = tournament_get(tournament_id=tournament_id, standings=False)
+    results = _results(tournament)
     running = tournament.status == Tournament.Status.RUNNING
     signup = tournament.entry == Tournament.Entry.SIGNUP
     closed = (
@@ -195,22 +211,97 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         {
             "tournament": tournament,
             "rules": GAMES.get(tournament.game),
-            "standings": standings,
-            "how_to_read": HOW_TO_READ,
-            "crosstable": crosstable_rows(standings),
-            "rounds": tournament_rounds(standings),
+            "results": results,
             "signups": list(tournament_signups(tournament=tournament)) if signup else None,
             "signup_open": signup and tournament.status == "pending" and not closed,
             "signup_closed_starting": closed,
             "choices": signup_choices(tournament=tournament, user=request.user) if signup else [],
             "can_organise": is_organiser(request.user),
-            "swiss": tournament.format == Tournament.Format.SWISS,
-            "elimination": tournament.format
-            in (Tournament.Format.DOUBLE_ELIMINATION, Tournament.Format.PROMOTION),
-            "progress": _progress(tournament, done, total, planned),
+            "progress": _progress(
+                tournament, results["done"], results["total"], results["planned"]
+            ),
             "refresh_s": refresh,
         },
     )
+
+
+#: How long a finished tournament's rendered results are kept (they never change).
+RESULTS_CACHE_S = 3600
+#: Changes with the code and templates that draw the results, so a deployment never serves
+#: HTML cached by the code before it.
+_RESULTS_DRAWN_BY = hashlib.blake2s(
+    b"".join(
+        str(path.stat().st_mtime_ns).encode()
+        for path in (
+            Path(__file__).resolve().parents[2]
+            / "templates"
+            / "arena"
+            / "tournaments"
+            / "results.html",
+            Path(__file__).resolve().parents[1] / "templatetags" / "tournament_tags.py",
+            Path(__file__).resolve().parents[2] / "selectors" / "tournaments.py",
+        )
+    ),
+    digest_size=6,
+).hexdigest()
+
+
+def _results_key(tournament: Tournament) -> str | None:
+    """The cache key of a finished tournament's rendered results; None while they change."""
+    if tournament.status != Tournament.Status.FINISHED or tournament.finished_at is None:
+        return None
+    finished = tournament.finished_at.timestamp()
+    return (
+        f"tournament-results:{tournament.pk}:{STANDINGS_VERSION}:{finished:.6f}:{_RESULTS_DRAWN_BY}"
+    )
+
+
+def _results(tournament: Tournament) -> dict[str, Any]:
+    """The results section (standings, bracket or rounds, crosstable) as HTML, with the
+    numbers the rest of the page needs. A finished tournament's are rendered once and kept:
+    a 32-bot round robin's crosstable is a thousand cells, and they no longer change (its
+    stored standings are not even read then). Before the start there are none."""
+    if tournament.status == Tournament.Status.PENDING:
+        size = 2 if tournament.format == Tournament.Format.DOUBLE_ELIMINATION else None
+        return {
+            "html": "",
+            "seats": size or tournament.table_size or 2,
+            "done": 0,
+            "total": 0,
+            "planned": [0, 0],
+        }
+    key = _results_key(tournament)
+    if key is not None:
+        kept = cache.get(key)
+        if kept is not None:
+            return kept  # type: ignore[no-any-return]
+    standings = tournament_standings(tournament=tournament)
+    total, done = standings.get("matches_total", 0), standings.get("matches_done", 0)
+    match_points = has_match_points(standings)
+    html = render_to_string(
+        "arena/tournaments/results.html",
+        {
+            "tournament": tournament,
+            "standings": standings,
+            "how_to_read": HOW_TO_READ,
+            "crosstable": crosstable_rows(standings),
+            "match_points": match_points,
+            "rounds": tournament_rounds(standings),
+            "swiss": tournament.format == Tournament.Format.SWISS,
+            "elimination": tournament.format
+            in (Tournament.Format.DOUBLE_ELIMINATION, Tournament.Format.PROMOTION),
+        },
+    )
+    results = {
+        "html": mark_safe(html),  # noqa: S308 - rendered by the template engine, escaped there
+        "seats": standings.get("seats") or 2,
+        "done": done,
+        "total": total,
+        "planned": standings.get("matches_planned") or [total, total],
+    }
+    if key is not None:
+        cache.set(key, results, RESULTS_CACHE_S)
+    return results
 
 
 def _progress(tournament: Tournament, done: int, total: int, planned: list[int]) -> dict[str, Any]:
@@ -305,8 +396,24 @@ def tournament_withdraw_view(request: HttpRequest, tournament_id: int) -> HttpRe
 def tournament_standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings as a CSV download (the same as the API's ``standings.csv``)."""
     tournament = tournament_get(tournament_id=tournament_id)
-    body = standings_csv(tournament_standings(tournament=tournament))
+    body = standings_csv(tournament_standings(tournament=tournament), tournament=tournament)
     return csv_response(body, f"tournament-{tournament.pk}-standings.csv")
+
+
+@domain_errors
+def tournament_crosstable_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The crosstable, a row per pair, as a CSV download (the API's ``crosstable.csv``)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    body = crosstable_csv(tournament_standings(tournament=tournament))
+    return csv_response(body, f"tournament-{tournament.pk}-crosstable.csv")
+
+
+@domain_errors
+def tournament_csv_notes(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """What the CSVs' columns mean and how to read their intervals (the API's ``notes.txt``)."""
+    tournament = tournament_get(tournament_id=tournament_id)
+    body = csv_notes(tournament, how_to_read=HOW_TO_READ)
+    return text_response(body, f"tournament-{tournament.pk}-notes.txt")
 
 
 @domain_errors

@@ -129,6 +129,25 @@ def test_a_bot_that_won_every_match_is_almost_surely_ahead():
     assert superiority([1, 2], matches, seed=1) == [1.0]
 
 
+@pytest.mark.parametrize(("won", "low", "high"), [(1, 0.6, 0.85), (2, 0.7, 0.92), (5, 0.85, 1.0)])
+def test_a_few_wins_read_as_likely_not_certain(won, low, high):
+    """Two wins of two matches are not a sure place: the comparison counts an extra unit won
+    by each bot, as the intervals do (it read 100% before)."""
+    matches = [match(i, (1, 0, 0), (2, 1, 0)) for i in range(won)]
+    (value,) = superiority([1, 2], matches, seed=1)
+    assert low < value < high, value
+    more = superiority([1, 2], [match(i, (1, 0, 0), (2, 1, 0)) for i in range(won + 5)], seed=1)
+    assert more[0] > value, "more wins, surer"
+
+
+def test_the_extra_units_are_the_size_of_a_typical_swing():
+    """At a table of four, a unit moves two bots' points apart by up to three: the extra
+    units swing as far as the real ones do, so the order of the scale does not matter."""
+    four = [match(i, (1, 0, 0), (2, 3, 0), (3, 1, 0), (4, 2, 0)) for i in range(3)]
+    two = [match(i, (1, 0, 0), (2, 1, 0)) for i in range(3)]
+    assert superiority([1, 2], four, seed=1) == superiority([1, 2], two, seed=1)
+
+
 def test_two_bots_level_on_every_match_are_a_coin_toss():
     matches = [match(i, (1, 0, 0), (2, 0, 0)) for i in range(10)]
     assert superiority([1, 2], matches, seed=1) == [0.5]

@@ -97,3 +97,28 @@ def test_the_default_table_is_the_games_smallest():
 
 def test_a_schedule_passes_on_every_option_but_the_deadline():
     assert set(OPTIONS) - set(SCHEDULE_OPTIONS) == {"signup_deadline"}
+
+
+def test_every_bad_option_is_named_at_once_in_the_forms_order():
+    with pytest.raises(OptionError) as refused:
+        options_check(
+            seats=MANY,
+            table_size=9,
+            rounds=3,
+            matches_per_pairing=0,
+            entry="top",
+            time_bank_s=500,
+            now=NOW,
+        )
+    fields = [error.field for error in refused.value.errors]
+    assert fields == ["table_size", "rounds", "matches_per_pairing", "entry_limit", "time_bank_s"]
+    assert (refused.value.field, refused.value.code) == ("table_size", "bad_table_size")
+    assert set(refused.value.by_field()) == set(fields)
+
+
+def test_an_option_read_against_an_unknown_format_or_entry_is_not_judged():
+    """Rounds are not "for Swiss only" when the format is unknown; a limit is not "for top
+    only" when the entry is unknown: the one real error is named."""
+    with pytest.raises(OptionError) as refused:
+        options_check(seats=TWO, format="knockout", rounds=3, entry="friends", entry_limit=5)
+    assert [error.field for error in refused.value.errors] == ["format", "entry"]

@@ -194,6 +194,8 @@ MATRIX = [
     ("post", "/api/tournaments/{tournament}/cancel/", None, ORGANISERS),
     ("get", "/api/tournaments/{tournament}/standings/", None, everyone(200)),
     ("get", "/api/tournaments/{tournament}/standings.csv", None, everyone(200)),
+    ("get", "/api/tournaments/{tournament}/crosstable.csv", None, everyone(200)),
+    ("get", "/api/tournaments/{tournament}/notes.txt", None, everyone(200)),
     ("get", "/api/tournaments/{tournament}/replays.zip", None, everyone(200)),
     ("get", "/api/tournaments/{tournament}/signups/", None, everyone(200)),
     # A tournament that takes no sign-ups: any account is told so (a 409); who may sign

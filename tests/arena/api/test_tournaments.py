@@ -479,6 +479,14 @@ def test_an_option_the_service_refuses_names_its_field(staff_client):
     assert not Tournament.objects.exists()
 
 
+def test_every_option_the_service_refuses_is_named_at_once(staff_client):
+    body = {"name": "x", "game": "liars", "table_size": 7, "rounds": 3, "entry": "top"}
+    refused = assert_error(staff_client.post("/api/tournaments/", body, format="json"), 400)
+    assert refused["code"] == "bad_table_size", "the first, in the forms' order"
+    assert set(refused["fields"]) == {"table_size", "rounds", "entry_limit"}
+    assert not Tournament.objects.exists()
+
+
 def test_the_match_list_gives_a_pairs_matches(staff_client, anon_client, bots):
     tournament = TournamentFactory(matches_per_pairing=2)
     staff_client.post(f"/api/tournaments/{tournament.pk}/start/")

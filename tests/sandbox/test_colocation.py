@@ -1,0 +1,51 @@
+"""A match's bots run on the CPU of the thread that plays it (``SandboxConfig.colocate``).
+
+A match is a ping-pong (each bot is stopped while it is not its turn), so it never needs
+two cores; on one, each hand-over is a switch on the same CPU instead of a wake-up of
+another. These tests show where the bot runs, with and without it, and that a host already
+pinned to one CPU leaves its bots the mask they inherited.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+
+from sandbox.player import _current_cpu, colocate
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs a host that may run on two CPUs",
+)
+
+
+def _bot_cpus(player) -> set[int]:
+    return os.sched_getaffinity(player.process_ids[1])
+
+
+def test_a_bot_runs_on_the_cpu_of_its_host(sandbox, config):
+    allowed = os.sched_getaffinity(0)
+    player = sandbox("echo_bot.py", config=dataclasses.replace(config, colocate=True))
+    player.start({})
+    (cpu,) = _bot_cpus(player)
+    assert cpu in allowed
+    assert player.act({"n": 1})["moves"] == 1
+
+
+def test_without_colocation_a_bot_may_run_anywhere_its_host_may(sandbox, config):
+    player = sandbox("echo_bot.py", config=dataclasses.replace(config, colocate=False))
+    player.start({})
+    assert _bot_cpus(player) == os.sched_getaffinity(0)
+
+
+def test_a_pinned_host_leaves_its_bots_the_mask_they_inherited():
+    allowed = os.sched_getaffinity(0)
+    cpu = _current_cpu()
+    assert cpu in allowed
+    os.sched_setaffinity(0, {cpu})
+    try:
+        assert colocate(os.getpid()) is None  # one CPU already: nothing to choose
+    finally:
+        os.sched_setaffinity(0, allowed)
