@@ -25,6 +25,12 @@ thread-per-connection HTTP client, and prints two lines per endpoint:
     bot_page_p99: N ms       recent matches, head-to-head; anonymous, a random bot)
     match_page_median: N ms  GET /matches/ID/ (the site's match page; a random match, so
     match_page_p99: N ms     mostly rendered, not served from the cache)
+    ladder_page_median: N ms GET /games/lie21/?page=P&sort=S (the site's ladder: a random
+    ladder_page_p99: N ms    page in one of ten orders, so mostly rendered: an anonymous
+                             page is shared per ladder version once rendered)
+    matches_page_median: N ms  GET /matches/?page=P (the site's match list: a random page of
+    matches_page_p99: N ms     the first 100), one request in four ?bot=ID (a random bot's;
+                               an anonymous page is shared for five seconds)
 
 and, for each endpoint, the CPU the server (gunicorn, all processes) and PostgreSQL (the
 backends of the server's connections) spent per request, the figures that do not depend on
@@ -685,7 +691,9 @@ def main() -> None:
         help="comma-separated endpoints to measure (default: all): " + ", ".join(ENDPOINTS),
     )
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    parser.add_argument("--no-seed", action="store_true", help="reuse a database kept by --keep")
+    parser.add_argument(
+        "--no-seed", action="store_true", help="reuse a database kept by --keep (and keep it)"
+    )
     args = parser.parse_args()
     if args.client_cpus:
         os.sched_setaffinity(0, cpu_list(args.client_cpus))
@@ -701,8 +709,25 @@ def main() -> None:
 
 
 #: What is measured, each with its share of requests filtered or paged at random:
-#: the API's ladder, match list, bot and match; a replay; the site's bot and match pages.
-ENDPOINTS = ("ladder", "matches", "bot", "match", "replay", "bot_page", "match_page")
+#: the API's ladder, match list, bot and match; a replay; the site's bot and match pages,
+#: its ladder and its match list.
+ENDPOINTS = (
+    "ladder",
+    "matches",
+    "bot",
+    "match",
+    "replay",
+    "bot_page",
+    "match_page",
+    "ladder_page",
+    "matches_page",
+)
+#: The site's ladder orders (its column headers' sort keys, each way).
+LADDER_PAGE_SORTS = tuple(
+    f"{way}{key}"
+    for key in ("rating", "interval", "matches", "win_rate", "placing")
+    for way in ("-", "")
+)
 
 
 def run(
@@ -756,6 +781,15 @@ def run(
         "replay": lambda rng: f"/api/matches/{rng.choice(with_replay)}/replay/",
         "bot_page": lambda rng: f"/bots/{rng.choice(bot_ids)}/",
         "match_page": lambda rng: f"/matches/{rng.randint(1, last_match)}/",
+        "ladder_page": lambda rng: (
+            f"/games/{MAIN_GAME}/?page={rng.randint(1, ladder_pages)}"
+            f"&sort={rng.choice(LADDER_PAGE_SORTS)}"
+        ),
+        "matches_page": lambda rng: (
+            f"/matches/?bot={rng.choice(bot_ids)}"
+            if rng.random() < 0.25
+            else f"/matches/?page={rng.randint(1, match_pages)}"
+        ),
     }
     wanted = args.only.split(",") if args.only else list(ENDPOINTS)
     threads = args.threads or args.workers
@@ -778,7 +812,8 @@ def run(
         return results
     finally:
         stop_server(server)
-        if not args.keep:
+        # A database this run did not seed (--no-seed) is someone's kept one: never dropped.
+        if not args.keep and not args.no_seed:
             drop_database(url)
 
 

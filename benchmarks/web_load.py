@@ -4,9 +4,15 @@ Seeds a database of its own on the N-seat model (500 bots of every hosted game, 
 valid version on its game's ladder and a rating history; 5,000 finished matches with a seat
 row per seat, placings, scores and rating changes; real format-2 replays on the newest),
 serves the app with gunicorn sized by ``arena/gunicorn_conf.py`` (``DEBUG=0``), and drives it
-from 50 client threads for 30 seconds with a mix of what visitors open: a game's page (its
-ladder), the match list page, a match page (with its embedded replay and the viewer shell)
-and a replay download. Only 127.0.0.1 is ever contacted, and the run stops by itself.
+from 50 client threads for 30 seconds with a mix of what visitors open, spread over the
+data as readers spread (``MIX``, :func:`_paths`): a game's page (its ladder: any page of any
+game's, one in five in another order than by rating), the match list page (seven in ten one
+of its first three pages, two any of its pages, one a bot's list), a match page (with its
+embedded replay and the viewer shell) and a replay download (each four in five of the
+newest 200 matches', one in five any match's or replay's). Only the first pages of the
+ladders and the match list and the newest match pages are opened once before measuring (a
+server that has run a while has rendered them); the rest is rendered as it is asked for.
+Only 127.0.0.1 is ever contacted, and the run stops by itself.
 
 Two kinds of client, each run against the same server (``--mode``, default both):
 
@@ -29,11 +35,14 @@ Goal on a 2-core machine: at least 300 req/s with p99 under 250 ms, for both cli
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/arena_bench \
     REDIS_URL=redis://127.0.0.1:6379/0 \
-        .venv/bin/python benchmarks/web_load.py --server-cpus 0-1 --client-cpus 1
+        .venv/bin/python benchmarks/web_load.py --apart
 
-On a machine with more cores, pin the generator apart from the server (``--client-cpus 3
---server-cpus 0-2``); on two cores there is no apart, and the figures say how the two share
-them. ``REDIS_URL`` is the production cache (anonymous pages and ladder versions); without
+``--apart`` pins the generator to the last CPU and gunicorn to all the others (on two
+cores: gunicorn on CPU 0, the generator on CPU 1), so the two never compete for a core;
+``--server-cpus`` / ``--client-cpus`` name the CPUs by hand (``--server-cpus 0-2
+--client-cpus 3`` on four cores). PostgreSQL and Redis are not pinned: they run wherever
+the system puts them. ``REDIS_URL`` is the production cache (anonymous pages and ladder
+versions); without
 it the server falls back to a file cache. Like ``api_load.py`` it needs PostgreSQL (default
 ``arena_bench`` on 127.0.0.1); the database named in DATABASE_URL is dropped and created
 again (``--keep`` leaves it for a second run with ``--no-seed``).
@@ -78,6 +87,11 @@ def main() -> None:
     )
     parser.add_argument("--server-cpus", help="CPUs gunicorn may run on (taskset list: 0-2)")
     parser.add_argument("--client-cpus", help="CPUs this load generator may run on (3)")
+    parser.add_argument(
+        "--apart",
+        action="store_true",
+        help="pin this generator to the last CPU and gunicorn to the others",
+    )
     parser.add_argument("--workers", type=int, help="gunicorn processes (WEB_WORKERS)")
     parser.add_argument("--threads", type=int, help="threads per process (WEB_THREADS)")
     parser.add_argument(
@@ -87,8 +101,14 @@ def main() -> None:
         help="plain sync gunicorn workers instead of arena/gunicorn_conf.py (for comparison)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    parser.add_argument("--no-seed", action="store_true", help="reuse a database kept by --keep")
+    parser.add_argument(
+        "--no-seed", action="store_true", help="reuse a database kept by --keep (and keep it)"
+    )
     args = parser.parse_args()
+    if args.apart:
+        if args.server_cpus or args.client_cpus:
+            parser.error("--apart chooses the CPUs: leave out --server-cpus and --client-cpus")
+        args.server_cpus, args.client_cpus = apart(sorted(os.sched_getaffinity(0)))
     if args.client_cpus:
         os.sched_setaffinity(0, api_load.cpu_list(args.client_cpus))
     modes = ["keepalive", "new"] if args.mode == "both" else [args.mode]
@@ -115,6 +135,14 @@ def main() -> None:
         print(f"web_load_{name}_server_cpu_ms: {1000 * server_cpu / len(every):.2f} ms")
         print(f"web_load_{name}_client_cpu_ms: {1000 * client_cpu / len(every):.2f} ms")
         print(f"web_load_{name}_db_cpu_ms: {1000 * db_cpu / len(every):.2f} ms")
+
+
+def apart(cpus: list[int]) -> tuple[str | None, str | None]:
+    """The server's and the generator's CPUs (taskset lists) for ``--apart``: the last CPU
+    for the generator, the others for gunicorn; with one CPU, no pinning at all."""
+    if len(cpus) < 2:
+        return None, None
+    return ",".join(str(cpu) for cpu in cpus[:-1]), str(cpus[-1])
 
 
 def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> dict:
@@ -145,8 +173,8 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
 
     api_load.clear_cache()  # the pages of another database, or of another run's code
     call_command("collectstatic", interactive=False, verbosity=0)
-    connection.close()  # the server's processes must not share this one
     paths = _paths(args, with_replay)
+    connection.close()  # the server's processes must not share this one
     server = api_load.start_server(env, args.port, args.sync_workers or None, cpus=args.server_cpus)
     results = {}
     try:
@@ -173,7 +201,8 @@ def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> 
         return results
     finally:
         api_load.stop_server(server)
-        if not args.keep:
+        # A database this run did not seed (--no-seed) is someone's kept one: never dropped.
+        if not args.keep and not args.no_seed:
             api_load.drop_database(url)
 
 
@@ -192,22 +221,52 @@ def _warm(port: int, args: argparse.Namespace, with_replay: list[int]) -> None:
         api_load.get(port, path, {"Accept-Encoding": "gzip"})
 
 
+#: The ladder's other orders a reader picks by its column headers (one request in five).
+LADDER_SORTS = ("-matches", "-win_rate", "placing", "interval", "rating")
+#: The newest matches, those the match list's first pages link to: most match pages and
+#: replays opened are theirs (``RECENT_SHARE``); the rest are any match's, any replay's.
+RECENT = 200
+RECENT_SHARE = 0.8
+
+
 def _paths(args: argparse.Namespace, with_replay: list[int]):
+    """What each client asks for, spread over the whole of the data as readers spread: any
+    page of any game's ladder (one in five in another order than by rating); the match
+    list's first three pages mostly, any of its pages or a bot's list otherwise; the newest
+    matches' pages and replays mostly (``RECENT_SHARE``), any match's or replay's otherwise,
+    so the long tail is rendered and read as asked for."""
+    from arena.models import Bot, Match
     from engine.registry import GAMES
 
     games = list(GAMES)
-    pages = max(1, args.bots // len(games) // 50)
+    pages = {game: max(1, -(-Bot.objects.filter(game=game).count() // 50)) for game in games}
+    matches = list(Match.objects.order_by("-id").values_list("id", flat=True))
+    bots = list(Bot.objects.values_list("id", flat=True))
+    match_pages = max(1, -(-len(matches) // 50))
+    replays = sorted(with_replay, reverse=True)
     kinds = [kind for kind, weight in MIX for _ in range(weight)]
+
+    def some(rng: random.Random, ids: list[int]) -> int:
+        return rng.choice(ids[:RECENT] if rng.random() < RECENT_SHARE else ids)
 
     def pick(rng: random.Random) -> tuple[str, str]:
         kind = rng.choice(kinds)
         if kind == "ladder":
-            return kind, f"/games/{rng.choice(games)}/?page={rng.randint(1, min(pages, 5))}"
+            game = rng.choice(games)
+            path = f"/games/{game}/?page={rng.randint(1, pages[game])}"
+            if rng.random() < 0.2:
+                path += f"&sort={rng.choice(LADDER_SORTS)}"
+            return kind, path
         if kind == "match_list":
-            return kind, f"/matches/?page={rng.randint(1, 20)}"
+            draw = rng.random()
+            if draw < 0.1:
+                return kind, f"/matches/?bot={rng.choice(bots)}"
+            if draw < 0.3:
+                return kind, f"/matches/?page={rng.randint(1, match_pages)}"
+            return kind, f"/matches/?page={rng.randint(1, min(3, match_pages))}"
         if kind == "match_page":
-            return kind, f"/matches/{rng.choice(with_replay[:200])}/"
-        return kind, f"/api/matches/{rng.choice(with_replay)}/replay/"
+            return kind, f"/matches/{some(rng, matches)}/"
+        return kind, f"/api/matches/{some(rng, replays)}/replay/"
 
     return pick
 

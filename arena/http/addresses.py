@@ -7,7 +7,7 @@ address per request. Behind N proxies of ours, each adding the address it saw to
 whatever the client wrote before it is not believed. See docs/deploy.md, "Client addresses".
 
 Used by the upload throttle (DRF's ``get_ident``) and by the log-in limits (django-axes'
-``AXES_CLIENT_IP_CALLABLE``), so both see the same client.
+``AXES_CLIENT_IP_CALLABLE``, through :func:`address_group`), so both see the same client.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 
-__all__ = ["client_address"]
+__all__ = ["address_group", "client_address"]
 
 
 def client_address(request: Any) -> str:
@@ -34,3 +34,20 @@ def client_address(request: Any) -> str:
         return str(ipaddress.ip_address(claimed))
     except ValueError:
         return remote  # not what a proxy of ours writes: the connection is all we know
+
+
+def address_group(address: str, ipv6_prefix: int) -> str:
+    """The address a limit counts ``address`` under: an IPv4 address as it is; an IPv6 address
+    as the first address of its ``/ipv6_prefix`` network, so a host handed a /64 (the usual
+    end-site subnet: 2**64 addresses) cannot take a fresh address per try; an IPv4 address
+    written as IPv6 (``::ffff:198.51.100.7``) as the IPv4 address it is. Anything else (no
+    address at all) as it came."""
+    try:
+        parsed = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv4Address):
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.IPv6Network((parsed, ipv6_prefix), strict=False).network_address)

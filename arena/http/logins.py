@@ -23,6 +23,10 @@ from an address on an account forgets them), each with its own threshold:
 * **address, on every account** (``ARENA_LOGIN_ADDRESS_FAILURES``, 30): an address that has
   failed that often on any accounts waits (one client trying many accounts).
 
+An "address" is an IPv4 address, or an IPv6 network of ``ARENA_LOGIN_IPV6_PREFIX`` bits (a
+/64 by default, recorded as its first address): one host is commonly given a whole /64, and
+each of its 2**64 addresses must not be a fresh address with fresh tries.
+
 Each wait starts at ``ARENA_LOGIN_WAIT_S`` (30 s) and doubles with every failure past the
 threshold, up to ``ARENA_LOGIN_MAX_WAIT_S`` (15 minutes): a guesser's pace falls to a few
 tries an hour per address while a person who mistyped waits half a minute. Refused attempts
@@ -45,19 +49,27 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from arena.http.addresses import client_address
+from arena.http.addresses import address_group, client_address
 
 __all__ = [
     "LoginLimitsHandler",
     "account_name",
     "forgive_failures",
     "lockout_response",
+    "login_address",
     "refusal_sentence",
     "wait_after",
 ]
 
 #: Doubling stops here; 2**20 x 30 s is far past any cap anyone would set.
 _MAX_DOUBLINGS = 20
+
+
+def login_address(request: Any) -> str:
+    """The client address failures are counted under (``AXES_CLIENT_IP_CALLABLE``): the
+    client's, with IPv6 addresses grouped by ``ARENA_LOGIN_IPV6_PREFIX`` (a /64 is one
+    address here, as one IPv4 address is; see docs/deploy.md)."""
+    return address_group(client_address(request), settings.ARENA_LOGIN_IPV6_PREFIX)
 
 
 def account_name(request: Any, credentials: dict | None) -> str | None:
@@ -140,7 +152,7 @@ def forgive_failures(request: Any) -> None:
     (the form's log-in does this through axes' ``user_logged_in`` handler)."""
     username = account_name(request, None)
     if username:
-        address = getattr(request, "axes_ip_address", None) or client_address(request)
+        address = getattr(request, "axes_ip_address", None) or login_address(request)
         AccessAttempt.objects.filter(username=username, ip_address=address).delete()
 
 

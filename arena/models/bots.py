@@ -35,6 +35,9 @@ class Bot(models.Model):
         indexes = [
             models.Index(fields=["game", "is_active"], name="bot_game_active"),
             models.Index(fields=["name"], name="bot_name"),
+            # Which bots are on a ladder, from the index alone: a ladder's order and its
+            # pages in another order join their ratings to it (the rows hold descriptions).
+            models.Index(fields=["id"], condition=models.Q(is_active=True), name="bot_active_ids"),
         ]
         ordering = ["name", "id"]
 

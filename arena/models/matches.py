@@ -99,7 +99,8 @@ class Match(models.Model):
 class MatchSeat(models.Model):
     """One seat of a match: who sat there and, once recorded, how it placed."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # Indexed by seat_match_results (Meta), which also holds what a bot page reads of it.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
     version = models.ForeignKey("BotVersion", on_delete=models.CASCADE, related_name="seats")
     # Copied from the version so lists by bot need no join.
@@ -116,8 +117,20 @@ class MatchSeat(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_per_match")]
         indexes = [
-            models.Index(fields=["bot", "-match"], name="seat_bot_recent"),
+            # A bot's matches, newest first, with how it did in each: its page's recent
+            # matches and head-to-head read this index alone (docs/deploy.md, "Load and
+            # scale"). Covering columns are PostgreSQL's; elsewhere the key alone.
+            models.Index(
+                fields=["bot", "-match"],
+                include=["seat", "placing", "score"],
+                name="seat_bot_recent",
+            ),
             models.Index(fields=["version", "-match"], name="seat_version_recent"),
+            # A match's seats (the foreign key's index), with who sat there and how it did:
+            # a head-to-head reads its opponents here without their rows.
+            models.Index(
+                fields=["match"], include=["bot", "placing", "score"], name="seat_match_results"
+            ),
         ]
         ordering = ["match", "seat"]
 

@@ -144,8 +144,19 @@ class RatingHistory(models.Model):
             models.UniqueConstraint(fields=["match", "version"], name="rating_once_per_match")
         ]
         indexes = [
-            models.Index(fields=["bot", "created"], name="rating_history_bot"),
-            models.Index(fields=["version", "created"], name="rating_history_version"),
+            # A bot's chart, newest first, read from the index alone (the values drawn are
+            # in it: PostgreSQL's covering columns; elsewhere the key alone).
+            models.Index(
+                fields=["bot", "created", "id"],
+                include=["rating", "rating_sigma", "version"],
+                name="rating_history_bot",
+            ),
+            # A version's chart and a ladder row's sparkline, newest first, from the index.
+            models.Index(
+                fields=["version", "created", "id"],
+                include=["rating"],
+                name="rating_history_version",
+            ),
             # The refit's "rows not given a displayed rating yet": a few rows, however long
             # the history.
             models.Index(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,16 @@ from arena.services.errors import NotFound
 from arena.services.freshness import ladder_version
 from engine.registry import GAMES
 
-__all__ = ["LADDER_ROW_FIELDS", "ladder_count", "ladder_for_game", "ladder_rank", "ladder_rows"]
+__all__ = [
+    "LADDER_ROW_FIELDS",
+    "ladder_count",
+    "ladder_for_game",
+    "ladder_order_slice",
+    "ladder_rank",
+    "ladder_ranks",
+    "ladder_rows",
+    "ladder_size",
+]
 
 
 def ladder_for_game(*, game: str) -> QuerySet[Rating]:
@@ -144,9 +154,12 @@ def _order(game: str, *, fresh: bool = False) -> tuple[_Order, dict[int, array]]
     return order, chunks
 
 
-def _chunks(game: str, numbers: range) -> tuple[_Order, dict[int, array]]:
-    """The ladder's order and its chunks ``numbers`` (computed afresh if any was lost)."""
-    order, chunks = _order(game)
+def _chunks(
+    game: str, numbers: Iterable[int], known: tuple[_Order, dict[int, array]] | None = None
+) -> tuple[_Order, dict[int, array]]:
+    """The ladder's order and its chunks ``numbers`` (computed afresh if any was lost), from
+    the order (and any chunks) already ``known`` to the caller if given."""
+    order, chunks = known if known is not None else _order(game)
     wanted = [n for n in numbers if n not in chunks and n * ORDER_CHUNK < order.count]
     if wanted:
         found = cache.get_many([f"{order.key}:{n}" for n in wanted])
@@ -182,17 +195,71 @@ def ladder_rows(*, game: str, offset: int, limit: int) -> list[dict[str, Any]]:
     return [by_id[pk] for pk in ranks if pk in by_id]
 
 
+def ladder_size(*, game: str) -> int:
+    """How many entries the game's ladder has, as its kept order counts them (the order
+    every page of it is read from; one cache read once kept)."""
+    return _order(_hosted(game))[0].count
+
+
+def ladder_order_slice(
+    *, game: str, offset: int, limit: int, descending: bool = True
+) -> list[tuple[int, int]]:
+    """``(rating id, rank)`` of entries ``offset`` .. ``offset + limit`` of the game's ladder,
+    best first (``descending``) or worst first (the ladder read backwards), from the kept
+    order alone (one or two cache reads, no query once the order is kept)."""
+    known = _order(game)
+    order = known[0]
+    if limit <= 0 or offset >= order.count:
+        return []
+    first, last = offset, min(order.count, offset + limit) - 1  # places, as read
+    if not descending:  # place p from the bottom is position count - 1 - p from the top
+        first, last = order.count - 1 - last, order.count - 1 - first
+    numbers = range(first // ORDER_CHUNK, last // ORDER_CHUNK + 1)
+    _, chunks = _chunks(game, numbers, known)
+    ids: list[int] = []
+    for n in numbers:
+        ids.extend(chunks.get(n, ()))
+    start = first - numbers.start * ORDER_CHUNK
+    entries = [
+        (pk, first + place + 1) for place, pk in enumerate(ids[start : start + last - first + 1])
+    ]
+    return entries if descending else entries[::-1]
+
+
+def ladder_ranks(*, game: str, ratings: list[tuple[int, float]]) -> dict[int, int]:
+    """The ranks of these ladder entries (``(rating id, rating)`` pairs of current ratings of
+    active bots), as :func:`ladder_for_game` ranks them, from the kept order: one cache read
+    for the chunks they fall in. An entry whose rating changed since the order was kept (its
+    bump on its way) is counted by the database instead."""
+    known = _order(game)
+    order = known[0]
+    where = {pk: max(0, bisect_right(order.heads, (-rating, pk)) - 1) for pk, rating in ratings}
+    _, chunks = _chunks(game, sorted(set(where.values())), known)
+    ranks = {}
+    for pk, rating in ratings:
+        number = where[pk]
+        try:
+            ranks[pk] = number * ORDER_CHUNK + chunks[number].index(pk) + 1
+        except (KeyError, ValueError):
+            ranks[pk] = (
+                _ranked(game).filter(Q(rating__gt=rating) | Q(rating=rating, id__lt=pk)).count() + 1
+            )
+    return ranks
+
+
 def ladder_rank(*, rating: Rating) -> int | None:
     """The rank of a rating on its game's ladder (1 = top), as :func:`ladder_for_game`
     ranks it, or None when it is not on the ladder (not its bot's active version, or the
-    bot is inactive): found in the ladder's cached order (one chunk read)."""
+    bot is inactive): found in the ladder's cached order (the ladder's version, the order
+    and one chunk: three cache reads)."""
     if not rating.current or not rating.bot.is_active:
         return None
-    order, _ = _order(rating.game)
+    known = _order(rating.game)
+    order = known[0]
     if not order.count:
         return None
     number = max(0, bisect_right(order.heads, (-rating.rating, rating.pk)) - 1)
-    order, chunks = _chunks(rating.game, range(number, number + 1))
+    order, chunks = _chunks(rating.game, range(number, number + 1), known)
     chunk = chunks.get(number)
     try:
         return number * ORDER_CHUNK + chunk.index(rating.pk) + 1  # type: ignore[union-attr]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import (
     Case,
@@ -36,7 +37,13 @@ from arena.models import (
     Rating,
     RatingHistory,
 )
-from arena.selectors.ladder import ladder_for_game, ladder_rank
+from arena.selectors.ladder import (
+    ladder_for_game,
+    ladder_order_slice,
+    ladder_rank,
+    ladder_ranks,
+    ladder_size,
+)
 from arena.selectors.matches import match_list
 from arena.services.errors import NotFound
 from engine.game import Game
@@ -46,10 +53,14 @@ __all__ = [
     "LADDER_SORTS",
     "GameLadder",
     "HeadToHead",
+    "LadderPaginator",
+    "Opponent",
     "StarterBot",
     "bot_brief",
+    "bot_current_rating",
     "bot_head_to_head",
     "bot_head_to_head_table",
+    "bot_page_get",
     "bot_rating_history",
     "bot_recent_match_ids",
     "bot_recent_matches",
@@ -57,6 +68,7 @@ __all__ = [
     "game_get",
     "game_starter_bot",
     "home_ladders",
+    "ladder_page",
     "ladder_sorted",
     "rating_sparklines",
     "recent_matches",
@@ -117,8 +129,8 @@ class GameLadder:
 
 
 def home_ladders(*, per_game: int = 5) -> list[GameLadder]:
-    """Every hosted game, in the registry's order, with the top ``per_game`` of its ladder:
-    one query per game the engine knows.
+    """Every hosted game, in the registry's order, with the top ``per_game`` of its ladder
+    (from its kept order, :class:`LadderPaginator`): one query per game the engine knows.
 
     The number of games is fixed by the engine's registry, not by the data, so the home
     page's query count stays constant as bots are added.
@@ -131,14 +143,16 @@ def home_ladders(*, per_game: int = 5) -> list[GameLadder]:
             match_summary=game.match_summary,
             min_players=game.min_players,
             max_players=game.max_players,
-            top=list(ladder_for_game(game=name)[:per_game]),
+            top=list(LadderPaginator(name, None, per_game).page(1)) if per_game > 0 else [],
         )
         for name, game in GAMES.items()
     ]
 
 
 def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str]:
-    """The game's ladder in the order ``sort`` asks for, and the sort key actually used.
+    """The game's ladder in the order ``sort`` asks for, and the sort key actually used, as
+    one query the database ranks and sorts whole (what :class:`LadderPaginator`'s pages are
+    tested against; the pages read it in two small steps instead).
 
     Only :data:`LADDER_SORTS` keys (optionally with a leading "-") are honoured: the value
     comes from the query string and must never reach ``order_by`` unchecked. The ``rank``
@@ -164,29 +178,145 @@ def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str
     return ladder.order_by(expression, F("rating").desc(), "id"), key
 
 
+class LadderPaginator(Paginator):
+    """A page of a game's ladder in one of the :data:`LADDER_SORTS` orders, read in two
+    steps whatever the page's depth: the page's rating ids with their ranks, then those
+    rows (with their bot, owner and version) by key.
+
+    By rating (either way, the default best first) the ids and ranks are a slice of the
+    ladder's order kept per ladder version (``arena.selectors.ladder``): no query. In
+    another order, one narrow query sorts the ladder's entries by that column and returns
+    the page's ids, whose ranks come from the kept order. The count is the ladder's kept
+    size (the order's). Where the page read the whole ladder with every row's bot, owner and version
+    joined, ranked it with ``ROW_NUMBER()`` and sorted it again (and counted it so for the
+    page count), a page costs two small queries and a cache read at 10,000 bots.
+    """
+
+    def __init__(self, game: str, sort: str | None, per_page: int) -> None:
+        super().__init__([], per_page)
+        self.game = game
+        key = (sort or "").strip()
+        field = LADDER_SORTS.get(key.removeprefix("-"))
+        if field is None:
+            key, field = DEFAULT_LADDER_SORT, LADDER_SORTS["rating"]
+        self.sort, self.field, self.descending = key, field, key.startswith("-")
+
+    @cached_property
+    def count(self) -> int:
+        return ladder_size(game=self.game)
+
+    def page(self, number: int | str) -> Page:
+        number = self.validate_number(number)
+        offset = (number - 1) * self.per_page
+        limit = self.per_page
+        if offset + limit + self.orphans >= self.count:
+            limit = self.count - offset
+        if self.field == "rating":
+            entries = ladder_order_slice(
+                game=self.game, offset=offset, limit=limit, descending=self.descending
+            )
+        else:
+            entries = self._entries_by_column(offset, limit)
+        rows = (
+            Rating.objects.filter(pk__in=[pk for pk, _ in entries])
+            .select_related("bot__owner", "version")
+            .defer("bot__description", "version__validation_log", "version__error_output")
+            .in_bulk()
+        )
+        shown = []
+        for pk, rank in entries:
+            rating = rows.get(pk)
+            if rating is not None:  # gone since the order was kept: left out
+                rating.rank = rank
+                rating.win_ratio = rating.win_rate
+                shown.append(rating)
+        return self._get_page(shown, number, self)
+
+    def _entries_by_column(self, offset: int, limit: int) -> list[tuple[int, int]]:
+        """The page's ``(rating id, rank)`` in the order of a column other than the rating:
+        one query over the ladder's entries (their sort values only), ranks from the kept
+        order."""
+        ratio, place = (
+            Case(
+                When(matches=0, then=Value(None, output_field=FloatField())),
+                default=Cast(F(name), FloatField()) / Cast(F("matches"), FloatField()),
+                output_field=FloatField(),
+            )
+            for name in ("wins", "placing_sum")
+        )
+        column = F(self.field)
+        # Bots without a value (no matches: no win rate) go last both ways, everywhere.
+        order = column.desc(nulls_last=True) if self.descending else column.asc(nulls_last=True)
+        # The mean rank (0 = first) sorts as the mean place does (``Rating.mean_place``).
+        found = list(
+            Rating.objects.filter(game=self.game, current=True, bot__is_active=True)
+            .annotate(win_ratio=ratio, mean_rank=place)
+            .order_by(order, F("rating").desc(), "id")
+            .values_list("pk", "rating")[offset : offset + limit]
+        )
+        ranks = ladder_ranks(game=self.game, ratings=found)
+        return [(pk, ranks[pk]) for pk, _ in found]
+
+
+def ladder_page(
+    *, game: str, sort: str | None, number: int | str | None, per_page: int = 50
+) -> tuple[Page, str]:
+    """Page ``number`` of the game's ladder in the order ``sort`` asks for (each row a
+    :class:`Rating` with its ``rank`` by rating and its ``win_ratio``), and the sort key
+    actually used (:class:`LadderPaginator`). Only :data:`LADDER_SORTS` keys (optionally
+    with a leading "-") are honoured: the value comes from the query string."""
+    game_get(game=game)
+    paginator = LadderPaginator(game, sort, per_page)
+    return paginator.get_page(number), paginator.sort
+
+
+#: Each version's newest history points by the ``rating_history_version`` index (version,
+#: created, id; it holds the rating): PostgreSQL reads exactly ``points`` index entries per
+#: version, where numbering every version's whole history read all of it (a page of fifty
+#: ladder bots with 200 matches each: 10,000 rows for 1,000 points).
+_SPARKLINES_SQL = """
+SELECT v.id, h.rating
+FROM unnest(%(versions)s::bigint[]) AS v(id)
+CROSS JOIN LATERAL (
+    SELECT r.rating, r.created, r.id FROM {history} r
+    WHERE r.version_id = v.id AND r.rating IS NOT NULL
+    ORDER BY r.created DESC, r.id DESC
+    LIMIT %(points)s
+) AS h
+ORDER BY v.id, h.created, h.id
+"""
+
+
 def rating_sparklines(*, version_ids: Sequence[int], points: int = 20) -> dict[int, list[float]]:
     """The displayed rating after each of the last ``points`` rated matches of each version
-    (those a refit has reached), oldest first, in one query.
-
-    A window numbers each version's history newest first and the database keeps only the
-    first ``points`` rows per version, so a page of 50 rows costs one query that returns at
-    most 50 x ``points`` rows, however long the histories are.
+    (those a refit has reached), oldest first, in one query that reads at most ``points``
+    rows per version, however long the histories are (:data:`_SPARKLINES_SQL`; elsewhere
+    than on PostgreSQL, a window numbers each version's history and keeps its newest).
     """
     if not version_ids:
         return {}
-    rows = (
-        RatingHistory.objects.filter(version_id__in=list(version_ids), rating__isnull=False)
-        .annotate(
-            newest=Window(
-                RowNumber(),
-                partition_by=[F("version_id")],
-                order_by=[F("created").desc(), F("id").desc()],
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(RatingHistory._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _SPARKLINES_SQL.format(history=table),
+                {"versions": list(version_ids), "points": points},
             )
+            rows = cursor.fetchall()
+    else:
+        rows = list(
+            RatingHistory.objects.filter(version_id__in=list(version_ids), rating__isnull=False)
+            .annotate(
+                newest=Window(
+                    RowNumber(),
+                    partition_by=[F("version_id")],
+                    order_by=[F("created").desc(), F("id").desc()],
+                )
+            )
+            .filter(newest__lte=points)
+            .order_by("version_id", "created", "id")
+            .values_list("version_id", "rating")
         )
-        .filter(newest__lte=points)
-        .order_by("version_id", "created", "id")
-        .values_list("version_id", "rating")
-    )
     series: dict[int, list[float]] = defaultdict(list)
     for version_id, rating in rows:
         series[version_id].append(rating)
@@ -201,18 +331,38 @@ def recent_matches(*, limit: int = 10) -> list[Match]:
 # --- the bot page -------------------------------------------------------------------------
 
 
+def bot_page_get(*, bot_id: int) -> Bot:
+    """A bot with its owner and active version (without the version's owner-only logs), for
+    its page: one query, or NotFound."""
+    bot = (
+        Bot.objects.select_related("owner", "active_version")
+        .defer("active_version__validation_log", "active_version__error_output")
+        .filter(pk=bot_id)
+        .first()
+    )
+    if bot is None:
+        raise NotFound(f"There is no bot {bot_id}.")
+    return bot
+
+
 def bot_versions_for_page(
     *, bot: Bot, user: AbstractBaseUser | AnonymousUser
 ) -> QuerySet[BotVersion]:
-    """The bot's versions, newest first; the owner-only logs are loaded for the owner only.
+    """The bot's versions, newest first, each with its rating (if it has one) in the same
+    query; the owner-only logs are loaded for the owner only.
 
     Deferring the logs for everyone else keeps them out of memory (and out of any template
     mistake) on a page they must never appear on.
     """
-    versions = BotVersion.objects.filter(bot=bot).order_by("-number")
+    versions = BotVersion.objects.filter(bot=bot).select_related("rating").order_by("-number")
     if user.is_authenticated and user.pk == bot.owner_id:
         return versions
     return versions.defer("validation_log", "error_output")
+
+
+def bot_current_rating(*, bot: Bot) -> Rating | None:
+    """The rating of the bot's version on the ladder (its current one), or None."""
+    return Rating.objects.select_related("version").filter(bot=bot, current=True).first()
 
 
 def version_status(*, bot_id: int, number: int) -> dict[str, Any]:
@@ -254,21 +404,38 @@ def version_rank(*, rating: Rating) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
-    created: datetime
-    rating: float  # the displayed rating after the match
+    """A point of a rating chart: the displayed rating after a rated match."""
+
+    rating: float
     rating_sigma: float
     version: int  # the version's number
 
 
-def bot_rating_history(*, bot: Bot, limit: int = 300) -> list[RatingPoint]:
+def bot_rating_history(
+    *, bot: Bot, limit: int = 300, version_numbers: Mapping[int, int] | None = None
+) -> list[RatingPoint]:
     """The displayed rating of each of the bot's versions after each of its last ``limit``
-    rated matches that a refit has reached, oldest first (a chart draws one line)."""
-    rows = (
+    rated matches that a refit has reached, oldest first (a chart draws one line).
+
+    One read of the ``rating_history_bot`` index, which holds every value drawn (no table
+    row is read); each point's version number comes from ``version_numbers`` (version id
+    to number: the versions the page has already read), and those missing from it from one
+    more small query."""
+    rows = list(
         RatingHistory.objects.filter(bot=bot, rating__isnull=False)
         .order_by("-created", "-id")
-        .values_list("created", "rating", "rating_sigma", "version__number")[:limit]
+        .values_list("rating", "rating_sigma", "version_id")[:limit]
     )
-    return [RatingPoint(*row) for row in reversed(list(rows))]
+    numbers = dict(version_numbers or {})
+    missing = {row[2] for row in rows} - numbers.keys()
+    if missing:
+        numbers.update(
+            BotVersion.objects.filter(pk__in=missing).values_list("pk", "number").iterator()
+        )
+    return [
+        RatingPoint(rating, sigma, numbers[version_id])
+        for rating, sigma, version_id in reversed(rows)
+    ]
 
 
 def bot_recent_match_ids(*, bot: Bot, limit: int = 20) -> list[int]:
@@ -290,8 +457,17 @@ def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[Match]:
 
 
 @dataclass(frozen=True, slots=True)
+class Opponent:
+    """A bot as a head-to-head row names it: its id, name and owner's name."""
+
+    pk: int
+    name: str
+    owner_name: str
+
+
+@dataclass(frozen=True, slots=True)
 class HeadToHead:
-    opponent: Bot
+    opponent: Opponent
     played: int
     wins: int  # matches the bot placed ahead of the opponent
     draws: int  # level with it
@@ -317,14 +493,16 @@ class HeadToHeadTable:
 #: matches: a ladder bot plays thousands, and its page must cost the same after a year.
 HEAD_TO_HEAD_MATCHES = 1000
 
-#: One row per opponent: the bot's seat in each of its newest finished matches (its first
-#: seat there, should it hold two), against every other placed seat of that match. Plain
-#: SQL: the bot's seats are read once (by the ``seat_bot_recent`` index, newest first, up to
-#: the cap), each joined to its match's other seats by ``match_id``; the ORM's form of it
-#: re-read the bot's seat for every opponent row, four times over. A placed seat is a
-#: finished match's: placings are written only as a match is recorded done, in the same
-#: transaction (``arena.services.matches.recording.record``), so the matches themselves
-#: are not read (at a million matches, a third of the pages the table cost).
+#: One row per opponent shown (the most played first), with its name and its owner's, how
+#: many opponents there were in all and how many finished matches were read: the bot's seat
+#: in each of its newest finished matches (its first seat there, should it hold two),
+#: against every other placed seat of that match. Plain SQL, one round trip: the bot's
+#: seats are read by the ``seat_bot_recent`` index (newest first, up to the cap; it holds
+#: their seat, placing and score, so no table row is read for them), each joined to its
+#: match's other seats by the ``seat_opponents`` index (match id, with bot, placing and
+#: score). A placed seat is a finished match's: placings are written only as a match is
+#: recorded done, in the same transaction (``arena.services.matches.recording.record``),
+#: so the matches themselves are not read.
 _HEAD_TO_HEAD_SQL = """
 WITH newest AS (
     SELECT s.match_id, s.placing, s.score
@@ -338,19 +516,33 @@ WITH newest AS (
     LIMIT %(limit)s + 1
 ), mine AS (
     SELECT * FROM newest ORDER BY match_id DESC LIMIT %(limit)s
+), records AS (
+    SELECT o.bot_id, count(*) AS played,
+        sum(CASE WHEN mine.placing < o.placing THEN 1 ELSE 0 END) AS wins,
+        sum(CASE WHEN mine.placing = o.placing THEN 1 ELSE 0 END) AS draws,
+        sum(CASE WHEN mine.placing > o.placing THEN 1 ELSE 0 END) AS losses,
+        coalesce(sum(mine.score), 0) AS points_for,
+        coalesce(sum(o.score), 0) AS points_against
+    FROM mine JOIN {seat} o ON o.match_id = mine.match_id
+    WHERE o.bot_id <> %(bot)s AND o.placing IS NOT NULL
+    GROUP BY o.bot_id
+), shown AS (
+    SELECT records.*, count(*) OVER () AS met
+    FROM records
+    ORDER BY played DESC, bot_id
+    LIMIT %(shown)s
 )
-SELECT o.bot_id, count(*) AS played,
-    sum(CASE WHEN mine.placing < o.placing THEN 1 ELSE 0 END) AS wins,
-    sum(CASE WHEN mine.placing = o.placing THEN 1 ELSE 0 END) AS draws,
-    sum(CASE WHEN mine.placing > o.placing THEN 1 ELSE 0 END) AS losses,
-    coalesce(sum(mine.score), 0) AS points_for,
-    coalesce(sum(o.score), 0) AS points_against,
-    (SELECT count(*) FROM newest) AS finished
-FROM mine JOIN {seat} o ON o.match_id = mine.match_id
-WHERE o.bot_id <> %(bot)s AND o.placing IS NOT NULL
-GROUP BY o.bot_id
-ORDER BY played DESC, o.bot_id
+SELECT shown.bot_id, shown.played, shown.wins, shown.draws, shown.losses,
+    shown.points_for, shown.points_against, shown.met,
+    (SELECT count(*) FROM newest) AS finished, b.name, u.username
+FROM shown
+    JOIN {bot} b ON b.id = shown.bot_id
+    JOIN {user} u ON u.id = b.owner_id
+ORDER BY shown.played DESC, shown.bot_id
 """
+
+#: "Every opponent" (a LIMIT every database takes).
+_ALL = 2**31 - 1
 
 
 def bot_head_to_head_table(*, bot: Bot, limit: int | None = None) -> HeadToHeadTable:
@@ -358,38 +550,41 @@ def bot_head_to_head_table(*, bot: Bot, limit: int | None = None) -> HeadToHeadT
     default), and how many opponents it met in all, over its newest
     :data:`HEAD_TO_HEAD_MATCHES` finished matches.
 
-    In a match of any size, the bot "won" against an opponent it placed ahead of. Two
-    queries: the records grouped by opponent, then the shown opponents' names.
+    In a match of any size, the bot "won" against an opponent it placed ahead of. One
+    query: the records grouped by opponent, with the shown opponents' names.
     """
-    query = _HEAD_TO_HEAD_SQL.format(seat=connection.ops.quote_name(MatchSeat._meta.db_table))
-    params = {"bot": bot.pk, "limit": HEAD_TO_HEAD_MATCHES}
+    if limit is not None and limit < 1:
+        raise ValueError(f"show at least one opponent, not {limit}")
+    quote = connection.ops.quote_name
+    query = _HEAD_TO_HEAD_SQL.format(
+        seat=quote(MatchSeat._meta.db_table),
+        bot=quote(Bot._meta.db_table),
+        user=quote(Bot._meta.get_field("owner").related_model._meta.db_table),
+    )
+    params = {
+        "bot": bot.pk,
+        "limit": HEAD_TO_HEAD_MATCHES,
+        "shown": _ALL if limit is None else limit,
+    }
     with connection.cursor() as cursor:
         cursor.execute(query, params)
         records = cursor.fetchall()
     # The newest finished matches, one past the cap (to know whether there are more).
-    finished = records[0][7] if records else 0
-    met = len(records)
-    shown_records = records[:limit]
-    opponents = (
-        Bot.objects.select_related("owner")
-        .defer("description")
-        .in_bulk([record[0] for record in shown_records])
-    )
-    shown = [
+    met, finished = (records[0][7], records[0][8]) if records else (0, 0)
+    rows = [
         HeadToHead(
-            opponent=opponents[opponent],
-            played=played,
-            wins=wins,
-            draws=draws,
-            losses=losses,
-            match_points_for=points_for,
-            match_points_against=points_against,
+            opponent=Opponent(pk=record[0], name=record[9], owner_name=record[10]),
+            played=record[1],
+            wins=record[2],
+            draws=record[3],
+            losses=record[4],
+            match_points_for=record[5],
+            match_points_against=record[6],
         )
-        for opponent, played, wins, draws, losses, points_for, points_against, _ in shown_records
-        if opponent in opponents
+        for record in records
     ]
     return HeadToHeadTable(
-        rows=shown,
+        rows=rows,
         opponents=met,
         matches=min(finished, HEAD_TO_HEAD_MATCHES),
         capped=finished > HEAD_TO_HEAD_MATCHES,

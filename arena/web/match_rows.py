@@ -231,7 +231,7 @@ def head_to_head_rows_html(rows: Iterable[Any]) -> SafeString:
     bot_url = _url_maker("bot")
     html_rows = (
         f'<tr data-opponent="{row.opponent.pk}"><td><a href="{_e(bot_url(row.opponent.pk))}">'
-        f'{_e(row.opponent.name)}</a> <span class="muted">{_e(row.opponent.owner.username)}'
+        f'{_e(row.opponent.name)}</a> <span class="muted">{_e(row.opponent.owner_name)}'
         f'</span></td><td class="num">{row.played}</td><td class="num">{row.wins}</td>'
         f'<td class="num">{row.draws}</td><td class="num">{row.losses}</td>'
         f'<td class="num">{row.match_points_for}\u2013{row.match_points_against}</td></tr>'

@@ -221,3 +221,6 @@ def test_login_waits_must_make_sense(tmp_path):
     assert "must be at least 1" in one_line(result)
     result = manage("check", env={**env, "ARENA_LOGIN_SHARED_AFTER": "0"})
     assert "ARENA_LOGIN_SHARED_AFTER must be at least 1" in one_line(result)
+    for prefix in ("0", "31", "129"):
+        result = manage("check", env={**env, "ARENA_LOGIN_IPV6_PREFIX": prefix})
+        assert "ARENA_LOGIN_IPV6_PREFIX must be from 32 to 128" in one_line(result)

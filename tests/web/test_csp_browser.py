@@ -75,12 +75,15 @@ def test_the_admin_works_under_the_policy(csp_tab: Tab) -> None:
     staff.save()
     BotFactory.create_batch(3)
     page = csp_tab.page
-    csp_tab.goto("/admin/login/?next=/admin/")
+    # The admin used to be exempt from the policy: every page of it now carries one.
+    response = csp_tab.goto("/admin/login/?next=/admin/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
     page.fill("#id_username", "staffer")
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
     page.wait_for_selector("#site-name")
-    csp_tab.goto("/admin/arena/bot/")
+    response = csp_tab.goto("/admin/arena/bot/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
     # actions.js: "select all" ticks every row and counts them: the admin's scripts ran.
     page.click("#action-toggle")
     page.wait_for_function("() => document.querySelector('.action-counter').textContent")

@@ -2,11 +2,15 @@
 
 Every case runs through both doors: the API's token endpoint and the site's log-in form, which
 share one set of counts. Time is moved by ageing the recorded failures, so the waits are the
-real ones (30 s doubling to 15 minutes) without a test that sleeps.
+real ones (30 s doubling to 15 minutes) without a test that sleeps. The limits are the
+production settings' (``deployed_limits``), not whatever the test settings switch off: the
+per-account limit that locked owners out was off in the test settings of its day, so a test
+of it under them proved nothing.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -16,12 +20,34 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena.http.addresses import address_group
 from arena.http.logins import wait_after
 
 pytestmark = pytest.mark.django_db
 
 RIGHT = "alice-pass-123"
 DOORS = ["token", "form"]
+
+
+@pytest.fixture(autouse=True)
+def deployed_limits(settings):
+    """Every rate and log-in limit as the production settings (``arena.settings``) have them:
+    the test settings switch DRF's throttle rates off, and must not switch off what is
+    tested here."""
+    import arena.settings as deployed
+
+    rates = deployed.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": dict(rates)}
+    for name, value in vars(deployed).items():
+        if name.startswith(("ARENA_LOGIN_", "AXES_")) or name == "ARENA_TRUSTED_PROXIES":
+            setattr(settings, name, value)
+
+
+def refusal_said(response) -> str:
+    """A refused page's status and sentence, for a failing assertion's message."""
+    text = " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
+    sentence = re.search(r"Too many [^.]*\.|[^.]*available in [^.]*\.", text)
+    return f"{response.status_code}: {sentence.group(0).strip() if sentence else text[:300]}"
 
 
 def attempt(door: str, username: str, password: str, address: str, **extra: str) -> str:
@@ -42,7 +68,7 @@ def attempt(door: str, username: str, password: str, address: str, **extra: str)
             return "wrong"
         assert response.status_code == 429, response.content
         assert response.json()["code"] == "throttled"
-        assert "Too many wrong passwords" in response.json()["detail"]
+        assert "Too many wrong passwords" in response.json()["detail"], response.content
     else:
         response = client.post(
             "/accounts/login/", {"username": username, "password": password}, **extra
@@ -55,7 +81,7 @@ def attempt(door: str, username: str, password: str, address: str, **extra: str)
             assert "correct username and password" in response.content.decode()
             return "wrong"
         assert response.status_code == 429, response.content
-        assert "Too many wrong passwords" in response.content.decode()
+        assert "Too many wrong passwords" in response.content.decode(), refusal_said(response)
     assert int(response["Retry-After"]) >= 1
     return "wait"
 
@@ -245,6 +271,110 @@ def test_behind_a_trusted_proxy_the_address_it_saw_is_the_client(door, owner, se
     # A value no proxy writes is not an address: the connection is all there is.
     assert via_proxy("g", "not-an-address") == "wrong"
     assert AccessAttempt.objects.filter(ip_address=proxy).exists()
+
+
+# --- IPv6: a host owns a whole /64, so a /64 is one address here ----------------------------
+
+HOST_64 = "2001:db8:5:6"  # one host's /64: every address in it is the same client
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_fresh_address_from_the_same_ipv6_64_gets_no_fresh_tries(door, owner):
+    """The defect: each of a /64's 2**64 addresses counted as a client of its own, so one host
+    guessed on an account without ever waiting by moving to its next address."""
+    results = [attempt(door, "alice", f"g{n}", f"{HOST_64}::{n + 1:x}") for n in range(8)]
+    assert results == ["wrong"] * 5 + ["wait"] * 3
+    assert attempt(door, "alice", RIGHT, f"{HOST_64}:abcd:ef01:2345:6789") == "wait"
+    # Recorded under the /64's first address, one row however many addresses it used.
+    assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == [f"{HOST_64}::"]
+    # The owner at another /64 (even next door) logs in at once.
+    assert attempt(door, "alice", RIGHT, "2001:db8:5:7::1") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_one_ipv6_64_trying_many_accounts_is_slowed(door, owner, other_user):
+    results = [attempt(door, f"user{n}", "pw", f"{HOST_64}::{n + 1:x}") for n in range(30)]
+    assert results == ["wrong"] * 30
+    assert attempt(door, "bob", "bob-pass-123", f"{HOST_64}::ffff") == "wait"
+    assert attempt(door, "bob", "bob-pass-123", "2001:db8:5:7::1") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_guessing_from_many_ipv6_64s_is_slowed_like_many_ipv4_addresses(door, owner):
+    # Four /64s (a /62), three wrong passwords each, from a fresh address every time.
+    tries = [
+        attempt(door, "alice", f"g{n}", f"2001:db8:5:{net}::{n + 1}")
+        for net in range(4)
+        for n in range(3)
+    ]
+    assert tries == ["wrong"] * 12
+    assert [attempt(door, "alice", "g", f"2001:db8:5:{net}::99") for net in range(4)] == [
+        "wait"
+    ] * 4
+    assert attempt(door, "alice", RIGHT, "2001:db8:ffff::1") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_an_ipv4_address_written_as_ipv6_is_the_ipv4_address(door, owner):
+    for n in range(3):
+        assert attempt(door, "alice", f"g{n}", "198.51.100.1") == "wrong"
+    for n in range(2):
+        assert attempt(door, "alice", f"h{n}", "::ffff:198.51.100.1") == "wrong"
+    assert attempt(door, "alice", RIGHT, "198.51.100.1") == "wait"
+    assert attempt(door, "alice", RIGHT, "::ffff:198.51.100.2") == "ok"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_behind_a_trusted_proxy_an_ipv6_client_is_grouped_too(door, owner, settings):
+    settings.ARENA_TRUSTED_PROXIES = 1
+    results = [
+        attempt(door, "alice", f"g{n}", "10.0.0.2", HTTP_X_FORWARDED_FOR=f"{HOST_64}::{n + 1}")
+        for n in range(6)
+    ]
+    assert results == ["wrong"] * 5 + ["wait"]
+    assert attempt(door, "alice", RIGHT, "10.0.0.2", HTTP_X_FORWARDED_FOR="2001:db8:9::1") == "ok"
+
+
+def test_the_ipv6_prefix_is_a_setting(owner, settings):
+    # A provider that hands each customer a /56: count the /56 as one client.
+    settings.ARENA_LOGIN_IPV6_PREFIX = 56
+    results = [attempt("token", "alice", f"g{n}", f"2001:db8:5:{n}::1") for n in range(6)]
+    assert results == ["wrong"] * 5 + ["wait"]
+    assert attempt("token", "alice", RIGHT, "2001:db8:5:100::1") == "ok"  # another /56
+    # /128: every IPv6 address on its own, as before.
+    settings.ARENA_LOGIN_IPV6_PREFIX = 128
+    assert attempt("token", "alice", RIGHT, "2001:db8:5:1::2") == "ok"
+
+
+def test_a_right_password_forgives_its_64s_failures(owner):
+    for n in range(4):
+        assert attempt("form", "alice", f"g{n}", f"{HOST_64}::{n + 1}") == "wrong"
+    assert attempt("form", "alice", RIGHT, f"{HOST_64}::77") == "ok"
+    assert not AccessAttempt.objects.exists()
+
+
+ipv6 = st.ip_addresses(v=6)
+
+
+@given(ipv6, st.integers(0, 2**64 - 1), st.integers(32, 128))
+def test_addresses_of_one_network_are_one_group_and_the_group_is_in_it(address, host, prefix):
+    import ipaddress
+
+    network = ipaddress.IPv6Network((address, prefix), strict=False)
+    neighbour = network.network_address + (host % network.num_addresses)
+    group = address_group(str(address), prefix)
+    if address.ipv4_mapped is None and neighbour.ipv4_mapped is None:
+        assert address_group(str(neighbour), prefix) == group
+        assert ipaddress.IPv6Address(group) in network
+        assert ipaddress.IPv6Address(group) == network.network_address
+    if prefix == 128 and address.ipv4_mapped is None:
+        assert group == str(address)
+
+
+@given(st.ip_addresses(v=4))
+def test_ipv4_addresses_are_their_own_group(address):
+    assert address_group(str(address), 64) == str(address)
+    assert address_group(f"::ffff:{address}", 64) == str(address)
 
 
 def test_the_admin_log_in_is_held_to_the_same_limits(owner):

@@ -3,11 +3,20 @@ escaped as the template escaped it."""
 
 from __future__ import annotations
 
+import zoneinfo
+from datetime import UTC, datetime, timedelta
+
 import pytest
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.html import format_html
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from arena.models import Match
 from arena.selectors.matches import match_list
 from arena.web.match_rows import match_rows_html
+from arena.web.templatetags.arena_tags import WHEN_FORMAT, _how_far, when
 from tests.arena.factories import BotVersionFactory, MatchFactory, TournamentFactory
 from tests.web.data import bot_make
 
@@ -86,3 +95,46 @@ def test_a_head_to_head_row_gives_the_record_and_escapes_the_opponents_name():
         '<td class="num">2</td><td class="num">1</td><td class="num">1</td>'
         '<td class="num">0</td><td class="num">8\u20135</td></tr>'
     )
+
+
+# --- when: the one way a moment is written, without Django's format parser ------------------
+
+_moments = st.datetimes(
+    min_value=datetime(1990, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
+)
+
+
+def _when_by_django(value, relative: str = "") -> str:
+    """What ``when`` wrote through Django's ``date`` format and ``format_html`` (its words,
+    how far off, are its own: ``_how_far``)."""
+    moment = timezone.localtime(value)
+    words = _how_far(value)
+    text = date_format(moment, WHEN_FORMAT)
+    if relative:
+        return format_html(
+            '<time datetime="{}" title="{}">{}</time> <span class="muted">({})</span>',
+            moment.isoformat(),
+            words,
+            text,
+            words,
+        )
+    return format_html('<time datetime="{}" title="{}">{}</time>', moment.isoformat(), words, text)
+
+
+def _far_from_now(value: datetime) -> bool:
+    """Whether "how long ago" cannot change between two calls a moment apart."""
+    return abs(value - timezone.now()) > timedelta(days=2)
+
+
+@given(_moments, st.sampled_from(["", "relative"]))
+def test_when_writes_a_moment_as_djangos_date_format_does(value, relative):
+    assume(_far_from_now(value))
+    assert when(value, relative) == _when_by_django(value, relative)
+
+
+@pytest.mark.parametrize("zone", ["Europe/London", "America/New_York", "Asia/Kolkata"])
+@given(value=_moments)
+def test_when_in_another_server_zone_is_djangos_too(zone, value):
+    assume(_far_from_now(value))
+    with timezone.override(zoneinfo.ZoneInfo(zone)):
+        assert when(value) == _when_by_django(value)

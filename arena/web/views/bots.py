@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from arena.http.downloads import replays_zip_response
-from arena.models import Bot, BotVersion
+from arena.models import Bot, BotVersion, Rating
 from arena.selectors.bots import (
     bot_get,
     bot_list,
@@ -33,7 +33,9 @@ from arena.selectors.challenges import version_comparison
 from arena.selectors.matches import match_list, replays_of_bot
 from arena.selectors.pages import (
     RatingPoint,
+    bot_current_rating,
     bot_head_to_head_table,
+    bot_page_get,
     bot_rating_history,
     bot_recent_match_ids,
     bot_versions_for_page,
@@ -65,6 +67,7 @@ __all__ = [
 
 PAGE_SIZE = 50
 VERSIONS_SHOWN = 20
+RECENT_MATCHES_SHOWN = 20
 #: Opponents in its head-to-head table, the most played (a ladder bot meets thousands).
 HEAD_TO_HEAD_SHOWN = 25
 _BOT_FILTERS = ("owner", "search", "game")
@@ -132,13 +135,26 @@ def bot_new(request: HttpRequest) -> HttpResponse:
 
 @domain_errors
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
-    """The bot's public page; its owner also gets the actions and the versions' logs."""
-    bot = bot_get(bot_id=bot_id)
+    """The bot's public page; its owner also gets the actions and the versions' logs.
+
+    Eight queries whatever the bot's history (tests/web/test_queries.py): the bot with its
+    owner and active version, its newest versions with their ratings, its rating chart, its
+    recent matches (their ids, then the matches and their seats: one query joining all
+    three cost PostgreSQL five times as much to plan), its head-to-head with the opponents'
+    names, and its comparison; its rank comes from the ladder's kept order (docs/deploy.md,
+    "Load and scale").
+    """
+    bot = bot_page_get(bot_id=bot_id)
     is_owner = _is_owner(request, bot)
     versions = list(bot_versions_for_page(bot=bot, user=request.user)[:VERSIONS_SHOWN])
-    ratings = {rating.version_id: rating for rating in bot.ratings.all()}
-    current = next((rating for rating in ratings.values() if rating.current), None)
+    rated = [version.rating for version in versions if _has_rating(version)]
+    current = next((rating for rating in rated if rating.current), None)
+    if current is None and len(versions) == VERSIONS_SHOWN:
+        current = bot_current_rating(bot=bot)  # on a version older than those shown
+    if current is not None:
+        current.bot = bot  # its rank reads whether the bot is on the ladder
     head_to_head = bot_head_to_head_table(bot=bot, limit=HEAD_TO_HEAD_SHOWN)
+    numbers = {version.pk: version.number for version in versions}
     return render(
         request,
         "arena/bots/detail.html",
@@ -149,9 +165,11 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             "current": current,
             "rank": version_rank(rating=current) if current is not None else None,
             # Ratings are per version: each version has its own record.
-            "versions": [(version, ratings.get(version.pk)) for version in versions],
-            "history": bot_rating_history(bot=bot),
-            "matches": table_rows(bot_recent_match_ids(bot=bot, limit=20)),
+            "versions": [
+                (version, version.rating if _has_rating(version) else None) for version in versions
+            ],
+            "history": bot_rating_history(bot=bot, version_numbers=numbers),
+            "matches": table_rows(bot_recent_match_ids(bot=bot, limit=RECENT_MATCHES_SHOWN)),
             "head_to_head": head_to_head.rows,
             "opponents_met": head_to_head.opponents,
             "head_to_head_capped": head_to_head.capped,
@@ -165,6 +183,15 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             ),
         },
     )
+
+
+def _has_rating(version: BotVersion) -> bool:
+    """Whether the version has a rating (read with it: no query either way)."""
+    try:
+        version.rating  # noqa: B018
+    except Rating.DoesNotExist:
+        return False
+    return True
 
 
 def _can_challenge(request: HttpRequest, bot: Bot) -> bool:
@@ -286,7 +313,7 @@ def _as_points(version: BotVersion) -> list[RatingPoint]:
     """The version's rating history in the shape the bot page's chart draws (the matches a
     refit has reached)."""
     return [
-        RatingPoint(row.created, row.rating, row.rating_sigma, version.number)
+        RatingPoint(row.rating, row.rating_sigma, version.number)
         for row in version_rating_history(version=version)
         if row.rating is not None
     ]

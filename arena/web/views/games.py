@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,7 +19,7 @@ from arena.selectors.pages import (
     game_get,
     game_starter_bot,
     home_ladders,
-    ladder_sorted,
+    ladder_page,
     rating_sparklines,
 )
 from arena.services.freshness import ladder_version
@@ -105,10 +104,13 @@ def game_detail(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def _render_game(request: HttpRequest, name: str) -> HttpResponse:
-    """The game's facts, then its ladder page and every row's sparkline in one more query."""
+    """The game's facts, then its ladder page (``ladder_page``: the page's ids from the kept
+    order or one narrow query, then its rows by key) and every row's sparkline in one more
+    query."""
     game = game_get(game=name)
-    ratings, sort = ladder_sorted(game=name, sort=request.GET.get("sort"))
-    page = Paginator(ratings, PAGE_SIZE).get_page(request.GET.get("page"))
+    page, sort = ladder_page(
+        game=name, sort=request.GET.get("sort"), number=request.GET.get("page"), per_page=PAGE_SIZE
+    )
     sparks = rating_sparklines(version_ids=[rating.version_id for rating in page])
     return render(
         request,
