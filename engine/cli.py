@@ -43,9 +43,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
 
 
+_Subparsers = argparse._SubParsersAction  # argparse has no public name for it
+
+
 def _parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand per job, each built by its own ``_add_*``."""
     parser = _Parser(prog="python -m engine", description="Bluffing games arena: local runner")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_play(sub)
+    _add_tournament(sub)
+    _add_replay(sub)
+    _add_packages(sub)
+    bots = sub.add_parser("bots", help="list the built-in bots")
+    bots.add_argument("--game", help="only this game's")
+    sub.add_parser("games", help="list the hosted games and their seat counts")
+    return parser
+
+
+def _add_play(sub: _Subparsers[_Parser]) -> None:
+    """``play``: matches among bots, one per seat."""
     play = sub.add_parser("play", help="play matches among bots (one per seat)")
     play.add_argument(
         "bots", nargs="+", metavar="BOT", help="built-in bot name or path to a .py / .zip bot"
@@ -78,6 +94,10 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="leave move times out of replays, so equal seeds give byte-identical files",
     )
+
+
+def _add_tournament(sub: _Subparsers[_Parser]) -> None:
+    """``tournament``: a round robin with standings, crosstable and ratings."""
     tour = sub.add_parser(
         "tournament",
         help="a round robin among bots: standings, a crosstable and ratings, as the arena's",
@@ -90,6 +110,10 @@ def _parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true", help="print the result as one JSON object")
     tour.add_argument("--quiet", action="store_true", help="do not show what the bots print")
     tour.add_argument("--in-process", action="store_true", help="no sandbox (trusted code only)")
+
+
+def _add_replay(sub: _Subparsers[_Parser]) -> None:
+    """``replay``: a transcript, an HTML viewer, or a re-play check of one replay file."""
     replay = sub.add_parser(
         "replay", help="print a replay as a readable transcript, or write it as an HTML viewer"
     )
@@ -105,6 +129,10 @@ def _parser() -> argparse.ArgumentParser:
         help="re-play every game from what the replay holds (its draws and actions, not its "
         "seeds) and say whether the rules give the same record",
     )
+
+
+def _add_packages(sub: _Subparsers[_Parser]) -> None:
+    """``packages``: the bot packages, and installing them for the sandbox."""
     packages = sub.add_parser(
         "packages",
         help="the third-party packages bots may import (numpy), and whether the sandbox has them",
@@ -115,10 +143,6 @@ def _parser() -> argparse.ArgumentParser:
         help="install them for the sandbox's interpreter (once; needs pip's index or "
         "PIP_FIND_LINKS)",
     )
-    bots = sub.add_parser("bots", help="list the built-in bots")
-    bots.add_argument("--game", help="only this game's")
-    sub.add_parser("games", help="list the hosted games and their seat counts")
-    return parser
 
 
 def entry() -> None:

@@ -190,22 +190,8 @@ def replay_html(
     as ``MatchResult.logs``), the bots' output beside its steps."""
     game = str(replay.get("game", ""))
     files = viewer_files(game)
-    game_title = title or game
-    try:
-        from engine.registry import get_game
-
-        game_title = title or get_game(game).title
-    except (KeyError, ValueError, ImportError):
-        pass
-    markup = re.sub(r"\{#.*?#\}", "", files["markup"].read_text(encoding="utf-8"))
-    for name, value in (
-        ("{{ match.game }}", game),
-        ("{{ game_title }}", game_title),
-        ("{{ renderer_url }}", ""),  # set by the loader
-    ):
-        markup = markup.replace(name, html.escape(value))
-    if re.search(r"\{[{%#]", markup):
-        raise ViewerFilesMissing("the viewer's markup has template tags this page cannot fill")
+    game_title = _game_title(game, title)
+    markup = _viewer_markup(files["markup"], game, game_title)
     modules = {
         name: files[name].read_text(encoding="utf-8")
         for name in ("viewer/events.js", "viewer/shell.js", "renderer")
@@ -250,3 +236,30 @@ viewer, offline. Keys: arrows step, Home / End, space plays, F jumps to a fault.
 </body>
 </html>
 """
+
+
+def _game_title(game: str, title: str | None) -> str:
+    """``title``, else the game's own title, else its name (an unknown or unloadable game)."""
+    game_title = title or game
+    try:
+        from engine.registry import get_game
+
+        game_title = title or get_game(game).title
+    except (KeyError, ValueError, ImportError):
+        pass
+    return game_title
+
+
+def _viewer_markup(template: Path, game: str, game_title: str) -> str:
+    """The site's viewer template with its few tags filled; ViewerFilesMissing if it has
+    tags this page cannot fill (the template changed beyond what this page knows)."""
+    markup = re.sub(r"\{#.*?#\}", "", template.read_text(encoding="utf-8"))
+    for name, value in (
+        ("{{ match.game }}", game),
+        ("{{ game_title }}", game_title),
+        ("{{ renderer_url }}", ""),  # set by the loader
+    ):
+        markup = markup.replace(name, html.escape(value))
+    if re.search(r"\{[{%#]", markup):
+        raise ViewerFilesMissing("the viewer's markup has template tags this page cannot fill")
+    return markup

@@ -60,14 +60,9 @@ def check_sources(
     import the standard library, their own modules (found in ``files``) and ``importable``,
     which a refused import names (:func:`packages_named`).
     """
-    sources: dict[str, str] = {}
-    for path, content in files.items():
-        if not path.endswith(".py"):
-            continue
-        try:  # a leading byte-order mark (Notepad writes one) is UTF-8 too; Python reads it
-            sources[path] = content.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            return SourceProblem(path, "not_utf8", f"is not UTF-8 text (byte {exc.start})")
+    sources = _decoded(files)
+    if isinstance(sources, SourceProblem):
+        return sources
     own = {PurePosixPath(path).parts[0].removesuffix(".py") for path in files}
     request = marshal.dumps(
         {
@@ -89,6 +84,28 @@ def check_sources(
         )
     except subprocess.TimeoutExpired:
         return _too_complex(entry, "took too long to compile")
+    return _child_problem(child, entry)
+
+
+def _decoded(files: dict[str, bytes]) -> dict[str, str] | SourceProblem:
+    """The ``.py`` files' text, or the first that is not UTF-8 (checked before any child)."""
+    sources: dict[str, str] = {}
+    for path, content in files.items():
+        if not path.endswith(".py"):
+            continue
+        try:  # a leading byte-order mark (Notepad writes one) is UTF-8 too; Python reads it
+            sources[path] = content.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            return SourceProblem(path, "not_utf8", f"is not UTF-8 text (byte {exc.start})")
+    return sources
+
+
+def _child_problem(child: subprocess.CompletedProcess[bytes], entry: str) -> SourceProblem | None:
+    """The checker child's answer as a problem (None: the sources are fine).
+
+    A child that died without answering was killed by a limit (the source is too
+    complex) or failed on its own, which is the platform's bug: RuntimeError.
+    """
     try:
         answer = marshal.loads(child.stdout)  # noqa: S302 - written by compilecheck
         if not isinstance(answer, dict):

@@ -180,21 +180,27 @@ def _probe_jail(
     finally:
         with contextlib.suppress(OSError):
             os.close(seccomp_r)
-    if done.returncode == 0:
-        return
+    if done.returncode != 0:
+        raise _probe_failure(config, done)
+
+
+def _probe_failure(
+    config: SandboxConfig, done: subprocess.CompletedProcess[bytes]
+) -> SandboxUnavailable:
+    """What a failed probe jail means, from bubblewrap's first line, with what to do."""
     lines = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
     said = lines[0] if lines else f"exit status {done.returncode}"
     if "Unknown option" in said:
-        raise SandboxUnavailable(
+        return SandboxUnavailable(
             f"bubblewrap at {config.bwrap} is too old ({said}): version 0.8.0 or later is "
             f"needed for --disable-userns {_UNSAFE_HINT}"
         )
     if "namespace" in said.lower() or "permission" in said.lower():
-        raise SandboxUnavailable(
+        return SandboxUnavailable(
             f"user namespaces unavailable ({said}): allow unprivileged user namespaces, see "
             f"docs/sandbox.md, {_UNSAFE_HINT}"
         )
-    raise SandboxUnavailable(f"the sandbox does not start here ({said}) {_UNSAFE_HINT}")
+    return SandboxUnavailable(f"the sandbox does not start here ({said}) {_UNSAFE_HINT}")
 
 
 def limits_in_force(config: SandboxConfig | None = None) -> list[str]:

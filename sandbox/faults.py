@@ -82,19 +82,47 @@ def reported_fault(
         f"the bot sent a malformed fault report {phase_text(phase)}".strip(),
         private=output_tail,
     )
-    if report.get("t") != "fault" or not {"kind", "code"} <= report.keys():
-        return malformed
-    for key, value in report.items():
-        if key not in _FAULT_KEYS or type(value) is not _FAULT_KEYS[key]:
-            return malformed
-    claimed = report.get("phase", phase)
-    if claimed != phase and not (phase == "import" and claimed == "on_match_start"):
+    if not _is_well_formed(report, phase):
         return malformed
     kind, code = report["kind"], report["code"]
-    where = phase_text(claimed)
+    where = phase_text(report.get("phase", phase))
+    messages = _report_messages(where, limits, source_name)
+    if (kind, code) in messages:
+        fault_kind, detail = messages[(kind, code)]
+    elif (kind, code) == ("crash", "exception"):
+        name = report.get("exc_type")
+        raised = f"raised {name}" if name in _BUILTIN_EXCEPTIONS else "raised an exception"
+        fault_kind, detail = FaultKind.CRASH, f"the bot {raised} {where}"
+    else:
+        return malformed
     trace = report.get("trace", "")
     private = printable(trace) if trace else output_tail
-    messages: dict[tuple[str, str], tuple[FaultKind, str]] = {
+    return BotFault(fault_kind, detail.strip(), private=private)
+
+
+def _is_well_formed(report: Mapping[str, Any], phase: str) -> bool:
+    """Whether a fault report has exactly the bootstrap's keys and types, for this phase.
+
+    A failed import may report ``on_match_start``: the bootstrap runs that hook as part of
+    loading.
+    """
+    if report.get("t") != "fault" or not {"kind", "code"} <= report.keys():
+        return False
+    for key, value in report.items():
+        if key not in _FAULT_KEYS or type(value) is not _FAULT_KEYS[key]:
+            return False
+    claimed = report.get("phase", phase)
+    return claimed == phase or (phase == "import" and claimed == "on_match_start")
+
+
+def _report_messages(
+    where: str, limits: Limits, source_name: str
+) -> dict[tuple[str, str], tuple[FaultKind, str]]:
+    """The fault and public detail for each (kind, code) the bootstrap reports.
+
+    Every detail is a fixed phrase plus the host's own numbers, never the bot's words.
+    """
+    return {
         ("crash", "no_act"): (FaultKind.CRASH, f"{source_name} defines no act() function"),
         ("crash", "exit"): (FaultKind.CRASH, f"the bot called exit() {where}"),
         ("memory", "memory_error"): (
@@ -130,15 +158,6 @@ def reported_fault(
             f"act() returned a reply over the {_kib(limits.message_bytes)} message limit",
         ),
     }
-    if (kind, code) in messages:
-        fault_kind, detail = messages[(kind, code)]
-    elif (kind, code) == ("crash", "exception"):
-        name = report.get("exc_type")
-        raised = f"raised {name}" if name in _BUILTIN_EXCEPTIONS else "raised an exception"
-        fault_kind, detail = FaultKind.CRASH, f"the bot {raised} {where}"
-    else:
-        return malformed
-    return BotFault(fault_kind, detail.strip(), private=private)
 
 
 def exit_fault(
@@ -156,55 +175,44 @@ def exit_fault(
     """
     where = phase_text(phase)
     if oom_killed:
-        return BotFault(
+        kind, detail = (
             FaultKind.MEMORY,
             f"the bot was killed for exceeding its memory limit "
-            f"({_mib(limits.cgroup_memory_bytes)}) {where}".strip(),
-            private=output_tail,
+            f"({_mib(limits.cgroup_memory_bytes)}) {where}",
         )
-    if returncode is None:
-        return BotFault(
-            FaultKind.CRASH,
-            f"the bot process stopped responding {where}".strip(),
-            private=output_tail,
-        )
-    if returncode == EXIT_PROTOCOL_LOST:
-        return BotFault(
+    elif returncode is None:
+        kind, detail = FaultKind.CRASH, f"the bot process stopped responding {where}"
+    elif returncode == EXIT_PROTOCOL_LOST:
+        kind, detail = (
             FaultKind.PROTOCOL,
-            f"the bot closed or replaced its protocol channel {where}".strip(),
-            private=output_tail,
+            f"the bot closed or replaced its protocol channel {where}",
         )
+    else:
+        kind, detail = _status_fault(returncode, where, cpu_used_s, limits)
+    return BotFault(kind, detail.strip(), private=output_tail)
+
+
+def _status_fault(
+    returncode: int, where: str, cpu_used_s: float, limits: Limits
+) -> tuple[FaultKind, str]:
+    """The fault and detail for an exit status: a killing signal's meaning, else a crash.
+
+    A SIGKILL once the match's CPU is spent is the host's own timeout kill, not a crash.
+    """
     signum = returncode - 128 if returncode > 128 else -returncode if returncode < 0 else 0
     if signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu_used_s >= limits.cpu_total_s):
-        return BotFault(
+        return (
             FaultKind.TIMEOUT,
             f"the bot used up its {limits.cpu_total_s:g} s of CPU for the match",
-            private=output_tail,
         )
     if signum == signal.SIGSYS:
-        return BotFault(
-            FaultKind.FORBIDDEN,
-            f"the bot made a system call the sandbox forbids {where}".strip(),
-            private=output_tail,
-        )
+        return FaultKind.FORBIDDEN, f"the bot made a system call the sandbox forbids {where}"
     if signum == signal.SIGXFSZ:
-        return BotFault(
-            FaultKind.FORBIDDEN,
-            f"the bot exceeded its file size limit {where}".strip(),
-            private=output_tail,
-        )
+        return FaultKind.FORBIDDEN, f"the bot exceeded its file size limit {where}"
     if signum:
         try:
             name = signal.Signals(signum).name
         except ValueError:
             name = f"signal {signum}"
-        return BotFault(
-            FaultKind.CRASH,
-            f"the bot process died from {name} {where}".strip(),
-            private=output_tail,
-        )
-    return BotFault(
-        FaultKind.CRASH,
-        f"the bot process exited unexpectedly (status {returncode}) {where}".strip(),
-        private=output_tail,
-    )
+        return FaultKind.CRASH, f"the bot process died from {name} {where}"
+    return FaultKind.CRASH, f"the bot process exited unexpectedly (status {returncode}) {where}"

@@ -93,6 +93,30 @@ def bwrap_command(
     ``packages``: bind the installed bot packages (the caller reads
     ``SandboxConfig.packages_installed`` once per run and tells the bootstrap the same)."""
     args = [
+        *_isolation_args(config),
+        *_mount_args(config, runtime, limits, bot_dir=bot_dir, packages=packages),
+    ]
+    args += [
+        "--remount-ro", "/dev",
+        "--remount-ro", "/",
+        "--chdir", "/tmp",  # noqa: S108 - the jail's private tmpfs
+        "--seccomp", str(fds.seccomp),
+    ]  # fmt: skip
+    if fds.info is not None:
+        args += ["--info-fd", str(fds.info)]
+    if fds.block is not None:
+        args += ["--block-fd", str(fds.block)]
+    args.append("--")
+    args += command or bootstrap_command(
+        runtime.executable, fds.to_bot, fds.from_bot, runtime.bootstrap_hex
+    )
+    return args
+
+
+def _isolation_args(config: SandboxConfig) -> list[str]:
+    """bwrap's namespaces, identity and session options: every namespace new, no way to
+    make another, no capabilities, an empty environment."""
+    return [
         config.bwrap,
         "--unshare-all",
         "--unshare-user",
@@ -106,6 +130,19 @@ def bwrap_command(
         "--hostname", "bot",
         "--clearenv",
     ]  # fmt: skip
+
+
+def _mount_args(
+    config: SandboxConfig,
+    runtime: PythonRuntime,
+    limits: Limits,
+    *,
+    bot_dir: str | None,
+    packages: bool,
+) -> list[str]:
+    """bwrap's mounts, in order: the interpreter, the bot, /dev and /tmp, then the packages
+    and extra paths (after /tmp, so a path under /tmp stays visible)."""
+    args: list[str] = []
     for source, dest in runtime.binds:
         args += ["--ro-bind", source, dest]
     if bot_dir is not None:
@@ -125,18 +162,4 @@ def bwrap_command(
         args += ["--ro-bind", config.packages_dir, PACKAGES_DIR]
     for path in config.extra_python_paths:
         args += ["--ro-bind", path, path]
-    args += [
-        "--remount-ro", "/dev",
-        "--remount-ro", "/",
-        "--chdir", "/tmp",  # noqa: S108 - the jail's private tmpfs
-        "--seccomp", str(fds.seccomp),
-    ]  # fmt: skip
-    if fds.info is not None:
-        args += ["--info-fd", str(fds.info)]
-    if fds.block is not None:
-        args += ["--block-fd", str(fds.block)]
-    args.append("--")
-    args += command or bootstrap_command(
-        runtime.executable, fds.to_bot, fds.from_bot, runtime.bootstrap_hex
-    )
     return args

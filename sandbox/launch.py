@@ -25,6 +25,7 @@ import contextlib
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +37,8 @@ from sandbox.jail import BOT_DIR, JailFds, bootstrap_command, bwrap_command, jai
 from sandbox.limits import SPAWN_GRACE_S, Limits
 from sandbox.process import BotProcess, SpawnRequest, spawn
 from sandbox.protocol import ProtocolViolation, decode, encode
-from sandbox.runtime import discover_runtime
+from sandbox.runtime import PythonRuntime, discover_runtime
+from sandbox.seccomp_filter import SeccompPrograms
 from sandbox.staging import StagedBot, jail_dir, stage_bot
 
 __all__ = ["JAIL_LIMITS", "Jail", "JailSpec", "launch", "platform_failure"]
@@ -190,16 +192,8 @@ def launch(
         marks["cgroup"] = time.monotonic()
         runtime = None if config.unsafe else discover_runtime(config.python)
         programs = None if config.unsafe else seccomp_programs(config)
-        bot_dir = str(staged.bot_dir)
         packages = config.packages_installed  # read once: the bind and sys.path agree
-
-        def argv_for(to_bot: int, from_bot: int, *bwrap_fds: int) -> list[str]:
-            if runtime is None:
-                return bootstrap_command(os.path.realpath(config.python), to_bot, from_bot)
-            seccomp, info_fd, block = bwrap_fds
-            fds = JailFds(to_bot, from_bot, seccomp, info_fd, block)
-            return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir, packages=packages)
-
+        argv_for = _command_for(config, limits, runtime, str(staged.bot_dir), packages)
         request = SpawnRequest(
             unsafe=config.unsafe,
             run_as=ids,
@@ -212,13 +206,7 @@ def launch(
         if cgroup_problem is not None:
             _drop_cgroup(config, cgroup, cgroup_problem)
             cgroup = None
-        init = {
-            "op": "init",
-            "exec_filter": programs.exec_deny.hex() if programs else None,
-            "rlimits": jail_rlimits(limits, unsafe=config.unsafe),
-            "extra_paths": jail_python_paths(config, packages=packages, jailed=runtime is not None),
-            "message_bytes": limits.message_bytes,
-        }
+        init = _init_message(config, limits, programs, packages, jailed=runtime is not None)
         prepared_deadline = time.monotonic() + limits.startup_wall_s + SPAWN_GRACE_S
         if not process.write(encode(init), prepared_deadline):
             platform_failure(process, "the jail did not accept its start message")
@@ -240,6 +228,45 @@ def launch(
         prepared_deadline=prepared_deadline,
         marks=marks,
     )
+
+
+def _command_for(
+    config: SandboxConfig,
+    limits: Limits,
+    runtime: PythonRuntime | None,
+    bot_dir: str,
+    packages: bool,
+) -> Callable[..., list[str]]:
+    """The ``argv_for`` :func:`spawn` calls once it has the pipes: bwrap's command, or
+    the bare bootstrap's without a runtime (unsafe mode)."""
+
+    def argv_for(to_bot: int, from_bot: int, *bwrap_fds: int) -> list[str]:
+        if runtime is None:
+            return bootstrap_command(os.path.realpath(config.python), to_bot, from_bot)
+        seccomp, info_fd, block = bwrap_fds
+        fds = JailFds(to_bot, from_bot, seccomp, info_fd, block)
+        return bwrap_command(config, runtime, limits, fds, bot_dir=bot_dir, packages=packages)
+
+    return argv_for
+
+
+def _init_message(
+    config: SandboxConfig,
+    limits: Limits,
+    programs: SeccompPrograms | None,
+    packages: bool,
+    *,
+    jailed: bool,
+) -> dict[str, Any]:
+    """The bootstrap's first message: the exec filter, rlimits and paths it applies itself
+    before it reads anything of the bot's."""
+    return {
+        "op": "init",
+        "exec_filter": programs.exec_deny.hex() if programs else None,
+        "rlimits": jail_rlimits(limits, unsafe=config.unsafe),
+        "extra_paths": jail_python_paths(config, packages=packages, jailed=jailed),
+        "message_bytes": limits.message_bytes,
+    }
 
 
 def platform_failure(process: BotProcess | None, what: str, name: str | None = None) -> Any:

@@ -232,6 +232,23 @@ class SandboxedPlayer:
     # -- starting -----------------------------------------------------------------------
 
     def _launch(self, info: Mapping[str, Any]) -> None:
+        """Get a jail, load the bot in it and wait until the bot says it is ready."""
+        jail = self._take_jail()
+        process = jail.process
+        self._prepare(jail)
+        self._send_load(jail, info)
+        hooks = self._await_ready(process)
+        process.freeze()
+        self._cpu_mark = process.cpu_seconds()
+        self._marks["ready"] = time.monotonic()
+        self._check_quiet("while loading")
+        self.hooks = frozenset(h for h in hooks if h in self._offered)
+
+    def _take_jail(self) -> Jail:
+        """A jail from the shared pool if one is ready, else one launched now; now ours.
+
+        The pool counts this bot as started until :meth:`close`, pooled or not.
+        """
         config, limits = self.config, self.limits
         if config.unsafe:
             print(
@@ -252,31 +269,46 @@ class SandboxedPlayer:
         else:
             self._pool = pool
         self._adopt(jail, began)
-        process = jail.process
-        # Until "prepared" only platform code runs in the jail: any failure is ours. (A
-        # pooled jail's was read by the pool's thread, as soon as it came.)
+        return jail
+
+    def _prepare(self, jail: Jail) -> None:
+        """Wait for the jail's bootstrap, choose whether to spin, give it the bot's files.
+
+        Until "prepared" only platform code runs in the jail, so any failure is ours.
+        """
+        # (A pooled jail's "prepared" was read by the pool's thread, as soon as it came.)
         jail.await_prepared(self.name)
         self._marks.update(jail.marks)
         # Spinning for a reply pays only while the bot runs on another CPU: a bot on the
         # host's one CPU (placed there, or inherited from a host pinned to it) cannot run
         # while the host spins.
-        placed = colocate(process.pid) if config.colocate else None
-        self._spins = bool(config.spin_us) and placed is None and _may_use_two_cpus()
+        placed = colocate(jail.process.pid) if self.config.colocate else None
+        self._spins = bool(self.config.spin_us) and placed is None and _may_use_two_cpus()
         if not jail.has_files:  # a pooled jail: its bot is this one, from now on
             stage_into(jail.staged, self.bot_path, jail.group)
             jail.has_files = True
             self._marks["staged_files"] = time.monotonic()
+
+    def _send_load(self, jail: Jail, info: Mapping[str, Any]) -> None:
+        """Ask the bootstrap to import the bot; a jail that does not take it is our failure."""
         load = {
             "op": "load",
             "bot_dir": jail.bot_dir,
             "info": dict(info),
             "hooks": list(self._offered),
         }
-        guard = limits.startup_wall_s
-        if not process.write(encode(load), time.monotonic() + guard):
+        deadline = time.monotonic() + self.limits.startup_wall_s
+        if not jail.process.write(encode(load), deadline):
             self._platform_failure("the jail did not accept its load message")
         self._marks["load_sent"] = time.monotonic()
-        # From here on every byte on the channel may come from the bot: a claim to check.
+
+    def _await_ready(self, process: BotProcess) -> list[str]:
+        """The hooks the bot's ``ready`` message lists; BotFault if loading failed.
+
+        From here on every byte on the channel may come from the bot: a claim to check.
+        """
+        limits = self.limits
+        guard = limits.startup_wall_s
         try:
             reply = self._receive(
                 cpu_start=process.cpu_seconds(),
@@ -302,11 +334,7 @@ class SandboxedPlayer:
             raise BotFault(
                 FaultKind.PROTOCOL, "the bot sent a malformed or unexpected message while loading"
             )
-        process.freeze()
-        self._cpu_mark = process.cpu_seconds()
-        self._marks["ready"] = time.monotonic()
-        self._check_quiet("while loading")
-        self.hooks = frozenset(h for h in hooks if h in self._offered)
+        return hooks
 
     def _adopt(self, jail: Jail, began: float) -> None:
         """Make ``jail`` this player's: its process, cgroup and directory are ours now."""
@@ -332,6 +360,11 @@ class SandboxedPlayer:
     # -- one decision -------------------------------------------------------------------
 
     def _call(self, request: bytes, phase: str, expect: str) -> dict[str, Any]:
+        """One decision: send ``request``, wait for the reply, charge its time, check it.
+
+        The wait, the charge and the checks are each one step here, in the order that
+        decides which fault a bot gets when several apply (a reported fault first).
+        """
         if self._fault is not None:
             raise self._fault
         process = self._process
@@ -340,17 +373,38 @@ class SandboxedPlayer:
         limits = self.limits
         process.poll_events(0.0)  # anything written since the last reply is not an answer
         self._check_quiet("between its turns")
-        allowance = limits.move_timeout_s + max(self._bank_s, 0.0)
         # The bot's CPU clock as last read, after it was frozen at the end of its last
         # call: it has not run since (it is stopped), so this is where this decision's CPU
         # time starts, and anything it still ran after that reading (on its way into the
         # stop) is charged to this decision rather than lost. One system call less.
         cpu_start = self._cpu_mark
-        # Wall clock: the move's own allowance plus what is left of the wall-clock bank,
-        # and never past the seat's wall-clock time for the whole match.
+        wall_start = time.monotonic()
+        reply = self._exchange(process, request, phase, cpu_start, wall_start)
+        process.freeze()
+        wall = time.monotonic() - wall_start
+        self._wall_used_s += wall
+        self._cpu_mark = process.cpu_seconds()
+        used = self._cpu_mark - cpu_start
+        if reply.get("t") == "fault":
+            self._fail(
+                reported_fault(reply, phase, limits, process.output.tail(), self.source_name)
+            )
+        self._charge(phase, used, wall)
+        self._check_reply(reply, phase, expect)
+        return reply
+
+    def _exchange(
+        self, process: BotProcess, request: bytes, phase: str, cpu_start: float, wall_start: float
+    ) -> dict[str, Any]:
+        """Thaw the bot with ``request`` and wait for its reply within this move's allowances.
+
+        The CPU allowance is the move's time plus the bank; the wall-clock one the move's
+        plus the wall-clock bank, never past the seat's wall-clock time for the match.
+        """
+        limits = self.limits
+        allowance = limits.move_timeout_s + max(self._bank_s, 0.0)
         match_left = limits.match_wall_s - self._wall_used_s
         wall_allowance = min(limits.move_wall_s + max(self._wall_bank_s, 0.0), match_left)
-        wall_start = time.monotonic()
         wall_deadline = wall_start + max(wall_allowance, 0.0)
         try:
             # Write first, then thaw: the stopped bot resumes straight into a ready read.
@@ -360,7 +414,7 @@ class SandboxedPlayer:
             process.thaw()
             if self._spins:
                 self._spin(process)
-            reply = self._receive(
+            return self._receive(
                 cpu_start=cpu_start,
                 cpu_budget=allowance,
                 wall_deadline=wall_deadline,
@@ -372,16 +426,10 @@ class SandboxedPlayer:
             self._fail(self._wall_timeout(phase, expired.cpu_used_s, bank_spent))
         except BotFault as fault:
             self._fail(fault)
-        process.freeze()
-        wall = time.monotonic() - wall_start
-        self._wall_used_s += wall
-        self._cpu_mark = process.cpu_seconds()
-        used = self._cpu_mark - cpu_start
-        kind = reply.get("t")
-        if kind == "fault":
-            self._fail(
-                reported_fault(reply, phase, limits, process.output.tail(), self.source_name)
-            )
+
+    def _charge(self, phase: str, used: float, wall: float) -> None:
+        """Charge a decision's overrun to the CPU and wall-clock banks; fail when one is spent."""
+        limits = self.limits
         self.last_move_late = used > limits.move_timeout_s or wall > limits.move_wall_s
         if used > limits.move_timeout_s:
             self._bank_s -= used - limits.move_timeout_s
@@ -391,6 +439,10 @@ class SandboxedPlayer:
             self._wall_bank_s -= wall - limits.move_wall_s
         if self._wall_bank_s < 0 or self._wall_used_s > limits.match_wall_s:
             self._fail(self._wall_timeout(phase, used, self._wall_bank_s < 0))
+
+    def _check_reply(self, reply: dict[str, Any], phase: str, expect: str) -> None:
+        """Fail unless ``reply`` is exactly an ``expect`` message answering this request
+        and nothing else came after it on the channel."""
         if not _well_formed(reply, expect):
             self._fail(
                 BotFault(
@@ -405,7 +457,6 @@ class SandboxedPlayer:
                 )
             )
         self._check_quiet(phase_text(phase))
-        return reply
 
     def _spin(self, process: BotProcess) -> None:
         """Spin for the reply while spinning pays (``SandboxConfig.spin_us``).

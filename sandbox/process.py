@@ -236,6 +236,40 @@ def spawn(
     of each step (``spawned``, ``pid``, ``released``, ``attached``).
     """
     marks = {} if marks is None else marks
+    popen, ends = _start_jail(request, argv_for, marks)
+    process = _take_process(popen, ends, request, marks)
+    try:
+        return process, _release_into_cgroup(process, ends.block_w, cgroup, marks)
+    except BaseException:
+        process.close()
+        raise
+    finally:
+        _close_quietly(ends.bwrap_fds)
+
+
+@dataclass(frozen=True, slots=True)
+class _HostEnds:
+    """The host's ends of a starting jail's pipes, kept together so every failure closes all."""
+
+    to_bot_w: int
+    from_bot_r: int
+    out_r: int
+    info_r: int | None  # bwrap's --info-fd (bwrap mode only)
+    block_w: int | None  # bwrap's --block-fd (bwrap mode only)
+
+    @property
+    def bwrap_fds(self) -> list[int]:
+        """The ends used only while starting: closed once the jail is released."""
+        return [fd for fd in (self.info_r, self.block_w) if fd is not None]
+
+
+def _start_jail(
+    request: SpawnRequest, argv_for: Callable[..., list[str]], marks: dict[str, float]
+) -> tuple[subprocess.Popen[bytes], _HostEnds]:
+    """Open the pipes and start the command; on any failure close every end and re-raise.
+
+    In bwrap mode the seccomp program goes down its own pipe, which bwrap reads to EOF.
+    """
     to_bot_r, to_bot_w = os.pipe()
     from_bot_r, from_bot_w = os.pipe()
     out_r, out_w = os.pipe()
@@ -256,47 +290,68 @@ def spawn(
             finally:
                 os.close(seccomp_w)
             argv = argv_for(to_bot_r, from_bot_w, seccomp_r, info_w, block_r)
-        # Popen's defaults (None), unless Popen itself drops to the bot's ids (no helper)
-        user: int | None = None
-        group: int | None = None
-        extra_groups: list[int] | None = None
-        if request.run_as is not None and request.drop_command:
-            argv = [*request.drop_command, *argv]
-        elif request.run_as is not None:
-            user, group = request.run_as
-            extra_groups = []
-        popen = subprocess.Popen(
-            argv,
-            env={},
-            stdin=subprocess.DEVNULL,
-            stdout=out_w,
-            stderr=out_w,
-            pass_fds=child_fds,
-            close_fds=True,
-            start_new_session=True,
-            user=user,
-            group=group,
-            extra_groups=extra_groups,
-        )
+        popen = _popen(request, argv, out_w, child_fds)
     except BaseException:
-        for fd in [*child_fds, *host_fds, to_bot_w, from_bot_r, out_r, out_w]:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        _close_quietly([*child_fds, *host_fds, to_bot_w, from_bot_r, out_r, out_w])
         raise
     marks["spawned"] = time.monotonic()
     for fd in [*child_fds, out_w]:
         os.close(fd)
+    return popen, _HostEnds(to_bot_w, from_bot_r, out_r, info_r, block_w)
 
-    cgroup_problem: str | None = None
+
+def _popen(
+    request: SpawnRequest, argv: list[str], out_fd: int, child_fds: list[int]
+) -> subprocess.Popen[bytes]:
+    """Run ``argv`` with an empty environment in a new session, as the bot's ids if root.
+
+    With a ``drop_command`` the command drops the ids itself (so Popen can vfork);
+    otherwise Popen changes them in a forked child.
+    """
+    # Popen's defaults (None), unless Popen itself drops to the bot's ids (no helper)
+    user: int | None = None
+    group: int | None = None
+    extra_groups: list[int] | None = None
+    if request.run_as is not None and request.drop_command:
+        argv = [*request.drop_command, *argv]
+    elif request.run_as is not None:
+        user, group = request.run_as
+        extra_groups = []
+    return subprocess.Popen(
+        argv,
+        env={},
+        stdin=subprocess.DEVNULL,
+        stdout=out_fd,
+        stderr=out_fd,
+        pass_fds=child_fds,
+        close_fds=True,
+        start_new_session=True,
+        user=user,
+        group=group,
+        extra_groups=extra_groups,
+    )
+
+
+def _take_process(
+    popen: subprocess.Popen[bytes],
+    ends: _HostEnds,
+    request: SpawnRequest,
+    marks: dict[str, float],
+) -> BotProcess:
+    """Learn the jail's pid and take a pidfd on it; on failure kill it and close every end.
+
+    In bwrap mode the jail is still blocked before exec here, so the pidfd can never
+    name a recycled pid.
+    """
     try:
         if request.unsafe:
             pid = popen.pid
         else:
-            assert info_r is not None
-            pid = _read_child_pid(info_r, popen, out_r)
+            assert ends.info_r is not None
+            pid = _read_child_pid(ends.info_r, popen, ends.out_r)
         marks["pid"] = time.monotonic()
         try:
-            process = BotProcess(popen, pid, to_bot_w, from_bot_r, out_r, request)
+            return BotProcess(popen, pid, ends.to_bot_w, ends.from_bot_r, ends.out_r, request)
         except OSError as exc:  # pidfd_open: the jail is already gone
             raise SandboxError(f"the jail died while starting ({exc})") from None
     except BaseException:
@@ -304,31 +359,35 @@ def spawn(
             popen.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             popen.wait(timeout=5.0)
-        for fd in [*host_fds, to_bot_w, from_bot_r, out_r]:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        _close_quietly([*ends.bwrap_fds, ends.to_bot_w, ends.from_bot_r, ends.out_r])
         raise
-    try:
-        if block_w is not None:
-            os.write(block_w, b"x")  # the pidfd is safe now: let bwrap exec the interpreter
-        marks["released"] = time.monotonic()
-        if cgroup is not None:
-            # A v1 memory-cgroup move waits for an RCU grace period (~10 ms here), so it
-            # overlaps the interpreter's start. The bootstrap imports no bot code before the
-            # host's init message, which is sent only after this returns.
-            try:
-                cgroup.attach(pid)
-            except OSError as exc:
-                cgroup_problem = str(exc)
-        marks["attached"] = time.monotonic()
-    except BaseException:
-        process.close()
-        raise
-    finally:
-        for fd in host_fds:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-    return process, cgroup_problem
+
+
+def _release_into_cgroup(
+    process: BotProcess, block_w: int | None, cgroup: BotCgroup | None, marks: dict[str, float]
+) -> str | None:
+    """Let bwrap exec the interpreter and move the bot into its cgroup; why the move failed."""
+    if block_w is not None:
+        os.write(block_w, b"x")  # the pidfd is safe now: let bwrap exec the interpreter
+    marks["released"] = time.monotonic()
+    cgroup_problem: str | None = None
+    if cgroup is not None:
+        # A v1 memory-cgroup move waits for an RCU grace period (~10 ms here), so it
+        # overlaps the interpreter's start. The bootstrap imports no bot code before the
+        # host's init message, which is sent only after this returns.
+        try:
+            cgroup.attach(process.pid)
+        except OSError as exc:
+            cgroup_problem = str(exc)
+    marks["attached"] = time.monotonic()
+    return cgroup_problem
+
+
+def _close_quietly(fds: list[int]) -> None:
+    """Close each descriptor, ignoring those already closed (cleanup after a failure)."""
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def _wait(fd: int, events: int, timeout_s: float, also: int | None = None) -> bool:
