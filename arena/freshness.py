@@ -4,6 +4,9 @@ A ladder changes only when a rating, a bot's name or a bot's presence on it chan
 services that make those writes call :func:`ladder_changed`. The version lives in the
 shared cache (Redis in production, a file cache on a laptop), so web processes on every
 host see it; pages use it in their ETags and cache keys (``arena.web.freshness``).
+
+A leaf (it imports nothing of the arena): the selectors read the version and the services
+bump it, so it sits below both.
 """
 
 from __future__ import annotations

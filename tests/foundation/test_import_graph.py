@@ -92,9 +92,16 @@ ALLOWED: dict[str, set[str]] = {
     # the top: what Django and the commands start from
     "arena.templatetags": {"arena.web"},
     "arena.urls": {"arena.api", "arena.web"},
-    "arena.admin": {"arena.models", "arena.selectors", "arena.services", "arena.algorithms"},
+    "arena.admin": {
+        "arena.models",
+        "arena.selectors",
+        "arena.services",
+        "arena.algorithms",
+        "arena.errors",
+    },
     "arena.management": {
         "arena.models",
+        "arena.errors",
         "arena.selectors",
         "arena.services",
         "arena.algorithms",

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from arena.config import env_float
+from arena.errors import InvalidInput
 from arena.models import BotVersion, Match, MatchSeat, Tournament
 from arena.services.dispatch import enqueue
-from arena.services.errors import InvalidInput
 from engine.registry import GAMES, get_game
 
 if TYPE_CHECKING:
