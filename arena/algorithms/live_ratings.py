@@ -63,4 +63,4 @@ def win_probability(game: str, a: tuple[float, float], b: tuple[float, float]) -
     performance model: each performance is N(mu, sigma² + beta²))."""
     env = environment(game)
     spread = (a[1] ** 2 + b[1] ** 2 + 2 * env.beta**2) ** 0.5
-    return env.cdf((a[0] - b[0]) / spread)
+    return float(env.cdf((a[0] - b[0]) / spread))
