@@ -20,6 +20,7 @@ Three checks:
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -116,17 +117,19 @@ ALLOWED: dict[str, set[str]] = {
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def _sources() -> dict[str, Path]:
-    """Every module of the four packages, by its dotted name."""
+def _sources(root: Path, packages: Iterable[str]) -> dict[str, Path]:
+    """Every module of the packages, by its dotted name."""
     return {
-        _module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
+        _module_name(path, root): path
+        for package in packages
+        for path in (root / package).rglob("*.py")
     }
 
 
@@ -150,9 +153,9 @@ def _known(name: str, modules: Iterable[str]) -> str | None:
     return None
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(root: Path = ROOT, packages: Iterable[str] = PACKAGES) -> dict[str, set[str]]:
     """Module -> the modules of ours it imports (anywhere in its source)."""
-    sources = _sources()
+    sources = _sources(root, packages)
     graph: dict[str, set[str]] = {name: set() for name in sources}
     for module, path in sources.items():
         is_package = path.name == "__init__.py"
@@ -208,6 +211,12 @@ def strongly_connected(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+@functools.cache
+def project_graph() -> dict[str, set[str]]:
+    """The project's graph, read once for the three checks."""
+    return import_graph()
+
+
 def room(module: str) -> str:
     """The package a module belongs to: inside arena its room (``arena.services``,
     ``arena.crontabs``), elsewhere its top-level package."""
@@ -247,19 +256,19 @@ def _describe(components: list[list[str]], graph, key=lambda m: m) -> str:
 
 
 def test_no_module_imports_itself_round_a_circle():
-    graph = import_graph()
+    graph = project_graph()
     components = strongly_connected(graph)
     assert not components, "\n" + _describe(components, graph)
 
 
 def test_no_circle_between_packages_or_arena_rooms():
-    graph = import_graph()
+    graph = project_graph()
     components = strongly_connected(collapsed(graph, room))
     assert not components, "\n" + _describe(components, graph, room)
 
 
 def test_arena_rooms_import_only_the_rooms_below_them():
-    graph = import_graph()
+    graph = project_graph()
     rooms = collapsed({m: t for m, t in graph.items() if m.startswith("arena")}, room)
     unknown = sorted(r for r in rooms if r not in ALLOWED)
     assert not unknown, f"rooms missing from ALLOWED (add them where they belong): {unknown}"
@@ -274,11 +283,26 @@ def test_arena_rooms_import_only_the_rooms_below_them():
 
 
 def test_the_graph_sees_in_function_relative_and_type_checking_imports(tmp_path):
-    """The reader itself: a fixture tree with each kind of import, and its circle found."""
-    assert _resolve("arena.web.views.bots", ast.ImportFrom("x", [], 2), False) == "arena.web.x"
-    assert _resolve("arena.web", ast.ImportFrom(None, [], 1), True) == "arena.web"
-    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
-    assert strongly_connected(graph) == [["a", "b", "c"]]
+    """The reader itself, on a small tree with each kind of import: every arrow is seen."""
+    files = {
+        "pkg/__init__.py": "from . import a\n",
+        "pkg/a.py": "def f():\n    from pkg.sub import b\n",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/b.py": "import typing\nif typing.TYPE_CHECKING:\n    from .. import c\n",
+        "pkg/c.py": "import pkg.a\nimport json\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    graph = import_graph(tmp_path, ["pkg"])
+    assert graph == {
+        "pkg": {"pkg.a"},
+        "pkg.a": {"pkg.sub.b"},
+        "pkg.sub": set(),
+        "pkg.sub.b": {"pkg.c"},
+        "pkg.c": {"pkg.a"},
+    }
+    assert strongly_connected(graph) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
     assert strongly_connected(collapsed({"p.x": {"q.y"}, "q.y": {"p.z"}}, lambda m: m[0])) == [
         ["p", "q"]
     ]
