@@ -18,8 +18,8 @@ import logging
 
 from django.utils import timezone
 
+from arena.config import seconds_setting
 from arena.models import BotVersion, Match, MatchSeat
-from arena.services.matches.scheduling import seconds_setting
 
 __all__ = ["pause_fault_rate", "pause_min_matches", "pause_window", "version_pause_if_faulty"]
 

@@ -10,8 +10,10 @@ Three checks:
 
 * between modules of ``arena/``, ``engine/``, ``sandbox/`` and ``workers/``: no strongly
   connected component of more than one module;
-* between packages (``arena``, ``engine``, ``sandbox``, ``workers``, and inside ``arena`` its
-  rooms, ``arena.models``, ``arena.services``, ``arena.web``, ...): none either;
+* between packages, at every level: ``arena``, ``engine``, ``sandbox``, ``workers``; inside
+  ``arena`` its rooms (``arena.models``, ``arena.services``, ``arena.web``, ...); inside
+  each package its children (``arena.services.matches`` beside ``arena.services.ladder``):
+  none either;
 * every arrow between arena's rooms is one of ``ALLOWED``, the table
   ``docs/architecture.md`` draws: a new arrow is either added there on purpose or is an
   upward one, and fails.
@@ -261,10 +263,31 @@ def test_no_module_imports_itself_round_a_circle():
     assert not components, "\n" + _describe(components, graph)
 
 
+def _child_of(package: str):
+    """The key that names a module by ``package``'s child holding it (None outside it)."""
+
+    def key(module: str) -> str | None:
+        if package and not module.startswith(package + "."):
+            return None
+        rest = module[len(package) + 1 :] if package else module
+        return f"{package}.{rest.split('.')[0]}" if package else rest.split(".")[0]
+
+    return key
+
+
 def test_no_circle_between_packages_or_arena_rooms():
+    """At every level: the four packages; inside each package, its subpackages and modules
+    (arena's rooms, services.matches beside services.ladder, ...)."""
     graph = project_graph()
-    components = strongly_connected(collapsed(graph, room))
-    assert not components, "\n" + _describe(components, graph, room)
+    packages = {m for m in graph if any(other.startswith(m + ".") for other in graph)}
+    found = []
+    for package in ["", *sorted(packages)]:
+        key = _child_of(package)
+        inside = {m: {t for t in targets if key(t)} for m, targets in graph.items() if key(m)}
+        components = strongly_connected(collapsed(inside, key))
+        if components:
+            found.append(_describe(components, inside, key))
+    assert not found, "\n" + "\n".join(found)
 
 
 def test_arena_rooms_import_only_the_rooms_below_them():
