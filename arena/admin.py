@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from arena.algorithms.tournament_options import OPTIONS
+from arena.errors import DomainError
 from arena.models import (
     Bot,
     BotVersion,
@@ -33,7 +34,6 @@ from arena.models import (
     TournamentSignup,
 )
 from arena.models.games import game_choices
-from arena.services.errors import DomainError
 
 
 class _GameChoiceForm(forms.ModelForm):

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.conf import settings
 
 __all__ = [
     "ConfigError",
@@ -25,6 +26,7 @@ __all__ = [
     "env_list",
     "largest_table",
     "match_time_limit",
+    "seconds_setting",
 ]
 
 #: Seconds a match task needs besides its bots' time: the engine, staging, recording.
@@ -68,6 +70,13 @@ def env_float(name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise ConfigError(f"{name}={raw!r} is not a number") from None
+
+
+def seconds_setting(name: str, default: float) -> float:
+    """A number from Django's settings, else from the environment (workers read it from
+    either), read at call time: for code that runs once the settings are loaded."""
+    value = getattr(settings, name, None)
+    return float(value) if value is not None else env_float(name, default)
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

@@ -22,8 +22,8 @@ from typing import Any
 from celery import Task
 from django.db import InterfaceError, OperationalError
 
+from arena.errors import Conflict
 from arena.services import challenges, ladder, playground, rating_fit, schedules
-from arena.services.errors import Conflict
 from arena.services.matches import MatchBusy, PlatformError, match_play, match_sweep_stuck
 from arena.services.ratings import match_rate
 from arena.services.tournaments import tournament_finish, tournament_start, tournament_start_due

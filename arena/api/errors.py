@@ -1,7 +1,7 @@
 """One JSON shape for every API error: ``{"detail": ..., "code": ...}``.
 
 DRF's own exceptions, Django's Http404 / PermissionDenied / ValidationError and the
-services' :class:`~arena.services.errors.DomainError` all end here, so a client reads one
+services' :class:`~arena.errors.DomainError` all end here, so a client reads one
 shape whatever went wrong. Validation errors add ``"fields"``: each field's messages.
 """
 
@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import set_rollback
 
-from arena.services.errors import DomainError
+from arena.errors import DomainError
 
 __all__ = ["bad_request", "error_body", "exception_handler", "server_error"]
 

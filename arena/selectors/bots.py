@@ -9,9 +9,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
+from arena.errors import Forbidden, NotFound
 from arena.models import Bot, BotVersion, Rating, RatingHistory
 from arena.selectors.filters import BotFilter, apply_filters
-from arena.services.errors import Forbidden, NotFound
 
 __all__ = [
     "RATING_HISTORY_CAP",

@@ -8,20 +8,24 @@ public on the bot and version pages, like the ratings the same matches could hav
 
 from __future__ import annotations
 
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from arena.algorithms.intervals import score_share
+from arena.errors import NotFound
 from arena.models import Bot, BotVersion, Challenge, Match, MatchSeat
 from arena.selectors.matches import match_list
-from arena.services.challenges import ChallengeSummary, challenge_summaries, challenge_summary
-from arena.services.errors import NotFound
 from engine.registry import get_game
 
 __all__ = [
     "ChallengeChoice",
     "ChallengeChoices",
+    "ChallengeSummary",
     "ChallengeView",
     "Comparison",
     "challenge_choices",
@@ -29,10 +33,115 @@ __all__ = [
     "challenge_list",
     "challenge_rivals",
     "challenge_rows",
+    "challenge_summaries",
+    "challenge_summary",
     "challenge_view",
     "version_comparison",
     "version_game",
 ]
+
+
+# --- a challenge's verdict (its score share against the rivals, with its interval) ---------
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeSummary:
+    played: int
+    open: int  # queued or running
+    failed: int
+    score: float | None  # the challenger's share against its rivals, 0..1
+    low: float | None  # 95% interval of the score (arena.algorithms.intervals)
+    high: float | None
+    significant: bool  # the interval leaves out one half
+    wins: int  # matches it placed ahead of every rival
+    draws: int
+    losses: int
+    units: int = 0  # independent units the interval is drawn from (matches, or duplicate sets)
+
+    @property
+    def done(self) -> bool:
+        return self.open == 0
+
+    @property
+    def verdict(self) -> str:
+        """``better``, ``worse`` (the interval leaves out one half on that side) or ``unsure``."""
+        if not self.significant or self.low is None or self.high is None:
+            return "unsure"
+        return "better" if self.low > 0.5 else "worse"
+
+
+def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
+    """The challenger's score so far, with its 95% interval (two queries)."""
+    return challenge_summaries(challenges=[challenge])[challenge.pk]
+
+
+def challenge_summaries(*, challenges: Sequence[Challenge]) -> dict[int, ChallengeSummary]:
+    """:func:`challenge_summary` of each challenge, by id, in two queries for them all."""
+    ids = [challenge.pk for challenge in challenges]
+    matches: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    for row in Match.objects.filter(challenge_id__in=ids).values(
+        "id", "status", "duplicate_key", "challenge_id"
+    ):
+        matches[row["challenge_id"]][row["id"]] = row
+    by_match: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for seat in MatchSeat.objects.filter(match__challenge_id__in=ids).values(
+        "match_id", "version_id", "placing"
+    ):
+        by_match[seat["match_id"]].append(seat)
+    return {
+        challenge.pk: _summarize(challenge.version_id, matches[challenge.pk], by_match)
+        for challenge in challenges
+    }
+
+
+def _summarize(
+    version_id: int,
+    matches: dict[int, dict[str, Any]],
+    by_match: dict[int, list[dict[str, Any]]],
+) -> ChallengeSummary:
+    """Score and interval by :func:`arena.algorithms.intervals.score_share`: a unit is a
+    duplicate set (its matches share their deals) or a single match, weighted by the matches
+    of it that were played, so a set cut short counts for what was played."""
+    units: dict[str, list[float]] = defaultdict(list)  # by duplicate set (or by match)
+    wins = draws = losses = 0
+    for match_id, match in matches.items():
+        if match["status"] != Match.Status.DONE:
+            continue
+        table = by_match[match_id]
+        mine = [s for s in table if s["version_id"] == version_id]
+        rivals = [s for s in table if s["version_id"] != version_id]
+        if not mine or not rivals or mine[0]["placing"] is None:
+            continue
+        placing = mine[0]["placing"]
+        points = [
+            1.0 if placing < r["placing"] else 0.5 if placing == r["placing"] else 0.0
+            for r in rivals
+            if r["placing"] is not None
+        ]
+        if not points:
+            continue
+        units[match["duplicate_key"] or f"match-{match_id}"].append(sum(points) / len(points))
+        wins += all(p == 1.0 for p in points)
+        losses += all(p == 0.0 for p in points)
+        draws += not all(p == 1.0 for p in points) and not all(p == 0.0 for p in points)
+    share = score_share((statistics.fmean(scores), len(scores)) for scores in units.values())
+    open_count = sum(
+        m["status"] in (Match.Status.QUEUED, Match.Status.RUNNING) for m in matches.values()
+    )
+    failed = sum(m["status"] == Match.Status.FAILED for m in matches.values())
+    return ChallengeSummary(
+        played=int(share.matches),
+        open=open_count,
+        failed=failed,
+        score=share.score,
+        low=share.low,
+        high=share.high,
+        significant=share.significant,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        units=share.units,
+    )
 
 
 def _visible(user: Any) -> QuerySet[Challenge]:

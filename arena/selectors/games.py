@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.services.errors import NotFound
+from arena.errors import NotFound
 from engine import MATCH_HOOKS, Game
 from engine.registry import GAMES
 

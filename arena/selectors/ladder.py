@@ -13,9 +13,9 @@ from django.core.cache import cache
 from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
+from arena.errors import NotFound
+from arena.freshness import ladder_version
 from arena.models import Rating
-from arena.services.errors import NotFound
-from arena.services.freshness import ladder_version
 from engine.registry import GAMES
 
 __all__ = [
@@ -91,7 +91,7 @@ def _ranked(game: str) -> QuerySet[Rating]:
 def ladder_count(*, game: str) -> int:
     """How many entries the game's ladder has.
 
-    Kept in the cache under the ladder's version (``arena.services.freshness``), which every
+    Kept in the cache under the ladder's version (``arena.freshness``), which every
     write that changes who is on a ladder bumps, and for at most ``LADDER_COUNT_TTL_S``.
     """
     # Checked first: a name from the URL never becomes part of a cache key.
@@ -124,7 +124,7 @@ def _order(game: str, *, fresh: bool = False) -> tuple[_Order, dict[int, array]]
     """The game's ladder order under its current version, and any chunks computed now.
 
     Computed once per ladder version (every write that changes who is on the ladder or a
-    displayed rating bumps it, ``arena.services.freshness``): one narrow query for the
+    displayed rating bumps it, ``arena.freshness``): one narrow query for the
     whole order (ratings and their bots' ``is_active``, by the ``rating_ladder`` index),
     where counting ranks with ``ROW_NUMBER()`` for every page and a ``COUNT`` of the
     ratings ahead for every bot page read the whole ladder each time.

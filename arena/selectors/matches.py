@@ -9,9 +9,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
+from arena.errors import Forbidden, NotFound
 from arena.models import Match, MatchLog, MatchSeat, Replay
 from arena.selectors.filters import MatchFilter, apply_filters
-from arena.services.errors import Forbidden, NotFound
 from engine import replay as replay_io
 
 __all__ = [

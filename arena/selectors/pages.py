@@ -29,6 +29,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, RowNumber
 
+from arena.errors import NotFound
 from arena.models import (
     Bot,
     BotVersion,
@@ -45,7 +46,6 @@ from arena.selectors.ladder import (
     ladder_size,
 )
 from arena.selectors.matches import match_list
-from arena.services.errors import NotFound
 from engine.game import Game
 from engine.registry import GAMES
 

@@ -10,13 +10,13 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from arena.errors import NotFound
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
-from arena.services.errors import NotFound
-from arena.services.playground import WAIT_WARNING_S
 from engine import replay as replay_io
 from engine.registry import GAMES
 
 __all__ = [
+    "WAIT_WARNING_S",
     "MatchView",
     "OpponentChoice",
     "RunView",
@@ -100,6 +100,9 @@ def playground_replay(*, match: PlaygroundMatch) -> dict[str, Any]:
 
 
 # --- what a run looks like --------------------------------------------------------------------
+
+#: A run whose matches have waited this long for a worker says so.
+WAIT_WARNING_S = 60
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count
 
+from arena.algorithms.live_ratings import win_probability
 from arena.models import BotVersion, Match, MatchSeat, Rating, Replay
 from arena.selectors.ladder import ladder_for_game
-from arena.services.ratings import win_probability
 from engine import replay as replay_io
 from engine.registry import get_game
 

@@ -18,10 +18,10 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from arena.crontabs import CRON_FIELDS, CrontabError, crontab_describe, next_due_times
+from arena.errors import NotFound
 from arena.models import Bot, BotVersion, Tournament, TournamentSchedule, TournamentSignup
 from arena.selectors.accounts import is_organiser
 from arena.selectors.filters import TournamentFilter, apply_filters
-from arena.services.errors import NotFound
 
 __all__ = [
     "CROSSTABLE_COLUMNS",

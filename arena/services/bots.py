@@ -16,10 +16,10 @@ from django.core.files import File
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 
+from arena.errors import Conflict, Forbidden, InvalidInput, TooLarge
+from arena.freshness import ladder_changed
 from arena.models import Bot, BotVersion
 from arena.services.dispatch import enqueue
-from arena.services.errors import Conflict, Forbidden, InvalidInput, TooLarge
-from arena.services.freshness import ladder_changed
 from engine.botfiles import BotFileError, BotPackage, UploadLimits, read_bot
 
 __all__ = [

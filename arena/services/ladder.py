@@ -12,13 +12,8 @@ bots nearest to it in the order. The tick tops the queue up to :data:`QUEUE_CAP`
 matches and never beyond, so a slow or stopped worker pool does not let the queue grow
 without bound.
 
-**Pausing.** A version whose own faults (crash, timeout, illegal move, memory, forbidden
-call, bad output, protocol) ended at least :func:`pause_fault_rate` of its last
-:func:`pause_window` recorded matches (and at least :func:`pause_min_matches` of them) is
-*paused*: it leaves the ladder (no placement, no tick matches) and its page and API say
-why. The way back is a new upload: a newly validated version becomes the active one,
-unpaused. Settings (Django settings or environment): ``ARENA_PAUSE_WINDOW`` (10),
-``ARENA_PAUSE_FAULT_RATE`` (0.5), ``ARENA_PAUSE_MIN_MATCHES`` (4).
+**Pausing** faulty versions (they leave the ladder) is ``arena.services.pausing``, which
+recording calls.
 """
 
 from __future__ import annotations
@@ -30,14 +25,12 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import F, QuerySet
-from django.utils import timezone
 
 from arena.algorithms import pairing
 from arena.models import Bot, BotVersion, Match, MatchSeat, Rating
 from arena.services.matches import (
     OPEN_STATUSES,
     match_create,
-    seconds_setting,
 )
 from arena.services.ratings import rating_for_version
 from engine.registry import GAMES, get_game
@@ -48,7 +41,6 @@ __all__ = [
     "ladder_placement",
     "ladder_seats",
     "ladder_tick",
-    "version_pause_if_faulty",
 ]
 
 log = logging.getLogger(__name__)
@@ -78,53 +70,6 @@ def _playable(game: str) -> QuerySet[Rating]:
         version__paused_at__isnull=True,
         bot__active_version=F("version"),  # the bot's active version's own rating
     )
-
-
-# --- pausing faulty versions -----------------------------------------------------------------
-
-
-def pause_window() -> int:
-    return max(1, int(seconds_setting("ARENA_PAUSE_WINDOW", 10)))
-
-
-def pause_fault_rate() -> float:
-    return seconds_setting("ARENA_PAUSE_FAULT_RATE", 0.5)
-
-
-def pause_min_matches() -> int:
-    return max(1, int(seconds_setting("ARENA_PAUSE_MIN_MATCHES", 4)))
-
-
-def version_pause_if_faulty(*, version_id: int) -> bool:
-    """Pause the version if its own faults pass the rate over its recent matches.
-
-    Called when a match ending in a fault is recorded (inside that transaction, so the
-    match counts). True when the version is paused now (by this call or before).
-    """
-    window = pause_window()
-    recent = list(
-        MatchSeat.objects.filter(version_id=version_id, match__status=Match.Status.DONE)
-        .order_by("-match__finished_at", "-match_id")
-        .values_list("fault", flat=True)[:window]
-    )
-    faults: dict[str, int] = {}
-    for kind in recent:
-        if kind:
-            faults[kind] = faults.get(kind, 0) + 1
-    total = sum(faults.values())
-    if len(recent) < pause_min_matches() or total < pause_fault_rate() * len(recent):
-        return BotVersion.objects.filter(pk=version_id, paused_at__isnull=False).exists()
-    kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(faults.items()))
-    reason = (
-        f"paused from the ladder: {total} of its last {len(recent)} matches ended in its own "
-        f"fault ({kinds}); upload a new version to return"
-    )
-    changed = BotVersion.objects.filter(pk=version_id, paused_at__isnull=True).update(
-        paused_at=timezone.now(), pause_reason=reason[:300]
-    )
-    if changed:
-        log.warning("version=%s %s", version_id, reason)
-    return True
 
 
 # --- choosing tables -------------------------------------------------------------------------

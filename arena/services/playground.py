@@ -46,10 +46,10 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 import engine
+from arena.errors import InvalidInput, NotFound, TooLarge, TooManyRequests
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
 from arena.services.bots import bot_file_check
 from arena.services.dispatch import enqueue
-from arena.services.errors import InvalidInput, NotFound, TooLarge, TooManyRequests
 from arena.services.matches import (
     WORKDIR_PREFIX,
     PlatformError,
@@ -66,7 +66,6 @@ from engine.registry import GAMES, get_game
 __all__ = [
     "MAX_MATCHES",
     "MAX_OPPONENTS_NAMED",
-    "WAIT_WARNING_S",
     "Opponent",
     "draft_save",
     "keep_days",
@@ -86,8 +85,6 @@ log = logging.getLogger("arena.services.playground")
 MAX_MATCHES = 10
 #: Most opponents a run may name (the largest table of any game is smaller).
 MAX_OPPONENTS_NAMED = 16
-#: A run whose matches have waited this long for a worker says so.
-WAIT_WARNING_S = 60
 #: Attempts at one playground match before it is marked failed (a platform problem).
 MAX_ATTEMPTS = 3
 #: The draft's name in its replays and logs.

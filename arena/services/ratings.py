@@ -11,6 +11,9 @@ then the ratings in id order (two matches sharing versions lock them in the same
 cannot deadlock). The unique (match, version) constraint on RatingHistory is a second
 guard: a match can never be applied twice.
 
+The update itself (the game's environment, the new ratings of a table, the chance one
+rating places ahead of another) is Django-free: ``arena.algorithms.live_ratings``.
+
 A new version starts from its bot's previous version's mu with sigma reset to the
 environment's default: the ladder learns a rewrite afresh, but starts it where its author
 was. Its displayed rating (the whole-history fit, ``arena.services.rating_fit``) starts the
@@ -23,75 +26,27 @@ rating change shows; every rated match also asks for a refit of the displayed ra
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Sequence
 
-import trueskill
 from django.db import connection, transaction
 from django.utils import timezone
 
+from arena.algorithms.live_ratings import environment, rate_table
+from arena.freshness import ladder_changed
 from arena.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
 from arena.services import sql
-from arena.services.freshness import ladder_changed
 from arena.services.rating_fit import ratings_refit_soon
-from engine.registry import get_game
 
 __all__ = [
-    "DEFAULT_DRAW_PROBABILITY",
     "SEAT_RATING_FIELDS",
-    "environment",
     "match_rate",
     "match_rate_locked",
-    "rate_ranks",
-    "rate_table",
     "rating_activate",
     "rating_for_version",
-    "win_probability",
 ]
 
 log = logging.getLogger(__name__)
-
-#: For a game that has not measured its tie rate (the trueskill package's default).
-DEFAULT_DRAW_PROBABILITY = 0.10
-
-
-@functools.cache
-def environment(game: str) -> trueskill.TrueSkill:
-    """The game's TrueSkill environment: mu 25, sigma 25/3, beta 25/6, tau 25/300, and the
-    game's measured draw probability."""
-    draw = getattr(get_game(game), "draw_probability", DEFAULT_DRAW_PROBABILITY)
-    return trueskill.TrueSkill(draw_probability=draw)
-
-
-def rate_ranks(
-    env: trueskill.TrueSkill, ratings: Sequence[tuple[float, float]], placings: Sequence[int]
-) -> list[tuple[float, float]]:
-    """New (mu, sigma) of every seat after a match with these placings (0 = first, ties
-    share a rank), in environment ``env``: ``trueskill.rate`` with one team per seat.
-
-    >>> new = rate_ranks(trueskill.TrueSkill(), [(25, 25 / 3)] * 2, [0, 1])
-    >>> [(round(mu, 3), round(sigma, 3)) for mu, sigma in new]
-    [(29.396, 7.171), (20.604, 7.171)]
-    """
-    groups = [(env.create_rating(mu, sigma),) for mu, sigma in ratings]
-    rated = env.rate(groups, ranks=list(placings))
-    return [(group[0].mu, group[0].sigma) for group in rated]
-
-
-def rate_table(
-    game: str, ratings: Sequence[tuple[float, float]], placings: Sequence[int]
-) -> list[tuple[float, float]]:
-    """:func:`rate_ranks` in the game's own environment."""
-    return rate_ranks(environment(game), ratings, placings)
-
-
-def win_probability(game: str, a: tuple[float, float], b: tuple[float, float]) -> float:
-    """The chance that a player rated ``a`` places ahead of one rated ``b`` (TrueSkill's
-    performance model: each performance is N(mu, sigma² + beta²))."""
-    env = environment(game)
-    spread = (a[1] ** 2 + b[1] ** 2 + 2 * env.beta**2) ** 0.5
-    return env.cdf((a[0] - b[0]) / spread)
 
 
 def rating_for_version(*, version: BotVersion) -> Rating:

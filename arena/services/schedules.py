@@ -45,8 +45,8 @@ from django_celery_beat.models import (
 
 from arena import crontabs
 from arena.algorithms.tournament_options import SCHEDULE_OPTIONS
+from arena.errors import InvalidInput, NotFound
 from arena.models import Tournament, TournamentSchedule
-from arena.services.errors import InvalidInput, NotFound
 from arena.services.tournaments import (
     tournament_create,
     tournament_options_check,

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 
-from arena.services.errors import Forbidden, NotFound
+from arena.errors import Forbidden, NotFound
 
 __all__ = ["domain_errors"]
 

@@ -5,7 +5,7 @@ repeated for readers who already have the page. Each cacheable read gets a cheap
 *validator* (an ETag, and a Last-Modified where a time is at hand):
 
 - a ladder changes only when a rating, a bot's name or a bot's presence changes; every such
-  write bumps the ladder's version (:mod:`arena.services.freshness`), kept in the shared
+  write bumps the ladder's version (:mod:`arena.freshness`), kept in the shared
   cache (Redis in production, a file cache on a laptop), so every web process sees it;
 - a finished match and its replay never change again, so their validators are fixed.
 

@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.utils.safestring import SafeString, mark_safe
 
 from arena.models import Rating
+from arena.web.display import sparkline
 from arena.web.match_rows import _e, _url_maker
 
 __all__ = ["ladder_rows_html", "one_decimal"]
@@ -49,8 +50,6 @@ def _mean_place(value: float | None) -> str:
 def ladder_rows_html(rows: Iterable[tuple[Rating, Sequence[float]]]) -> SafeString:
     """The ``<tr>`` of each ladder entry: a rating with its ``rank`` and ``win_ratio`` (as
     ``arena.selectors.pages.ladder_page`` gives them) and its sparkline's values."""
-    # The sparkline's tag, imported here as the template tags import this module's kin.
-    from arena.web.templatetags.arena_tags import sparkline
 
     bot_url = _url_maker("bot")
     html = []

@@ -27,6 +27,7 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 from arena.models import Match
 from arena.selectors.matches import match_table_rows
 from arena.selectors.pagination import IdsFirstPaginator
+from arena.web.display import when
 from arena.web.seats import SeatView, game_title, result_line, seat_views, seat_views_of_rows
 
 __all__ = [
@@ -214,9 +215,6 @@ def match_rows_html(matches: Iterable[Match | TableRow], subject: Any = None) ->
     """The ``<tr>`` of each match (a :class:`TableRow`, or a match with its seats
     prefetched, as ``match_list`` gives them), with the subject bot's own result column
     when ``subject`` (a bot) is given."""
-    # The site's one way of writing a moment (the template filter the pages use); imported
-    # here, as the template tags import this module.
-    from arena.web.templatetags.arena_tags import when
 
     urls = {name: _url_maker(name) for name in ("match", "bot", "tournament")}
     subject_id = getattr(subject, "pk", None) if subject else None

@@ -26,7 +26,7 @@ from arena.algorithms.tournament_options import (
     SCHEDULE_OPTIONS,
     Seats,
 )
-from arena.services.errors import InvalidInput
+from arena.errors import InvalidInput
 
 __all__ = ["ScheduleForm", "TournamentForm"]
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from arena.models import Match
 from arena.selectors.matches import match_list
+from arena.web.display import WHEN_FORMAT, _how_far, when
 from arena.web.match_rows import match_rows_html
-from arena.web.templatetags.arena_tags import WHEN_FORMAT, _how_far, when
 from tests.arena.factories import BotVersionFactory, MatchFactory, TournamentFactory
 from tests.web.data import bot_make
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from arena.models import Bot, BotVersion, PlaygroundDraft, PlaygroundMatch, PlaygroundRun
-from arena.web.templatetags.arena_tags import WHEN_FORMAT
+from arena.web.display import WHEN_FORMAT
 from tests.arena.factories import BotFactory, BotVersionFactory
 from tests.web.conftest import Tab, log_in
 from tests.web.data import PASSWORD, bot_make, user_make

@@ -11,6 +11,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
+from arena.freshness import ladder_changed
 from arena.models import Bot, Match, Rating, RatingHistory
 from arena.selectors import ladder
 from arena.selectors.ladder import ladder_for_game, ladder_rank, ladder_rows
@@ -21,7 +22,6 @@ from arena.selectors.pages import (
     ladder_page,
     ladder_sorted,
 )
-from arena.services.freshness import ladder_changed
 from tests.arena.factories import BotVersionFactory, MatchFactory, RatingFactory
 from tests.web.data import bot_make
 

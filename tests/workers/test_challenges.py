@@ -6,16 +6,14 @@ import pytest
 from django.utils import timezone
 
 from arena.algorithms.intervals import score_share
+from arena.errors import Forbidden, InvalidInput, TooManyRequests
 from arena.models import Challenge, Match, RatingHistory
-from arena.selectors.challenges import version_comparison
+from arena.selectors.challenges import _summarize, challenge_summary, version_comparison
 from arena.services.challenges import (
-    _summarize,
     challenge_create,
-    challenge_summary,
     comparison_baseline,
     comparison_start,
 )
-from arena.services.errors import Forbidden, InvalidInput, TooManyRequests
 from arena.services.validation import version_validate
 from tests.workers import bots
 from tests.workers.conftest import version_add

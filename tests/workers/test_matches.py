@@ -237,7 +237,7 @@ def test_the_version_cache_keeps_the_most_recently_used_within_its_bytes(match, 
 
 
 def test_match_create_refuses_a_bot_against_itself(make_bot):
-    from arena.services.errors import InvalidInput
+    from arena.errors import InvalidInput
 
     bot = make_bot("solo")
     with pytest.raises(InvalidInput):
@@ -246,7 +246,7 @@ def test_match_create_refuses_a_bot_against_itself(make_bot):
 
 @pytest.mark.parametrize("count", [1, 5])
 def test_match_create_refuses_a_table_the_game_cannot_seat(make_bot, count):
-    from arena.services.errors import InvalidInput
+    from arena.errors import InvalidInput
 
     versions = [make_bot(f"hc{i}", game="highcard").active_version for i in range(count)]
     with pytest.raises(InvalidInput, match="played by 2-4 bots"):
@@ -254,7 +254,7 @@ def test_match_create_refuses_a_table_the_game_cannot_seat(make_bot, count):
 
 
 def test_match_create_refuses_bots_of_another_game(make_bot):
-    from arena.services.errors import InvalidInput
+    from arena.errors import InvalidInput
 
     versions = [make_bot("l").active_version, make_bot("h", game="highcard").active_version]
     with pytest.raises(InvalidInput, match="same game"):

@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from arena.models import Match, MatchSeat
-from arena.services.ladder import ladder_placement, ladder_tick, version_pause_if_faulty
+from arena.services.ladder import ladder_placement, ladder_tick
 from arena.services.matches import match_play
+from arena.services.pausing import version_pause_if_faulty
 from arena.services.validation import version_validate
 from tests.arena.recorded import match_queued
 from tests.workers import bots

@@ -16,8 +16,9 @@ from collections import defaultdict
 import pytest
 from django.db import connections
 
+from arena.algorithms.live_ratings import rate_table
 from arena.models import Match, MatchSeat, Rating, RatingHistory
-from arena.services.ratings import match_rate, rate_table
+from arena.services.ratings import match_rate
 from tests.arena.recorded import match_queued
 
 THREADS = 8

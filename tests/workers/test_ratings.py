@@ -6,15 +6,9 @@ from __future__ import annotations
 import pytest
 import trueskill
 
+from arena.algorithms.live_ratings import environment, rate_ranks, win_probability
 from arena.models import Match, MatchSeat, Rating, RatingHistory
-from arena.services.ratings import (
-    environment,
-    match_rate,
-    rate_ranks,
-    rating_activate,
-    rating_for_version,
-    win_probability,
-)
+from arena.services.ratings import match_rate, rating_activate, rating_for_version
 from tests.arena.recorded import match_queued
 from tests.workers.conftest import version_add
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from django_celery_beat.models import PeriodicTask
 
+from arena.errors import InvalidInput
 from arena.models import Tournament, TournamentSchedule
-from arena.services.errors import InvalidInput
 from arena.services.schedules import schedule_create, schedule_run, schedule_update
 from arena.services.tournaments import tournament_create
 from tests.arena.helpers import assert_error, client_for

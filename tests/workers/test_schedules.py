@@ -10,9 +10,9 @@ from unittest import mock
 import pytest
 from django_celery_beat.models import PeriodicTask
 
+from arena.errors import InvalidInput
 from arena.models import Tournament, TournamentSchedule
 from arena.services import schedules
-from arena.services.errors import InvalidInput
 from arena.services.schedules import (
     PERIODIC_TASKS,
     crontab_parse,

@@ -9,8 +9,8 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from arena.algorithms.formats import pair_key
+from arena.errors import InvalidInput
 from arena.models import Match, MatchSeat, RatingHistory, Tournament
-from arena.services.errors import InvalidInput
 from arena.services.tournaments import (
     tournament_create,
     tournament_finish,

@@ -15,8 +15,8 @@ from arena.algorithms.tournament_options import (
     MIN_MOVE_TIMEOUT_S,
 )
 from arena.config import MATCH_OVERHEAD_S
+from arena.errors import InvalidInput
 from arena.models import MatchSeat, Replay, Tournament
-from arena.services.errors import InvalidInput
 from arena.services.matches import match_limits, match_limits_of
 from arena.services.tournaments import tournament_create, tournament_start
 from tests.arena.helpers import assert_error, client_for

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.algorithms.round_robin import balance_report
+from arena.errors import Conflict
 from arena.models import (
     Bot,
     Match,
@@ -16,7 +17,6 @@ from arena.models import (
     TournamentEntry,
 )
 from arena.services.builtins import builtin_bots_install
-from arena.services.errors import Conflict
 from arena.services.matches import PlatformError, match_play, playing
 from arena.services.tournaments import (
     demo_tournament_start,

@@ -21,8 +21,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from arena.errors import DomainError
 from arena.models import Match, Tournament
-from arena.services.errors import DomainError
 from arena.services.tournaments import tournament_create, tournament_standings, tournament_start
 from engine.registry import GAMES
 

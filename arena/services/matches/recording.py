@@ -36,6 +36,7 @@ from arena.services.matches.claiming import (
     stale_after_s,
 )
 from arena.services.matches.scheduling import OPEN_STATUSES
+from arena.services.pausing import version_pause_if_faulty
 from arena.services.ratings import SEAT_RATING_FIELDS, match_rate_locked
 from arena.services.unrecorded import unrecorded_forget, unrecorded_keep
 from engine import replay as replay_io
@@ -139,7 +140,7 @@ def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
         )
         for row in seats:
             if row.fault:
-                _pause_if_faulty(row.version_id)
+                version_pause_if_faulty(version_id=row.version_id)
         if match.tournament_id:
             transaction.on_commit(partial(tournament_check_finished, match.tournament_id))
     return match
@@ -221,13 +222,6 @@ def _rate_now_or_later(match: Match, seats: list[MatchSeat]) -> bool:
     except Exception:
         _rate_later(match, seats)
     return False
-
-
-def _pause_if_faulty(version_id: int) -> None:
-    """Apply the ladder's pause rule to a version whose fault this match recorded."""
-    from arena.services.ladder import version_pause_if_faulty  # ladder imports this package
-
-    version_pause_if_faulty(version_id=version_id)
 
 
 def _rate_later(match: Match, seats: list[MatchSeat]) -> None:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
-from arena.config import env_float
+from arena.config import seconds_setting
+from arena.errors import InvalidInput
 from arena.models import BotVersion, Match, MatchSeat, Tournament
 from arena.services.dispatch import enqueue
-from arena.services.errors import InvalidInput
 from engine.registry import GAMES, get_game
 
 if TYPE_CHECKING:
@@ -42,12 +42,6 @@ __all__ = [
 
 #: Matches not yet finished: what a tournament waits for and the ladder counts.
 OPEN_STATUSES = (Match.Status.QUEUED, Match.Status.RUNNING)
-
-
-def seconds_setting(name: str, default: float) -> float:
-    """A number from settings, else from the environment (workers read it from either)."""
-    value = getattr(settings, name, None)
-    return float(value) if value is not None else env_float(name, default)
 
 
 def match_limits(

@@ -25,8 +25,8 @@ from django.utils import timezone
 from arena.algorithms.formats import swiss_rounds_default
 from arena.algorithms.round_robin import round_robin_tables
 from arena.algorithms.tournament_options import table_size_default
+from arena.errors import Conflict, InvalidInput
 from arena.models import Bot, Match, Rating, Tournament, TournamentEntry
-from arena.services.errors import Conflict, InvalidInput
 from arena.services.ladder import ladder_seats
 from arena.services.matches import OPEN_STATUSES, Built, matches_save, new_seed
 from arena.services.tournaments.options import seats_at, seats_of, tournament_options_check

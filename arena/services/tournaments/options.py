@@ -11,8 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from arena.algorithms.tournament_options import OptionError, Seats, options_check
+from arena.errors import InvalidInput
 from arena.models.tournaments import game_seats
-from arena.services.errors import InvalidInput
 from engine.registry import GAMES
 
 __all__ = ["seats_at", "seats_of", "tournament_options_check"]

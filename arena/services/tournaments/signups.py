@@ -13,10 +13,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from arena.errors import Conflict, Forbidden, InvalidInput, NotFound
 from arena.models import Bot, BotVersion, Rating, Tournament, TournamentSignup
 from arena.selectors.accounts import is_organiser
 from arena.services.builtins import ARENA_USERNAME
-from arena.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 __all__ = [
     "eligible_count",

@@ -19,6 +19,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from arena.errors import DomainError
 from arena.http.downloads import replays_zip_response
 from arena.models import Bot, BotVersion, Rating
 from arena.selectors.bots import (
@@ -44,7 +45,6 @@ from arena.selectors.pages import (
 )
 from arena.selectors.stats import version_stats
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
-from arena.services.errors import DomainError
 from arena.web.errors import domain_errors
 from arena.web.forms import BotCreateForm, BotDescriptionForm, UploadForm
 from arena.web.match_rows import table_rows

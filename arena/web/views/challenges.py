@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from arena.errors import DomainError, TooManyRequests
 from arena.selectors.challenges import (
     challenge_choices,
     challenge_get,
@@ -20,7 +21,6 @@ from arena.selectors.challenges import (
     version_game,
 )
 from arena.services.challenges import challenge_create, challenge_quota_left, matches_per_day
-from arena.services.errors import DomainError, TooManyRequests
 from arena.web.errors import domain_errors
 from arena.web.forms import ChallengeForm
 

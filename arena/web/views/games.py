@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
+from arena.freshness import ladder_version
 from arena.selectors.pages import (
     game_get,
     game_starter_bot,
@@ -22,7 +23,6 @@ from arena.selectors.pages import (
     ladder_page,
     rating_sparklines,
 )
-from arena.services.freshness import ladder_version
 from arena.services.kits import (
     RETRY_AFTER_S,
     KitError,

@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 
+from arena.errors import Forbidden, NotFound
 from arena.http.compression import compress, compressed_answer
 from arena.models import Match, MatchLog
 from arena.selectors.matches import (
@@ -24,7 +25,6 @@ from arena.selectors.matches import (
 )
 from arena.selectors.pages import bot_brief
 from arena.selectors.tournaments import tournament_brief
-from arena.services.errors import Forbidden, NotFound
 from arena.web.errors import domain_errors
 from arena.web.freshness import conditional, shared_page, validated
 from arena.web.gamefiles import renderer_static_path

@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_POST
 
+from arena.errors import DomainError, InvalidInput, NotFound, TooManyRequests
 from arena.models import Bot
 from arena.selectors.pages import game_get, game_starter_bot
 from arena.selectors.playground import (
@@ -37,7 +38,6 @@ from arena.selectors.playground import (
     run_latest_id,
 )
 from arena.services.bots import bot_create, bot_version_upload
-from arena.services.errors import DomainError, InvalidInput, NotFound, TooManyRequests
 from arena.services.playground import MAX_MATCHES, draft_save, runs_per_hour
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from arena.crontabs import CrontabError, crontab_describe, next_due_times
+from arena.errors import InvalidInput
 from arena.selectors.accounts import is_organiser
 from arena.selectors.pages import game_get
 from arena.selectors.tournaments import (
@@ -26,7 +27,6 @@ from arena.selectors.tournaments import (
     schedule_runs,
     schedule_view,
 )
-from arena.services.errors import InvalidInput
 from arena.services.schedules import (
     schedule_create,
     schedule_delete,

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from arena.errors import DomainError, InvalidInput
 from arena.http.downloads import csv_response, replays_zip_response, text_response
 from arena.models import Tournament
 from arena.selectors.accounts import is_organiser
@@ -42,7 +43,6 @@ from arena.selectors.tournaments import (
     tournament_rounds,
     tournament_signups,
 )
-from arena.services.errors import DomainError, InvalidInput
 from arena.services.tournaments import (
     HOW_TO_READ,
     STANDINGS_VERSION,

@@ -12,14 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.game import ranks_from_scores
+from engine.games.lie21.rules import Lie21State
 
 __all__ = ["upgrade_replay"]
 
 
 def _steps(game: Mapping[str, Any]) -> tuple[list[dict[str, Any]], Any]:
-    from engine.games.lie21 import Lie21
-
-    state = Lie21(game["deck"], game["dealer"])
+    state = Lie21State(game["deck"], game["dealer"])
     times = list(game.get("move_ms", []))
     steps = []
     for hand in game["hands"]:

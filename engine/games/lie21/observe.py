@@ -12,12 +12,58 @@ has won. Game points are revealed only at game end, with every card of the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any, Protocol
 
 from engine.games.lie21.cards import DECK, HANDS_PER_GAME
 
-if TYPE_CHECKING:
-    from engine.games.lie21.rules import HandRecord, Lie21State
+
+# What the observer reads off the rules' objects (``rules.HandRecord``, ``rules.Lie21State``),
+# said here as protocols: the rules call this module, so it does not import them back.
+class FinishedHand(Protocol):
+    """One finished hand (``rules.HandRecord``)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def liar(self) -> int: ...
+    @property
+    def lie(self) -> Any: ...  # rules.Lie: .cards, .face_up
+    @property
+    def answer(self) -> Any: ...  # rules.Answer: .cards, .challenge
+    @property
+    def liar_sum(self) -> int: ...
+    @property
+    def judge_sum(self) -> int: ...
+    @property
+    def winner(self) -> int: ...
+    @property
+    def rule(self) -> Enum: ...
+    @property
+    def draws(self) -> tuple[tuple[int, tuple[str, ...]], ...]: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class GameInPlay(Protocol):
+    """A game in progress (``rules.Lie21State``)."""
+
+    _pos: int
+    captured: list[list[str]]
+    dealer: int
+    hand_number: int
+    hands: list[list[str]]
+    liar: int
+    pending: Any  # rules.Lie | None
+    templates: tuple[dict[str, Any], dict[str, Any]]
+    trump_card: str
+    trump_suit: str | None
+    views: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+
+    @property
+    def log(self) -> Sequence[FinishedHand]: ...
+    def scores(self) -> list[int]: ...
+
 
 DECK_SIZE = len(DECK)
 _SEAT_KEYS = ("0", "1")  # a seat as the key of an event's private part
@@ -25,13 +71,13 @@ _SEAT_KEYS = ("0", "1")  # a seat as the key of an event's private part
 __all__ = ["game_reveal", "hand_view", "hand_views", "observation", "templates", "views_of_hand"]
 
 
-def hand_view(record: HandRecord, seat: int) -> dict[str, Any]:
+def hand_view(record: FinishedHand, seat: int) -> dict[str, Any]:
     """One finished hand as ``seat`` saw it: forfeited cards of the other side stay hidden."""
     return hand_views(record, 0)[seat]
 
 
 def hand_views(
-    record: HandRecord, deck_count: int
+    record: FinishedHand, deck_count: int
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The hand as each seat saw it, and the ``hand_end`` event that logs it, all at once.
 
@@ -149,7 +195,7 @@ def views_of_hand(
     return judge_view, liar_view, event
 
 
-def observation(state: Lie21State, seat: int) -> dict[str, Any]:
+def observation(state: GameInPlay, seat: int) -> dict[str, Any]:
     """The game part of a bot's observation (the runner adds the match part).
 
     Built on every decision, thousands of times a second: a copy of the seat's template
@@ -177,7 +223,7 @@ def observation(state: Lie21State, seat: int) -> dict[str, Any]:
     return view
 
 
-def templates(state: Lie21State) -> tuple[dict[str, Any], dict[str, Any]]:
+def templates(state: GameInPlay) -> tuple[dict[str, Any], dict[str, Any]]:
     """Each seat's observation with what never changes in a game filled in, the rest None,
     every key in its place (what :func:`observation` copies)."""
     return tuple(  # type: ignore[return-value]
@@ -201,7 +247,7 @@ def templates(state: Lie21State) -> tuple[dict[str, Any], dict[str, Any]]:
     )
 
 
-def game_reveal(state: Lie21State) -> dict[str, Any]:
+def game_reveal(state: GameInPlay) -> dict[str, Any]:
     """Everything about a finished game, shown to both players at its end."""
     return {
         "trump_card": state.trump_card,

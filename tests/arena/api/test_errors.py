@@ -8,7 +8,7 @@ from django.http import Http404
 from rest_framework import exceptions
 
 from arena.api.errors import exception_handler
-from arena.services.errors import Conflict, DomainError, Forbidden, NotFound, TooLarge
+from arena.errors import Conflict, DomainError, Forbidden, NotFound, TooLarge
 from tests.arena.factories import BotFactory
 from tests.arena.helpers import assert_error
 

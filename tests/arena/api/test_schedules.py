@@ -82,7 +82,7 @@ def test_users_cannot_see_schedules(owner_client):
 
 def test_a_patch_of_a_schedule_deleted_meanwhile_is_a_404_not_a_500(db):
     """A DELETE that commits between a PATCH's read and its write (two server processes)."""
-    from arena.services.errors import NotFound
+    from arena.errors import NotFound
     from arena.services.schedules import schedule_create, schedule_delete, schedule_update
 
     schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from arena.errors import Forbidden, NotFound
 from arena.models import RatingHistory
 from arena.selectors.bots import (
     bot_list,
@@ -23,7 +24,6 @@ from arena.selectors.matches import (
     match_rows,
     replay_bytes,
 )
-from arena.services.errors import Forbidden, NotFound
 from engine.registry import GAMES
 from tests.arena.factories import (
     BotFactory,

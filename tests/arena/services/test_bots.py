@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from arena.errors import Conflict, Forbidden, InvalidInput, TooLarge
 from arena.models import Bot, BotVersion
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
-from arena.services.errors import Conflict, Forbidden, InvalidInput, TooLarge
 from tests.arena.factories import BotFactory
 from tests.arena.helpers import stored_files
 

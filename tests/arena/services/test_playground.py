@@ -10,6 +10,7 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
+from arena.errors import InvalidInput, NotFound, TooLarge, TooManyRequests
 from arena.models import (
     Match,
     MatchSeat,
@@ -26,7 +27,6 @@ from arena.selectors.playground import (
     run_get,
     run_view,
 )
-from arena.services.errors import InvalidInput, NotFound, TooLarge, TooManyRequests
 from arena.services.playground import (
     draft_save,
     playground_cleanup,

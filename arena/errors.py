@@ -1,4 +1,6 @@
-"""Domain errors: raised by services, mapped to HTTP in one place (``arena/api/errors.py``).
+"""Domain errors: raised by selectors and services, mapped to HTTP in one place
+(``arena/api/errors.py``; the pages', ``arena/web/errors.py``). A leaf: it imports nothing of
+the arena, so every room may raise them.
 
 Each carries a stable machine-readable ``code`` and a message for people, so the API can
 answer ``{"detail": message, "code": code}`` with the right status.
