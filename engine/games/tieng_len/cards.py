@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from engine.draws import shuffle
+
 __all__ = [
     "ACE",
     "CODES",
@@ -72,5 +74,5 @@ def shuffled(seed: int) -> list[int]:
     True
     """
     deck = list(range(DECK_SIZE))
-    random.Random(seed).shuffle(deck)
+    shuffle(random.Random(seed), deck)  # random.shuffle's order, written out
     return deck

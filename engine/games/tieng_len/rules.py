@@ -34,6 +34,7 @@ from engine.games.tieng_len.combos import (
     SINGLE,
     Combo,
     Kind,
+    beating,
     beats,
     classify,
     describe,
@@ -488,6 +489,10 @@ class TiengLenState:
             # The hand is sorted: the singles that beat the card are those after it.
             above = self.codes_in_hand[seat][bisect_right(hand, top) :]
             actions = [{"cards": [c]} for c in above]
+        elif self.plays_of[seat] is None:
+            # The hand's plays are not listed yet: list only those that beat the play (every
+            # play is listed at the seat's first lead, on a hand smaller by then).
+            actions = [{"cards": [*map(code, p[3])]} for p in beating(hand, current)]
         else:
             # beating(hand, current), read off the hand's sorted plays: those of the same
             # kind and length with a higher top card, then the bombs that beat these 2s.

@@ -15,35 +15,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.draws import below, shuffle
 from engine.games.twenty_one.cards import CARDS
 
 __all__ = ["RecordedDraws", "SeededDraws", "below", "shuffle"]
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A number from 0 to n - 1, as ``rng.randrange(n)`` draws it (n > 0)."""
-    bits = rng.getrandbits
-    k = n.bit_length()
-    r = bits(k)
-    while r >= n:
-        r = bits(k)
-    return r
-
-
-def shuffle(rng: random.Random, items: list[Any]) -> None:
-    """Shuffle in place exactly as ``rng.shuffle(items)`` does (Fisher-Yates, each index
-    drawn with ``getrandbits`` and drawn again while out of range), written out: the same
-    order from the same generator at half the cost, and tied to the Mersenne Twister alone
-    rather than to how the standard library draws (tests/engine/games/twenty_one checks
-    both agree)."""
-    bits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        items[i], items[j] = items[j], items[i]
 
 
 class SeededDraws:

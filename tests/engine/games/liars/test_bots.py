@@ -90,3 +90,24 @@ def test_the_bayes_bot_decides_well_within_its_time():
         times += match_times
     assert statistics.median(times) < 0.05
     assert max(times) < 0.3
+
+
+def test_the_random_bots_written_out_draws_are_the_standard_librarys():
+    """random's _subset and _below draw what ``choice`` and ``shuffle`` draw, so a seed
+    still plays the same game; and leave the generator where those leave it."""
+    import importlib.util
+    import random
+
+    spec = importlib.util.spec_from_file_location("liars_random", builtin_bot("liars", "random"))
+    assert spec is not None and spec.loader is not None
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    for seed in range(200):
+        for indexes in ([0], [1, 3], [0, 1, 2, 3, 4], [2, 4, 1]):
+            bot._rng, stdlib = random.Random(seed), random.Random(seed)
+            for _ in range(10):
+                chosen = [d for d in indexes if stdlib.random() < 0.5] or [stdlib.choice(indexes)]
+                stdlib.shuffle(chosen)
+                assert bot._subset(indexes) == chosen
+                assert (1, -1)[bot._below(2)] == stdlib.choice([1, -1])
+            assert bot._rng.getstate() == stdlib.getstate()

@@ -1,4 +1,5 @@
-"""The game's draws: the written-out shuffle is the standard library's, draw for draw."""
+"""The shared draws (engine/draws.py): the written-out shuffle and randrange are the standard
+library's, draw for draw."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import random
 
 import pytest
 
-from engine.games.twenty_one.draws import below, shuffle
+from engine.draws import below, shuffle
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 7, 11, 23, 34, 64])
