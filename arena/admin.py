@@ -34,6 +34,7 @@ from arena.models import (
     TournamentSignup,
 )
 from arena.models.games import game_choices
+from arena.models.ratings import LIVE_RATING_FIELDS, RECORD_FIELDS
 
 
 class _GameChoiceForm(forms.ModelForm):
@@ -230,16 +231,8 @@ class RatingAdmin(_RecordAdmin):
         "bot",
         "game",
         "current",
-        "first_places",
-        "placing_sum",
-        "faults",
-        "mu",
-        "sigma",
-        "score",
-        "matches",
-        "wins",
-        "draws",
-        "losses",
+        *LIVE_RATING_FIELDS,
+        *RECORD_FIELDS,
         "updated",
     )
 

@@ -35,6 +35,7 @@ from django.utils import timezone
 from arena.algorithms.live_ratings import environment, rate_table
 from arena.freshness import ladder_changed
 from arena.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
+from arena.models.ratings import LIVE_RATING_FIELDS, RECORD_FIELDS
 from arena.services import sql
 from arena.services.rating_fit import ratings_refit_soon
 
@@ -94,19 +95,7 @@ def rating_activate(*, version: BotVersion) -> Rating:
 
 
 #: What rating a match changes on a version's Rating row.
-RATING_FIELDS = [
-    "mu",
-    "sigma",
-    "score",
-    "matches",
-    "wins",
-    "draws",
-    "losses",
-    "first_places",
-    "placing_sum",
-    "faults",
-    "updated",
-]
+RATING_FIELDS = [*LIVE_RATING_FIELDS, *RECORD_FIELDS, "updated"]
 
 
 def _count(rating: Rating, seat: MatchSeat, firsts: int) -> None:
