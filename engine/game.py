@@ -30,6 +30,7 @@ __all__ = [
     "MATCH_HOOKS",
     "Event",
     "Game",
+    "GameFolder",
     "GameOutcome",
     "GamePlan",
     "GameState",
@@ -258,6 +259,29 @@ class MatchRules(Protocol):
 
     def standing(self, tally: Tally) -> tuple[int, ...]:
         """Ranks of every seat as things stand (for a match cut short by a fault)."""
+
+
+class GameFolder:
+    """The paths every game's folder holds, found from its ``folder``: a game's class
+    inherits this and sets ``folder = Path(__file__).resolve().parent`` instead of writing
+    the three methods of :class:`Game` that point into it (``docs_path``,
+    ``replay_schema_path``, ``renderer_path``) once more; a game whose files lie elsewhere
+    overrides them."""
+
+    #: The game's folder: its package directory, wherever pip put it.
+    folder: Path
+
+    def docs_path(self) -> Path:
+        """The folder's ``rules.md`` (see :meth:`Game.docs_path`)."""
+        return self.folder / "rules.md"
+
+    def replay_schema_path(self) -> Path:
+        """The folder's ``replay.schema.json`` (see :meth:`Game.replay_schema_path`)."""
+        return self.folder / "replay.schema.json"
+
+    def renderer_path(self) -> Path:
+        """The folder's ``renderer.js`` (see :meth:`Game.renderer_path`)."""
+        return self.folder / "renderer.js"
 
 
 class Game(Protocol):

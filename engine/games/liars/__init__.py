@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.liars.match_rules import LiarsMatch
 from engine.games.liars.observe import game_reveal, observation
 from engine.games.liars.rules import LiarsState, RecordedDice, Variant
@@ -84,7 +84,8 @@ class Liars(LiarsState):
         return record
 
 
-class LiarsGame:
+class LiarsGame(GameFolder):
+    folder = _HERE
     name = "liars"
     title = "Liars"
     summary = (
@@ -158,18 +159,6 @@ class LiarsGame:
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
 
 GAME = LiarsGame()

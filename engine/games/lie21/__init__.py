@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.lie21.cards import shuffled
 from engine.games.lie21.legacy import upgrade_replay
 from engine.games.lie21.match_rules import BestOfSeven
@@ -57,7 +57,8 @@ class Lie21(Lie21State):
         }
 
 
-class Lie21Game:
+class Lie21Game(GameFolder):
+    folder = _HERE
     name = "lie21"
     title = "Lie 21"
     summary = (
@@ -134,18 +135,6 @@ class Lie21Game:
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
     def transcript(self, replay: Mapping[str, Any]) -> str:
         """The match hand by hand, for ``python -m engine replay``."""

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.tieng_len.cards import CODES, INDEX
 from engine.games.tieng_len.match_rules import EightGames, TiengLenOptions
 from engine.games.tieng_len.observe import game_reveal, observation
@@ -68,7 +68,8 @@ class TiengLen(TiengLenState):
         }
 
 
-class TiengLenGame:
+class TiengLenGame(GameFolder):
+    folder = _HERE
     name = "tieng_len"
     title = "Tieng Len"
     summary = (
@@ -161,18 +162,6 @@ class TiengLenGame:
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
 
 GAME = TiengLenGame()

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.twenty_one.cards import TRUMP_ORDER
 from engine.games.twenty_one.draws import RecordedDraws
 from engine.games.twenty_one.match_rules import DEFAULT_MATCH, TwentyOneMatch
@@ -72,7 +72,8 @@ class TwentyOne(TwentyOneState):
         return record
 
 
-class TwentyOneGame:
+class TwentyOneGame(GameFolder):
+    folder = _HERE
     name = "twenty_one"
     title = "Twenty One"
     summary = (
@@ -162,18 +163,6 @@ class TwentyOneGame:
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
     def transcript(self, replay: Mapping[str, Any]) -> str:
         """The match round by round, for ``python -m engine replay``."""

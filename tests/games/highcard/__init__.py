@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import (
+    GameFolder,
     GameOutcome,
     GamePlan,
     IllegalMove,
@@ -165,7 +166,8 @@ class BestOfThree:
         return ranks_from_scores(tally.match_points)
 
 
-class HighCardGame:
+class HighCardGame(GameFolder):
+    folder = _HERE
     name = "highcard"
     title = "High Card (test game)"
     summary = "Keep your hidden card or swap it; the highest card wins. A test game."
@@ -223,15 +225,6 @@ class HighCardGame:
                 moves[step["seat"]] += 1
                 swaps[step["seat"]] += bool(step["action"].get("swap"))
         return [{"swap_rate": swaps[s] / moves[s] if moves[s] else None} for s in range(seats)]
-
-    def docs_path(self) -> Path:
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        return _HERE / "renderer.js"
 
 
 GAME = HighCardGame()
