@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -181,6 +182,32 @@ def match_rate_locked(
     by_version = _lock_ratings(seats)
     ratings = [by_version[seat.version_id] for seat in seats]
     placings = [seat.placing for seat in seats]
+    history = _apply(match, seats, ratings, placings)
+    now = timezone.now()
+    for rating in ratings:
+        rating.updated = now
+    # Every rated match runs these: plain SQL (arena.services.sql).
+    sql.update_rows(ratings, RATING_FIELDS)
+    if write_seats:
+        sql.update_rows(seats, SEAT_RATING_FIELDS)
+    sql.insert(RatingHistory, [{**row, "created": now} for row in history])
+    if mark_rated:
+        Match.objects.filter(pk=match.pk).update(rated=True)
+    match.rated = True
+    # After the commit, so no reader can cache the old ladder under the new version.
+    game = match.game
+    transaction.on_commit(lambda: ladder_changed(game))
+    ratings_refit_soon(game)
+    scores = zip(seats, ratings, strict=True)
+    log.info("match=%s rated %s", match.pk, " ".join(_score_note(*pair) for pair in scores))
+
+
+def _apply(
+    match: Match, seats: list[MatchSeat], ratings: list[Rating], placings: list[int]
+) -> list[dict[str, Any]]:
+    """Rate the table in memory: each seat's before and after, each rating's new estimate
+    and record. Returns the history rows to insert, so the caller writes everything in a
+    few statements (every rated match runs this)."""
     new = rate_table(match.game, [(r.mu, r.sigma) for r in ratings], placings)
     firsts = placings.count(0)
     history = []
@@ -200,26 +227,9 @@ def match_rate_locked(
                 "score": rating.score,
             }
         )
-    now = timezone.now()
-    for rating in ratings:
-        rating.updated = now
-    # Every rated match runs these: plain SQL (arena.services.sql).
-    sql.update_rows(ratings, RATING_FIELDS)
-    if write_seats:
-        sql.update_rows(seats, SEAT_RATING_FIELDS)
-    sql.insert(RatingHistory, [{**row, "created": now} for row in history])
-    if mark_rated:
-        Match.objects.filter(pk=match.pk).update(rated=True)
-    match.rated = True
-    # After the commit, so no reader can cache the old ladder under the new version.
-    game = match.game
-    transaction.on_commit(lambda: ladder_changed(game))
-    ratings_refit_soon(game)
-    log.info(
-        "match=%s rated %s",
-        match.pk,
-        " ".join(
-            f"v{seat.version_id}:{rating.score:.2f}"
-            for seat, rating in zip(seats, ratings, strict=True)
-        ),
-    )
+    return history
+
+
+def _score_note(seat: MatchSeat, rating: Rating) -> str:
+    """One seat's new score for the log line (``v<version>:<score>``)."""
+    return f"v{seat.version_id}:{rating.score:.2f}"
