@@ -11,6 +11,7 @@ from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
 from arena.errors import Forbidden, NotFound
 from arena.models import Match, MatchLog, MatchSeat, Replay
+from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
 from arena.selectors.filters import MatchFilter, apply_filters
 from engine import replay as replay_io
 
@@ -110,14 +111,8 @@ SEAT_ROW_FIELDS = (
     "bot__name",
     "bot__owner__username",
     "version__number",
-    "placing",
-    "score",
-    "fault",
-    "fault_detail",
-    "mu_before",
-    "sigma_before",
-    "mu_after",
-    "sigma_after",
+    *SEAT_OUTCOME_FIELDS,
+    *SEAT_RATING_FIELDS,
 )
 
 

@@ -36,6 +36,7 @@ from django.utils import timezone
 from arena.algorithms.live_ratings import environment, rate_table
 from arena.freshness import ladder_changed
 from arena.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
+from arena.models.matches import SEAT_RATING_FIELDS
 from arena.models.ratings import LIVE_RATING_FIELDS, RECORD_FIELDS
 from arena.services import sql
 from arena.services.rating_fit import ratings_refit_soon
@@ -151,10 +152,6 @@ def match_rate(*, match_id: int) -> None:
         if match is None or match.rated or match.status != Match.Status.DONE:
             return
         match_rate_locked(match=match)
-
-
-#: What rating a match writes on each of its seats.
-SEAT_RATING_FIELDS = ["mu_before", "sigma_before", "mu_after", "sigma_after"]
 
 
 def match_rate_locked(
