@@ -19,7 +19,6 @@ from engine.games.liars.stats import MEANING, seat_stats
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "Liars", "LiarsGame"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_RULES = LiarsMatch()
 
@@ -86,6 +85,7 @@ class Liars(LiarsState):
 
 class LiarsGame(GameFolder):
     folder = _HERE
+    bot_names = ("random", "honest", "bayes", "starter")
     name = "liars"
     title = "Liars"
     summary = (
@@ -145,14 +145,6 @@ class LiarsGame(GameFolder):
 
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
-
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "honest": _BOTS_DIR / "honest_bot.py",
-            "bayes": _BOTS_DIR / "bayes_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

@@ -17,7 +17,6 @@ from engine.games.lie21.transcript import transcript
 
 __all__ = ["GAME", "IllegalMove", "Lie21", "Lie21Game"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_RULES = BestOfSeven()
 
@@ -59,6 +58,7 @@ class Lie21(Lie21State):
 
 class Lie21Game(GameFolder):
     folder = _HERE
+    bot_names = ("random", "greedy", "heuristic", "search", "starter")
     name = "lie21"
     title = "Lie 21"
     summary = (
@@ -120,15 +120,6 @@ class Lie21Game(GameFolder):
 
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
-
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "greedy": _BOTS_DIR / "greedy_bot.py",
-            "heuristic": _BOTS_DIR / "heuristic_bot.py",
-            "search": _BOTS_DIR / "search_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

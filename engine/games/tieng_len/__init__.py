@@ -15,7 +15,6 @@ from engine.games.tieng_len.stats import MEANING, seat_stats
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TiengLen", "TiengLenGame"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 
 CARD_PATTERN = "^[3-9TJQKA2][SCDH]$"
@@ -70,6 +69,7 @@ class TiengLen(TiengLenState):
 
 class TiengLenGame(GameFolder):
     folder = _HERE
+    bot_names = ("random", "greedy", "search", "starter")
     name = "tieng_len"
     title = "Tieng Len"
     summary = (
@@ -148,14 +148,6 @@ class TiengLenGame(GameFolder):
 
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
-
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "greedy": _BOTS_DIR / "greedy_bot.py",
-            "search": _BOTS_DIR / "search_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

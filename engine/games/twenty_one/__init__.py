@@ -20,7 +20,6 @@ from engine.games.twenty_one.transcript import transcript
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TwentyOne", "TwentyOneGame"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 
 #: One object with optional parts: ``trumps`` played in order, then ``then`` (draw, pass,
@@ -74,6 +73,7 @@ class TwentyOne(TwentyOneState):
 
 class TwentyOneGame(GameFolder):
     folder = _HERE
+    bot_names = ("random", "basic", "exact", "starter")
     name = "twenty_one"
     title = "Twenty One"
     summary = (
@@ -149,14 +149,6 @@ class TwentyOneGame(GameFolder):
 
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
-
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "basic": _BOTS_DIR / "basic_bot.py",
-            "exact": _BOTS_DIR / "exact_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

@@ -168,6 +168,7 @@ class BestOfThree:
 
 class HighCardGame(GameFolder):
     folder = _HERE
+    bot_names = ("random", "starter")
     name = "highcard"
     title = "High Card (test game)"
     summary = "Keep your hidden card or swap it; the highest card wins. A test game."
@@ -209,12 +210,6 @@ class HighCardGame(GameFolder):
 
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
-
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _HERE / "bots" / "random_bot.py",
-            "starter": _HERE / "bots" / "starter_bot.py",
-        }
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         seats = len(replay["seats"])
