@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError, read_bot_path
@@ -30,6 +30,7 @@ from engine.sandboxes import SandboxMissing, local_sandbox
 
 __all__ = [
     "BotSpec",
+    "RunSettings",
     "SandboxMissing",
     "Summary",
     "resolve_bot",
@@ -172,24 +173,37 @@ def _player_factory(sandbox: bool) -> tuple[Callable[[BotSpec], Player], dict[st
     return (lambda spec: make(spec.name, spec.path)), limits
 
 
+class RunSettings(TypedDict, total=False):
+    """How a local run plays its matches, besides which and how many: written once for
+    :func:`run_matches` and :func:`run_table`, which take them as keywords (the defaults
+    are :func:`run_table`'s)."""
+
+    #: The game's options (rules and match format); None: its defaults.
+    options: dict[str, Any] | None
+    #: Where each match's replay is saved (``match-<index>-<seed>.json.gz``); None: nowhere.
+    replay_dir: str | Path | None
+    #: Whether bots run in the sandbox (default); False: in this process (``--in-process``).
+    sandbox: bool
+    #: Whether replays hold wall-clock times (default); False: byte-identical replays.
+    record_timing: bool
+    #: Whether what the bots print is kept (beside each replay); default False.
+    collect_logs: bool
+
+
 def run_matches(
     bots: Sequence[str],
     *,
     matches: int,
     seed: int,
     game: str,
-    options: dict[str, Any] | None = None,
-    replay_dir: str | Path | None = None,
-    sandbox: bool = True,
-    record_timing: bool = True,
-    collect_logs: bool = False,
     on_match: Callable[[int, MatchResult, list[int]], None] | None = None,
+    **settings: Unpack[RunSettings],
 ) -> Summary:
     """Play ``matches`` matches among ``bots`` (one per seat), rotating the seats each match.
 
     Match ``i`` uses the seed ``seed + i`` and the seating :func:`seating` gives, so a replay
     names its seed and seats and ``--seed`` reproduces it. Who deals first is drawn from each
-    match's seed, so no seat is favoured.
+    match's seed, so no seat is favoured. ``settings``: :class:`RunSettings`.
     """
     if matches < 1:
         raise ValueError("--matches must be at least 1")
@@ -206,12 +220,8 @@ def run_matches(
         matches=1,
         seed=seed,
         game=game,
-        options=options,
-        replay_dir=replay_dir,
-        sandbox=sandbox,
-        record_timing=record_timing,
-        collect_logs=collect_logs,
         on_match=count,
+        **settings,
     )
     return summary
 
@@ -273,16 +283,17 @@ def run_table(
     matches: int,
     seed: int,
     game: str,
-    options: dict[str, Any] | None = None,
-    replay_dir: str | Path | None = None,
-    sandbox: bool = True,
-    record_timing: bool = True,
-    collect_logs: bool = False,
     on_match: Callable[[int, MatchResult, list[int]], None] | None = None,
+    **settings: Unpack[RunSettings],
 ) -> int:
     """Play every table (seat orders of indexes into ``bots``) ``matches`` times, turning it
     one seat further each time; match ``i`` (counted over all tables) has the seed
-    ``seed + i``. Returns the number of matches."""
+    ``seed + i``. Returns the number of matches. ``settings``: :class:`RunSettings`."""
+    options = settings.get("options")
+    sandbox = settings.get("sandbox", True)
+    replay_dir = settings.get("replay_dir")
+    record_timing = settings.get("record_timing", True)
+    collect_logs = settings.get("collect_logs", False)
     _check_tables(get_game(game), tables, options)
     workdir = Path(tempfile.mkdtemp(prefix="arena-run-"))
     try:
