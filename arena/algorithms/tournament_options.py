@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 __all__ = [
+    "DEFAULTS",
     "ENTRIES",
     "FORMATS",
     "MAX_ENTRY_LIMIT",
@@ -94,6 +95,9 @@ class TournamentOptions:
 
 #: The options' names, in the order forms show them.
 OPTIONS = tuple(field.name for field in fields(TournamentOptions))
+#: Every option's default (``DEFAULTS.rated`` ...): the models, the API's serializers and the
+#: site's forms take theirs from here.
+DEFAULTS = TournamentOptions()
 #: What a schedule passes on to each tournament it makes: a scheduled tournament starts at
 #: its due time, so it has no sign-up deadline.
 SCHEDULE_OPTIONS = tuple(name for name in OPTIONS if name != "signup_deadline")
