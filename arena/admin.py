@@ -34,6 +34,8 @@ from arena.models import (
     TournamentSignup,
 )
 from arena.models.games import game_choices
+from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
+from arena.models.ratings import LIVE_RATING_FIELDS, RECORD_FIELDS
 
 
 class _GameChoiceForm(forms.ModelForm):
@@ -106,19 +108,7 @@ class MatchSeatInline(admin.TabularInline):
     model = MatchSeat
     extra = 0
     can_delete = False
-    fields = (
-        "seat",
-        "bot",
-        "version",
-        "placing",
-        "score",
-        "fault",
-        "fault_detail",
-        "mu_before",
-        "sigma_before",
-        "mu_after",
-        "sigma_after",
-    )
+    fields = ("seat", "bot", "version", *SEAT_OUTCOME_FIELDS, *SEAT_RATING_FIELDS)
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -230,16 +220,8 @@ class RatingAdmin(_RecordAdmin):
         "bot",
         "game",
         "current",
-        "first_places",
-        "placing_sum",
-        "faults",
-        "mu",
-        "sigma",
-        "score",
-        "matches",
-        "wins",
-        "draws",
-        "losses",
+        *LIVE_RATING_FIELDS,
+        *RECORD_FIELDS,
         "updated",
     )
 

@@ -36,19 +36,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 def _load() -> dict[str, object]:
     """Everything that can fail on a bad environment, gathered so it fails in one place."""
     debug = env_bool("DEBUG", False)
-    secret = os.environ.get("SECRET_KEY", "")
-    if not secret:
-        if not debug:
-            raise ConfigError(
-                "SECRET_KEY is not set and DEBUG is off: set SECRET_KEY "
-                "(or DEBUG=1 for local development)"
-            )
-        secret = "insecure-local-development-key-do-not-use-in-production"
-    data_dir = Path(os.environ.get("ARENA_DATA_DIR", BASE_DIR / "var")).resolve()
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(f"ARENA_DATA_DIR={data_dir} cannot be created: {exc.strerror}") from None
+    secret = _secret_key(debug)
+    data_dir = _data_dir()
     env = {
         "DEBUG": debug,
         "SECRET_KEY": secret,
@@ -75,6 +64,58 @@ def _load() -> dict[str, object]:
         "RATE_UPLOADS": os.environ.get("ARENA_THROTTLE_UPLOADS", "30/hour"),
         # Playground runs asked for, refused ones too (each checks its source in a child).
         "RATE_PLAYGROUND_CHECKS": os.environ.get("ARENA_THROTTLE_PLAYGROUND_CHECKS", "120/hour"),
+        **_login_limits(),
+        # How many proxies of ours add to X-Forwarded-For; 0: the header is ignored.
+        "TRUSTED_PROXIES": env_int("ARENA_TRUSTED_PROXIES", 0),
+        # Whether those proxies say, in X-Forwarded-Proto, that the client came over HTTPS.
+        "FORWARDED_PROTO": env_bool("ARENA_FORWARDED_PROTO", False),
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "S3_BUCKET": os.environ.get("ARENA_S3_BUCKET", "").strip(),
+        # Keys the seeds bots are given, so a bot cannot work back to its match's seed.
+        "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
+        or hashlib.sha256(f"arena-bot-seeds:{secret}".encode()).hexdigest(),
+    }
+    _check_login_limits(env)
+    # Sized for the largest table any hosted game allows: every seat may use its whole bank.
+    env["MATCH_TIME_LIMIT"] = match_time_limit(
+        _match_limits(env).seat_wall_bound_s(), seats=largest_table()
+    )
+    # A task still running when its message becomes visible again would be handed out twice:
+    # by default the broker waits past the match's hard time limit (+60 s).
+    if not os.environ.get("ARENA_BROKER_VISIBILITY_TIMEOUT_S", "").strip():
+        env["VISIBILITY_TIMEOUT"] = max(900, env["MATCH_TIME_LIMIT"] + 120)  # type: ignore[operator]
+    return env
+
+
+def _secret_key(debug: bool) -> str:
+    """SECRET_KEY, required unless DEBUG is on: a laptop gets a fixed key marked unsafe, a
+    deployment never starts with one it did not choose."""
+    secret = os.environ.get("SECRET_KEY", "")
+    if not secret:
+        if not debug:
+            raise ConfigError(
+                "SECRET_KEY is not set and DEBUG is off: set SECRET_KEY "
+                "(or DEBUG=1 for local development)"
+            )
+        secret = "insecure-local-development-key-do-not-use-in-production"
+    return secret
+
+
+def _data_dir() -> Path:
+    """ARENA_DATA_DIR, created now: a directory that cannot be made fails at start-up, not
+    at the first upload."""
+    data_dir = Path(os.environ.get("ARENA_DATA_DIR", BASE_DIR / "var")).resolve()
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"ARENA_DATA_DIR={data_dir} cannot be created: {exc.strerror}") from None
+    return data_dir
+
+
+def _login_limits() -> dict[str, object]:
+    """The wrong-password limits (``arena.http.logins``), read apart from the rest of the
+    environment because they are checked together (:func:`_check_login_limits`)."""
+    return {
         # Wrong passwords (arena.http.logins): free tries per account and address, per
         # account from every address, per address on every account; then waits that
         # double from the first to the longest.
@@ -88,16 +129,12 @@ def _load() -> dict[str, object]:
         "LOGIN_MAX_WAIT": env_float("ARENA_LOGIN_MAX_WAIT_S", 900.0),
         # IPv6 clients are counted per network of this many bits (a host often has a /64).
         "LOGIN_IPV6_PREFIX": env_int("ARENA_LOGIN_IPV6_PREFIX", 64),
-        # How many proxies of ours add to X-Forwarded-For; 0: the header is ignored.
-        "TRUSTED_PROXIES": env_int("ARENA_TRUSTED_PROXIES", 0),
-        # Whether those proxies say, in X-Forwarded-Proto, that the client came over HTTPS.
-        "FORWARDED_PROTO": env_bool("ARENA_FORWARDED_PROTO", False),
-        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
-        "S3_BUCKET": os.environ.get("ARENA_S3_BUCKET", "").strip(),
-        # Keys the seeds bots are given, so a bot cannot work back to its match's seed.
-        "SEED_KEY": os.environ.get("ARENA_SEED_KEY")
-        or hashlib.sha256(f"arena-bot-seeds:{secret}".encode()).hexdigest(),
     }
+
+
+def _check_login_limits(env: dict[str, object]) -> None:
+    """ConfigError for login and proxy settings that cannot work together (or names no
+    longer read), so a deployment fails at start-up instead of locking out its users."""
     for gone in ("ARENA_THROTTLE_TOKENS", "ARENA_THROTTLE_LOGIN_ACCOUNT"):
         if os.environ.get(gone, "").strip():
             raise ConfigError(
@@ -117,15 +154,6 @@ def _load() -> dict[str, object]:
             "ARENA_FORWARDED_PROTO=1 trusts a proxy's X-Forwarded-Proto, but "
             "ARENA_TRUSTED_PROXIES=0 says there is none: set both, or neither"
         )
-    # Sized for the largest table any hosted game allows: every seat may use its whole bank.
-    env["MATCH_TIME_LIMIT"] = match_time_limit(
-        _match_limits(env).seat_wall_bound_s(), seats=largest_table()
-    )
-    # A task still running when its message becomes visible again would be handed out twice:
-    # by default the broker waits past the match's hard time limit (+60 s).
-    if not os.environ.get("ARENA_BROKER_VISIBILITY_TIMEOUT_S", "").strip():
-        env["VISIBILITY_TIMEOUT"] = max(900, env["MATCH_TIME_LIMIT"] + 120)  # type: ignore[operator]
-    return env
 
 
 def _match_limits(env: dict[str, object]) -> Limits:

@@ -30,6 +30,7 @@ __all__ = [
     "MATCH_HOOKS",
     "Event",
     "Game",
+    "GameFolder",
     "GameOutcome",
     "GamePlan",
     "GameState",
@@ -258,6 +259,36 @@ class MatchRules(Protocol):
 
     def standing(self, tally: Tally) -> tuple[int, ...]:
         """Ranks of every seat as things stand (for a match cut short by a fault)."""
+
+
+class GameFolder:
+    """The paths every game's folder holds, found from its ``folder``: a game's class
+    inherits this and sets ``folder = Path(__file__).resolve().parent`` (and ``bot_names``)
+    instead of writing the methods of :class:`Game` that point into it (``docs_path``,
+    ``replay_schema_path``, ``renderer_path``, ``builtin_bots``) once more; a game whose
+    files lie elsewhere overrides them."""
+
+    #: The game's folder: its package directory, wherever pip put it.
+    folder: Path
+    #: Its built-in bots' names, in the order lists show them: each is ``bots/<name>_bot.py``
+    #: in the folder (always ``random`` and ``starter``).
+    bot_names: tuple[str, ...] = ("random", "starter")
+
+    def builtin_bots(self) -> dict[str, Path]:
+        """The folder's built-in bots by name (see :meth:`Game.builtin_bots`)."""
+        return {name: self.folder / "bots" / f"{name}_bot.py" for name in self.bot_names}
+
+    def docs_path(self) -> Path:
+        """The folder's ``rules.md`` (see :meth:`Game.docs_path`)."""
+        return self.folder / "rules.md"
+
+    def replay_schema_path(self) -> Path:
+        """The folder's ``replay.schema.json`` (see :meth:`Game.replay_schema_path`)."""
+        return self.folder / "replay.schema.json"
+
+    def renderer_path(self) -> Path:
+        """The folder's ``renderer.js`` (see :meth:`Game.renderer_path`)."""
+        return self.folder / "renderer.js"
 
 
 class Game(Protocol):

@@ -617,17 +617,7 @@ def play_match(
     game and step it printed it in (for its owner, beside the replay).
     """
     game = get_game(game) if isinstance(game, str) else game
-    seats = len(players)
-    if not game.min_players <= seats <= game.max_players:
-        raise ValueError(
-            f"{game.title} is played by {game.min_players}-{game.max_players} bots, not {seats}"
-        )
-    if not _is_seed(seed):
-        raise ValueError("the match seed must be an integer from 0 to 2**53 - 1")
-    if bot_seeds is None:
-        bot_seeds = [derive_seed(seed, "bot", seat) for seat in range(seats)]
-    if len(bot_seeds) != seats or not all(_is_seed(s) for s in bot_seeds):
-        raise ValueError("bot_seeds needs one integer from 0 to 2**53 - 1 per player")
+    bot_seeds = _checked_seeds(game, len(players), seed, bot_seeds)
     runner = _Runner(
         game, players, seed, options, limits or {}, record_timing, bot_seeds, collect_logs
     )
@@ -650,3 +640,22 @@ def play_match(
         duration_s=duration,
         logs=tuple(runner.logs) if runner.logs is not None else (),
     )
+
+
+def _checked_seeds(
+    game: Game, seats: int, seed: int, bot_seeds: Sequence[int] | None
+) -> Sequence[int]:
+    """The bots' seeds (derived from the match seed unless given), after refusing with a
+    ValueError, before any bot runs, a table the game cannot seat or a seed a replay could
+    not record exactly (JSON numbers are exact below 2**53)."""
+    if not game.min_players <= seats <= game.max_players:
+        raise ValueError(
+            f"{game.title} is played by {game.min_players}-{game.max_players} bots, not {seats}"
+        )
+    if not _is_seed(seed):
+        raise ValueError("the match seed must be an integer from 0 to 2**53 - 1")
+    if bot_seeds is None:
+        bot_seeds = [derive_seed(seed, "bot", seat) for seat in range(seats)]
+    if len(bot_seeds) != seats or not all(_is_seed(s) for s in bot_seeds):
+        raise ValueError("bot_seeds needs one integer from 0 to 2**53 - 1 per player")
+    return bot_seeds

@@ -16,10 +16,11 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from engine import replay as replay_io
 from engine.botfiles import BotFileError, read_bot_path
+from engine.game import Game
 from engine.htmlviewer import logs_path
 from engine.inprocess import InProcessPlayer
 from engine.match import MatchResult, play_match
@@ -29,6 +30,7 @@ from engine.sandboxes import SandboxMissing, local_sandbox
 
 __all__ = [
     "BotSpec",
+    "RunSettings",
     "SandboxMissing",
     "Summary",
     "resolve_bot",
@@ -171,24 +173,37 @@ def _player_factory(sandbox: bool) -> tuple[Callable[[BotSpec], Player], dict[st
     return (lambda spec: make(spec.name, spec.path)), limits
 
 
+class RunSettings(TypedDict, total=False):
+    """How a local run plays its matches, besides which and how many: written once for
+    :func:`run_matches` and :func:`run_table`, which take them as keywords (the defaults
+    are :func:`run_table`'s)."""
+
+    #: The game's options (rules and match format); None: its defaults.
+    options: dict[str, Any] | None
+    #: Where each match's replay is saved (``match-<index>-<seed>.json.gz``); None: nowhere.
+    replay_dir: str | Path | None
+    #: Whether bots run in the sandbox (default); False: in this process (``--in-process``).
+    sandbox: bool
+    #: Whether replays hold wall-clock times (default); False: byte-identical replays.
+    record_timing: bool
+    #: Whether what the bots print is kept (beside each replay); default False.
+    collect_logs: bool
+
+
 def run_matches(
     bots: Sequence[str],
     *,
     matches: int,
     seed: int,
     game: str,
-    options: dict[str, Any] | None = None,
-    replay_dir: str | Path | None = None,
-    sandbox: bool = True,
-    record_timing: bool = True,
-    collect_logs: bool = False,
     on_match: Callable[[int, MatchResult, list[int]], None] | None = None,
+    **settings: Unpack[RunSettings],
 ) -> Summary:
     """Play ``matches`` matches among ``bots`` (one per seat), rotating the seats each match.
 
     Match ``i`` uses the seed ``seed + i`` and the seating :func:`seating` gives, so a replay
     names its seed and seats and ``--seed`` reproduces it. Who deals first is drawn from each
-    match's seed, so no seat is favoured.
+    match's seed, so no seat is favoured. ``settings``: :class:`RunSettings`.
     """
     if matches < 1:
         raise ValueError("--matches must be at least 1")
@@ -205,12 +220,8 @@ def run_matches(
         matches=1,
         seed=seed,
         game=game,
-        options=options,
-        replay_dir=replay_dir,
-        sandbox=sandbox,
-        record_timing=record_timing,
-        collect_logs=collect_logs,
         on_match=count,
+        **settings,
     )
     return summary
 
@@ -223,6 +234,48 @@ def _save_logs(replay_path: Path, result: MatchResult) -> None:
     logs_path(replay_path).write_text(json.dumps(document), encoding="utf-8")
 
 
+def _check_tables(rules: Game, tables: Sequence[Sequence[int]], options: Any) -> None:
+    """ValueError before any bot is resolved or started: a table the game cannot seat, or
+    options its match rules refuse (with the game's own message)."""
+    for table in tables:
+        if not rules.min_players <= len(table) <= rules.max_players:
+            raise ValueError(
+                f"{rules.title} is played by {rules.min_players}-{rules.max_players} bots, "
+                f"not {len(table)}"
+            )
+    rules.match_rules(options)
+
+
+def _warn_unsandboxed(bots: Sequence[str], specs: Sequence[BotSpec]) -> None:
+    """Say on stderr which authors' bots run unsandboxed in this process (the built-ins are
+    the engine's own code), so ``--in-process`` is never chosen unknowingly."""
+    for given, spec in zip(bots, specs, strict=True):
+        if not spec.builtin:
+            print(
+                f"warning: {given} runs inside this process without the sandbox "
+                "(--in-process): only do this with code you trust",
+                file=sys.stderr,
+            )
+
+
+def _turned(listed: Sequence[int], repeat: int) -> list[int]:
+    """The table turned ``repeat`` seats further, so over its repeats no bot keeps the first
+    seat (the first mover's edge is shared out).
+
+    >>> _turned([0, 1, 2], 1)
+    [2, 0, 1]
+    """
+    shift = repeat % len(listed)
+    return [listed[(seat - shift) % len(listed)] for seat in range(len(listed))]
+
+
+def _keep(result: MatchResult, path: Path, collect_logs: bool) -> None:
+    """Save the match's replay at ``path``, and the bots' output beside it when collected."""
+    saved = replay_io.save(result.replay, path)
+    if collect_logs and any(result.logs):
+        _save_logs(saved, result)
+
+
 def run_table(
     bots: Sequence[str],
     *,
@@ -230,45 +283,31 @@ def run_table(
     matches: int,
     seed: int,
     game: str,
-    options: dict[str, Any] | None = None,
-    replay_dir: str | Path | None = None,
-    sandbox: bool = True,
-    record_timing: bool = True,
-    collect_logs: bool = False,
     on_match: Callable[[int, MatchResult, list[int]], None] | None = None,
+    **settings: Unpack[RunSettings],
 ) -> int:
     """Play every table (seat orders of indexes into ``bots``) ``matches`` times, turning it
     one seat further each time; match ``i`` (counted over all tables) has the seed
-    ``seed + i``. Returns the number of matches."""
-    rules = get_game(game)
-    for table in tables:
-        if not rules.min_players <= len(table) <= rules.max_players:
-            raise ValueError(
-                f"{rules.title} is played by {rules.min_players}-{rules.max_players} bots, "
-                f"not {len(table)}"
-            )
-    rules.match_rules(options)  # bad options fail here, with the game's message
+    ``seed + i``. Returns the number of matches. ``settings``: :class:`RunSettings`."""
+    options = settings.get("options")
+    sandbox = settings.get("sandbox", True)
+    replay_dir = settings.get("replay_dir")
+    record_timing = settings.get("record_timing", True)
+    collect_logs = settings.get("collect_logs", False)
+    _check_tables(get_game(game), tables, options)
     workdir = Path(tempfile.mkdtemp(prefix="arena-run-"))
     try:
         specs = [resolve_bot(b, game=game, workdir=workdir) for b in bots]
         make, limits = _player_factory(sandbox)
         if not sandbox:
-            for given, spec in zip(bots, specs, strict=True):
-                if not spec.builtin:
-                    print(
-                        f"warning: {given} runs inside this process without the sandbox "
-                        "(--in-process): only do this with code you trust",
-                        file=sys.stderr,
-                    )
+            _warn_unsandboxed(bots, specs)
         out = Path(replay_dir) if replay_dir is not None else None
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
         index = 0
         for listed in tables:
             for repeat in range(matches):
-                # Each repeat turns the table one seat further: no bot keeps the first seat.
-                shift = repeat % len(listed)
-                table = [listed[(seat - shift) % len(listed)] for seat in range(len(listed))]
+                table = _turned(listed, repeat)
                 players = [make(specs[bot]) for bot in table]
                 match_seed = seed + index
                 result = play_match(
@@ -281,11 +320,7 @@ def run_table(
                     collect_logs=collect_logs,
                 )
                 if out is not None:
-                    saved = replay_io.save(
-                        result.replay, out / f"match-{index:04d}-{match_seed}.json.gz"
-                    )
-                    if collect_logs and any(result.logs):
-                        _save_logs(saved, result)
+                    _keep(result, out / f"match-{index:04d}-{match_seed}.json.gz", collect_logs)
                 if on_match is not None:
                     on_match(index, result, list(table))
                 index += 1

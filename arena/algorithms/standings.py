@@ -362,40 +362,55 @@ def crosstable(order: Sequence[int], matches: Iterable[MatchRecord]) -> dict[str
                 if not match.played:
                     cell["failed"] += 1
                     continue
-                if mine.placing < theirs.placing:  # type: ignore[operator]
-                    cell["ahead"] += 1
-                    point = 1.0
-                elif mine.placing == theirs.placing:
-                    cell["level"] += 1
-                    point = 0.5
-                else:
-                    cell["behind"] += 1
-                    point = 0.0
-                cell["score"] += point
-                cell["match_points"][0] += mine.score
-                cell["match_points"][1] += theirs.score
+                point = _count_meeting(cell, mine, theirs)
                 unit = pair_units[key].setdefault(match.unit_key, [0.0, 0.0])
                 unit[0] += point
                 unit[1] += 1
     for key, cell in cells.items():
-        share = score_share((total / count, count) for total, count in pair_units[key].values())
-        played = cell["ahead"] + cell["level"] + cell["behind"]
-        cell["share"] = None if share.score is None else round(share.score, 4)
-        cell["interval"] = (
-            None if share.low is None else [round(share.low, 4), round(share.high or 0.0, 4)]
-        )
-        cell["result"] = (
-            None
-            if not played
-            else "win"
-            if cell["ahead"] > cell["behind"]
-            else "loss"
-            if cell["ahead"] < cell["behind"]
-            else "draw"
-        )
-        if not two_seats:
-            del cell["match_points"]
+        _settle(cell, pair_units[key].values(), two_seats=two_seats)
     return {"bots": list(order), "cells": cells}
+
+
+def _count_meeting(cell: dict[str, Any], mine: SeatRecord, theirs: SeatRecord) -> float:
+    """Count one played meeting in the row bot's cell: ahead, level or behind on placings
+    and both bots' match points. Returns the row bot's point (1, 1/2 or 0), which the
+    pair's score share sums per unit."""
+    if mine.placing < theirs.placing:  # type: ignore[operator]  # both played
+        cell["ahead"] += 1
+        point = 1.0
+    elif mine.placing == theirs.placing:
+        cell["level"] += 1
+        point = 0.5
+    else:
+        cell["behind"] += 1
+        point = 0.0
+    cell["score"] += point
+    cell["match_points"][0] += mine.score
+    cell["match_points"][1] += theirs.score
+    return point
+
+
+def _settle(cell: dict[str, Any], units: Iterable[list[float]], *, two_seats: bool) -> None:
+    """Finish a cell once every match is counted: its score share and 95% interval over the
+    pair's units (a duplicate set is one unit, so its deals' luck cancels out), its result,
+    and match points only where they read as head-to-head (two seats)."""
+    share = score_share((total / count, count) for total, count in units)
+    played = cell["ahead"] + cell["level"] + cell["behind"]
+    cell["share"] = None if share.score is None else round(share.score, 4)
+    cell["interval"] = (
+        None if share.low is None else [round(share.low, 4), round(share.high or 0.0, 4)]
+    )
+    cell["result"] = (
+        None
+        if not played
+        else "win"
+        if cell["ahead"] > cell["behind"]
+        else "loss"
+        if cell["ahead"] < cell["behind"]
+        else "draw"
+    )
+    if not two_seats:
+        del cell["match_points"]
 
 
 def _empty_cell() -> dict[str, Any]:

@@ -16,11 +16,12 @@ table_size bad_table_size
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
+from typing import Any
 
 __all__ = [
+    "DEFAULTS",
     "ENTRIES",
     "FORMATS",
     "MAX_ENTRY_LIMIT",
@@ -33,6 +34,7 @@ __all__ = [
     "SCHEDULE_OPTIONS",
     "OptionError",
     "Seats",
+    "TournamentOptions",
     "options_check",
     "table_size_default",
 ]
@@ -66,21 +68,36 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "top": ("Top of the ladder", "the top N of the game's ladder when it starts"),
 }
 
-#: The options a tournament is played with, in the order forms show them (said once: the
-#: services, the API's serializers, the admin and the schedules read this list).
-OPTIONS = (
-    "format",
-    "table_size",
-    "rounds",
-    "matches_per_pairing",
-    "duplicate",
-    "rated",
-    "entry",
-    "entry_limit",
-    "signup_deadline",
-    "move_timeout_s",
-    "time_bank_s",
-)
+
+@dataclass(frozen=True, slots=True)
+class TournamentOptions:
+    """The options a tournament is played with, with their defaults, in the order forms show
+    them: the one place the list is written (the services' ``tournament_create``, the check
+    below, the API's serializers, the admin and the schedules read it through :data:`OPTIONS`
+    or build this)."""
+
+    format: str = "round_robin"
+    table_size: int | None = None
+    rounds: int | None = None
+    matches_per_pairing: int = 1
+    duplicate: bool = False
+    rated: bool = True
+    entry: str = "all"
+    entry_limit: int | None = None
+    signup_deadline: datetime | None = None
+    move_timeout_s: float | None = None
+    time_bank_s: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options by name, as a model or a service takes them as keywords."""
+        return {name: getattr(self, name) for name in OPTIONS}
+
+
+#: The options' names, in the order forms show them.
+OPTIONS = tuple(field.name for field in fields(TournamentOptions))
+#: Every option's default (``DEFAULTS.rated`` ...): the models, the API's serializers and the
+#: site's forms take theirs from here.
+DEFAULTS = TournamentOptions()
 #: What a schedule passes on to each tournament it makes: a scheduled tournament starts at
 #: its due time, so it has no sign-up deadline.
 SCHEDULE_OPTIONS = tuple(name for name in OPTIONS if name != "signup_deadline")
@@ -135,24 +152,11 @@ def table_size_default(seats: Seats) -> int:
     return seats.smallest
 
 
-def options_check(
-    *,
-    seats: Seats,
-    format: str = "round_robin",
-    table_size: int | None = None,
-    rounds: int | None = None,
-    matches_per_pairing: int = 1,
-    duplicate: bool = False,
-    rated: bool = True,
-    entry: str = "all",
-    entry_limit: int | None = None,
-    signup_deadline: datetime | None = None,
-    move_timeout_s: float | None = None,
-    time_bank_s: float | None = None,
-    now: datetime | None = None,
-) -> None:
+def options_check(*, seats: Seats, now: datetime | None = None, **options: Any) -> None:
     """Raise :class:`OptionError` when any option is bad: the first in the order forms show
-    them, with ``errors`` naming every bad one (one per field at most).
+    them, with ``errors`` naming every bad one (one per field at most). ``options`` are
+    :class:`TournamentOptions`' fields (any left out take its defaults; an unknown name is a
+    ``TypeError``, as for any keyword).
 
     An unknown format; a table size outside the game's (double elimination: two seats
     only); rounds outside Swiss or outside 1-100; matches per pairing outside 1-20; an
@@ -168,30 +172,51 @@ def options_check(
     ...     print([error.field for error in exc.errors])
     ['rounds', 'matches_per_pairing']
     """
+    chosen = TournamentOptions(**options)
+    errors = [
+        *_format_errors(seats, chosen),
+        *_count_errors(chosen),
+        *_entry_errors(chosen.entry, chosen.entry_limit, chosen.signup_deadline, now),
+        *_limit_errors(chosen),
+    ]
+    if errors:
+        raise _ranked(errors)
+
+
+def _format_errors(seats: Seats, chosen: TournamentOptions) -> list[OptionError]:
+    """The format, the table size and the rounds: rounds are judged against the format only
+    when the format is known (a form shows one error per cause, not a cascade)."""
     errors: list[OptionError] = []
-
-    def check(rule: Callable[[], None]) -> None:
-        try:
-            rule()
-        except OptionError as exc:
-            errors.append(exc)
-
-    known_format = format in FORMATS
+    known_format = chosen.format in FORMATS
     if not known_format:
         errors.append(
             OptionError(
-                "format", "bad_format", f"unknown format {format!r}; one of {', '.join(FORMATS)}"
+                "format",
+                "bad_format",
+                f"unknown format {chosen.format!r}; one of {', '.join(FORMATS)}",
             )
         )
-    check(lambda: _check_table_size(seats, format, table_size))
+    try:
+        _check_table_size(seats, chosen.format, chosen.table_size)
+    except OptionError as exc:
+        errors.append(exc)
+    rounds = chosen.rounds
     if rounds is not None:
-        if known_format and format != "swiss":
+        if known_format and chosen.format != "swiss":
             errors.append(
                 OptionError("rounds", "bad_rounds", "rounds are set for Swiss tournaments only")
             )
         elif not _whole(rounds) or not 1 <= rounds <= MAX_ROUNDS:
             errors.append(OptionError("rounds", "bad_rounds", f"rounds must be 1-{MAX_ROUNDS}"))
-    if not _whole(matches_per_pairing) or not 1 <= matches_per_pairing <= MAX_MATCHES_PER_PAIRING:
+    return errors
+
+
+def _count_errors(chosen: TournamentOptions) -> list[OptionError]:
+    """Matches per pairing and the two switches (duplicate, rated): plain shapes, judged
+    alone."""
+    errors: list[OptionError] = []
+    per_pairing = chosen.matches_per_pairing
+    if not _whole(per_pairing) or not 1 <= per_pairing <= MAX_MATCHES_PER_PAIRING:
         errors.append(
             OptionError(
                 "matches_per_pairing",
@@ -199,30 +224,40 @@ def options_check(
                 f"matches per pairing must be 1-{MAX_MATCHES_PER_PAIRING}",
             )
         )
-    for name, value in (("duplicate", duplicate), ("rated", rated)):
+    for name, value in (("duplicate", chosen.duplicate), ("rated", chosen.rated)):
         if not isinstance(value, bool):
             errors.append(OptionError(name, f"bad_{name}", f"{name} must be true or false"))
-    errors.extend(_entry_errors(entry, entry_limit, signup_deadline, now))
-    check(
-        lambda: _check_seconds(
-            "move_timeout_s",
-            move_timeout_s,
-            MIN_MOVE_TIMEOUT_S,
-            MAX_MOVE_TIMEOUT_S,
-            "CPU time per move",
-        )
+    return errors
+
+
+def _limit_errors(chosen: TournamentOptions) -> list[OptionError]:
+    """The tournament's own time limits, each within the bounds the match task's wall-clock
+    limit is derived from."""
+    errors: list[OptionError] = []
+    checks = (
+        ("move_timeout_s", chosen.move_timeout_s, MIN_MOVE_TIMEOUT_S, MAX_MOVE_TIMEOUT_S),
+        ("time_bank_s", chosen.time_bank_s, 0.0, MAX_TIME_BANK_S),
     )
-    check(lambda: _check_seconds("time_bank_s", time_bank_s, 0.0, MAX_TIME_BANK_S, "CPU time bank"))
-    if errors:
-        # One message per field (the first), in the order of the form's fields.
-        order = {name: index for index, name in enumerate(OPTIONS)}
-        firsts: dict[str, OptionError] = {}
-        for error in errors:
-            firsts.setdefault(error.field, error)
-        ranked = sorted(firsts.values(), key=lambda error: order.get(error.field, len(order)))
-        first = ranked[0]
-        first.errors = tuple(ranked)
-        raise first
+    whats = {"move_timeout_s": "CPU time per move", "time_bank_s": "CPU time bank"}
+    for field, value, low, high in checks:
+        try:
+            _check_seconds(field, value, low, high, whats[field])
+        except OptionError as exc:
+            errors.append(exc)
+    return errors
+
+
+def _ranked(errors: list[OptionError]) -> OptionError:
+    """The error to raise: the first bad field in the order of the form's fields, carrying
+    one message per field (its first) in that order, so a form shows each beside its field."""
+    order = {name: index for index, name in enumerate(OPTIONS)}
+    firsts: dict[str, OptionError] = {}
+    for error in errors:
+        firsts.setdefault(error.field, error)
+    ranked = sorted(firsts.values(), key=lambda error: order.get(error.field, len(order)))
+    first = ranked[0]
+    first.errors = tuple(ranked)
+    return first
 
 
 def _whole(value: object) -> bool:

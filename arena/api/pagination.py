@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.core.paginator import Page
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -65,14 +64,8 @@ class IdsFirstPagination(Pagination):
 class _MatchRowsPaginator(IdsFirstPaginator):
     """Ids first (an index-only scan), then the page's matches as plain rows."""
 
-    def page(self, number: int | str) -> Page:
-        number = self.validate_number(number)
-        bottom = (number - 1) * self.per_page
-        top = bottom + self.per_page
-        if top + self.orphans >= self.count:
-            top = self.count
-        ids = list(self.object_list.values_list("pk", flat=True)[bottom:top])
-        return self._get_page(match_rows(match_ids=ids), number, self)
+    def rows_of(self, ids: list[int]) -> list[Any]:
+        return match_rows(match_ids=ids)
 
 
 class RowsPagination(IdsFirstPagination):

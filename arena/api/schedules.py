@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.algorithms.tournament_options import MAX_ROUNDS
+from arena.algorithms.tournament_options import DEFAULTS, MAX_ROUNDS
 from arena.api.fields import GameField, StrictBooleanField, StrictCharField, StrictIntegerField
 from arena.api.pagination import Pagination
 from arena.api.parsers import JSONParser
@@ -97,7 +97,7 @@ class ScheduleWriteSerializer(TournamentOptionsSerializer):
     )
     entry = serializers.ChoiceField(
         choices=Tournament.Entry.choices,
-        default=Tournament.Entry.ALL,
+        default=DEFAULTS.entry,
         help_text="all (default) or top (needs entry_limit); signup is refused: a scheduled "
         "tournament starts at its due time.",
     )

@@ -13,6 +13,7 @@ from typing import Any
 from rest_framework import serializers
 
 from arena.algorithms.tournament_options import (
+    DEFAULTS,
     ENTRIES,
     FORMATS,
     MAX_ENTRY_LIMIT,
@@ -46,7 +47,7 @@ class TournamentOptionsSerializer(serializers.Serializer):
 
     format = serializers.ChoiceField(
         choices=Tournament.Format.choices,
-        default=Tournament.Format.ROUND_ROBIN,
+        default=DEFAULTS.format,
         help_text="; ".join(f"{value}: {about}" for value, (_, about) in FORMATS.items()),
     )
     table_size = StrictIntegerField(
@@ -67,19 +68,21 @@ class TournamentOptionsSerializer(serializers.Serializer):
     matches_per_pairing = StrictIntegerField(
         min_value=1,
         max_value=MAX_MATCHES_PER_PAIRING,
-        default=1,
+        default=DEFAULTS.matches_per_pairing,
         help_text="Matches each pairing (each table of a round) plays, each a whole match of "
         "the game (a Lie 21 match is best of seven games) with its own deals.",
     )
     duplicate = StrictBooleanField(
-        default=False,
+        default=DEFAULTS.duplicate,
         help_text="Play each match's deals once per seat rotation (a table of k seats plays "
         "k matches per match of the pairing), so the luck of the deal cancels out.",
     )
-    rated = StrictBooleanField(default=True, help_text="Count the matches for the ratings.")
+    rated = StrictBooleanField(
+        default=DEFAULTS.rated, help_text="Count the matches for the ratings."
+    )
     entry = serializers.ChoiceField(
         choices=Tournament.Entry.choices,
-        default=Tournament.Entry.ALL,
+        default=DEFAULTS.entry,
         help_text="; ".join(f"{value}: {about}" for value, (_, about) in ENTRIES.items())
         + " (signup needs signup_deadline, top needs entry_limit).",
     )

@@ -96,6 +96,13 @@ class Match(models.Model):
         return self.status == self.Status.FAILED and self.failure_reason == self.CANCELLED
 
 
+#: What a match's result writes on each of its seats (its recording).
+SEAT_OUTCOME_FIELDS = ("placing", "score", "fault", "fault_detail")
+#: What rating a match writes on each of its seats: the live estimate before and after.
+#: Named here, once, for the layers that read or write them (services, selectors, admin).
+SEAT_RATING_FIELDS = ("mu_before", "sigma_before", "mu_after", "sigma_after")
+
+
 class MatchSeat(models.Model):
     """One seat of a match: who sat there and, once recorded, how it placed."""
 

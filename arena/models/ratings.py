@@ -29,6 +29,20 @@ Z95 = 1.959963984540054
 #: about ± 5): its place on the ladder is not firm yet.
 PROVISIONAL_SIGMA = 2.5
 
+#: A Rating row's live TrueSkill estimate (``score`` is ``mu - 3 sigma``): what a match changes
+#: at once. Named here, once, for the layers that read or write them (services, selectors, admin).
+LIVE_RATING_FIELDS = ("mu", "sigma", "score")
+#: A Rating row's match record: what each rated match counts.
+RECORD_FIELDS = (
+    "matches",
+    "wins",
+    "draws",
+    "losses",
+    "first_places",
+    "placing_sum",
+    "faults",
+)
+
 
 class Rating(models.Model):
     version = models.OneToOneField("BotVersion", on_delete=models.CASCADE, related_name="rating")

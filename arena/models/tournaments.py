@@ -12,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 
 from arena.algorithms.tournament_options import (
+    DEFAULTS,
     ENTRIES,
     FORMATS,
     OPTIONS,
@@ -87,8 +88,8 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=32, validators=[validate_game])
-    format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
-    entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.ALL)
+    format = models.CharField(max_length=20, choices=Format.choices, default=DEFAULTS.format)
+    entry = models.CharField(max_length=10, choices=Entry.choices, default=DEFAULTS.entry)
     #: ``top``: how many of the ladder are invited.
     entry_limit = models.PositiveIntegerField(null=True, blank=True)
     #: ``signup``: sign-up closes, and the tournament starts (within a sweep, ~1 minute).
@@ -124,11 +125,11 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     #: Matches each pairing (each table of a round) plays, each a whole match of the game's
     #: own rules (a Lie 21 match is itself best of seven games), each with its own deals.
-    matches_per_pairing = models.PositiveSmallIntegerField(default=1)
+    matches_per_pairing = models.PositiveSmallIntegerField(default=DEFAULTS.matches_per_pairing)
     #: Each match's deals played once per seat rotation (``duplicate_create``).
-    duplicate = models.BooleanField(default=False)
+    duplicate = models.BooleanField(default=DEFAULTS.duplicate)
     #: Whether its matches go into the ratings.
-    rated = models.BooleanField(default=True)
+    rated = models.BooleanField(default=DEFAULTS.rated)
     #: CPU seconds per move and CPU bank of its matches (null: the arena's
     #: ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``); ``matches.match_limits``.
     move_timeout_s = models.FloatField(null=True, blank=True)
@@ -241,19 +242,19 @@ class TournamentSchedule(models.Model):
     # by the same ``options_check``). Sign-up entry is not offered: a scheduled tournament
     # starts at its due time, so there is no deadline for owners to sign up by.
     format = models.CharField(
-        max_length=20, choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN
+        max_length=20, choices=Tournament.Format.choices, default=DEFAULTS.format
     )
     table_size = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Left empty: the game's smallest table."
     )
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    matches_per_pairing = models.PositiveSmallIntegerField(default=1)
-    duplicate = models.BooleanField(default=False)
-    rated = models.BooleanField(default=True)
+    matches_per_pairing = models.PositiveSmallIntegerField(default=DEFAULTS.matches_per_pairing)
+    duplicate = models.BooleanField(default=DEFAULTS.duplicate)
+    rated = models.BooleanField(default=DEFAULTS.rated)
     entry = models.CharField(
         max_length=10,
         choices=[c for c in Tournament.Entry.choices if c[0] != Tournament.Entry.SIGNUP],
-        default=Tournament.Entry.ALL,
+        default=DEFAULTS.entry,
     )
     entry_limit = models.PositiveIntegerField(null=True, blank=True)
     move_timeout_s = models.FloatField(null=True, blank=True)

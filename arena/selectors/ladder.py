@@ -16,6 +16,7 @@ from django.db.models.functions import RowNumber
 from arena.errors import NotFound
 from arena.freshness import ladder_version
 from arena.models import Rating
+from arena.models.ratings import RECORD_FIELDS
 from engine.registry import GAMES
 
 __all__ = [
@@ -59,13 +60,7 @@ LADDER_ROW_FIELDS = (
     "rating_sigma",
     "mu",
     "sigma",
-    "matches",
-    "wins",
-    "draws",
-    "losses",
-    "first_places",
-    "placing_sum",
-    "faults",
+    *RECORD_FIELDS,
     "bot_id",
     "bot__name",
     "bot__owner__username",

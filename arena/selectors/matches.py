@@ -11,6 +11,7 @@ from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
 from arena.errors import Forbidden, NotFound
 from arena.models import Match, MatchLog, MatchSeat, Replay
+from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
 from arena.selectors.filters import MatchFilter, apply_filters
 from engine import replay as replay_io
 
@@ -110,14 +111,8 @@ SEAT_ROW_FIELDS = (
     "bot__name",
     "bot__owner__username",
     "version__number",
-    "placing",
-    "score",
-    "fault",
-    "fault_detail",
-    "mu_before",
-    "sigma_before",
-    "mu_after",
-    "sigma_after",
+    *SEAT_OUTCOME_FIELDS,
+    *SEAT_RATING_FIELDS,
 )
 
 
@@ -157,14 +152,7 @@ def match_rows(*, match_ids: Sequence[int], extra: Sequence[str] = ()) -> list[d
         row["has_replay"] = row.pop("replay_key") is not None
         row["seats"] = []
         by_id[row["id"]] = row
-    seats = (
-        MatchSeat.objects.filter(match_id__in=ids)
-        .order_by("match_id", "seat")
-        .values(*SEAT_ROW_FIELDS)
-    )
-    for seat in seats:
-        by_id[seat["match_id"]]["seats"].append(seat)
-    return [by_id[pk] for pk in ids if pk in by_id]
+    return _seated(by_id, ids)
 
 
 #: A match as the site's match tables show it (``arena.web.match_rows``).
@@ -190,14 +178,7 @@ def match_table_rows(*, match_ids: Sequence[int]) -> list[dict[str, Any]]:
     for row in Match.objects.filter(pk__in=ids).order_by().values(*MATCH_TABLE_FIELDS):
         row["seats"] = []
         by_id[row["id"]] = row
-    seats = (
-        MatchSeat.objects.filter(match_id__in=ids)
-        .order_by("match_id", "seat")
-        .values(*SEAT_ROW_FIELDS)
-    )
-    for seat in seats:
-        by_id[seat["match_id"]]["seats"].append(seat)
-    return [by_id[pk] for pk in ids if pk in by_id]
+    return _seated(by_id, ids)
 
 
 def match_get(*, match_id: int) -> Match:
@@ -313,3 +294,17 @@ def _stored_replays(ids: list[int], *, newest_first: bool = True) -> Iterator[tu
         if stored_format != replay_io.REPLAY_FORMAT:
             data = replay_io.dumps(replay_io.loads(data))
         yield match_id, data
+
+
+def _seated(by_id: dict[int, dict[str, Any]], ids: list[int]) -> list[dict[str, Any]]:
+    """The rows of ``by_id`` in the order of ``ids``, each given its seats (dicts of
+    :data:`SEAT_ROW_FIELDS`, in seat order) with one query for them all, so a page's list
+    of matches costs two queries whatever its length."""
+    seats = (
+        MatchSeat.objects.filter(match_id__in=ids)
+        .order_by("match_id", "seat")
+        .values(*SEAT_ROW_FIELDS)
+    )
+    for seat in seats:
+        by_id[seat["match_id"]]["seats"].append(seat)
+    return [by_id[pk] for pk in ids if pk in by_id]

@@ -14,6 +14,7 @@ Two costs grow with the table, and both are cut here:
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import EmptyResultSet
@@ -48,11 +49,20 @@ class IdsFirstPaginator(Paginator):
 
     def page(self, number: int | str) -> Page:
         number = self.validate_number(number)
+        return self._get_page(self.rows_of(self.page_ids(number)), number, self)
+
+    def page_ids(self, number: int) -> list[int]:
+        """The ids of page ``number`` (a valid one), in order: an index-only slice, however
+        deep the page (the last page takes its orphans, as Django's Paginator does)."""
         bottom = (number - 1) * self.per_page
         top = bottom + self.per_page
         if top + self.orphans >= self.count:
             top = self.count
-        ids = list(self.object_list.values_list("pk", flat=True)[bottom:top])
+        return list(self.object_list.values_list("pk", flat=True)[bottom:top])
+
+    def rows_of(self, ids: list[int]) -> list[Any]:
+        """The page's rows for its ``ids``, in that order: model instances with the
+        queryset's joins here; a subclass that shows plain rows loads those instead."""
         rows = self.object_list.order_by().in_bulk(ids)
         # A row deleted between the two queries is left out rather than failing the page.
-        return self._get_page([rows[pk] for pk in ids if pk in rows], number, self)
+        return [rows[pk] for pk in ids if pk in rows]

@@ -197,33 +197,14 @@ def opponent_resolve(*, user: Any, game: str, ref: str) -> Opponent:
     ref = str(ref).strip()
     kind, _, number = ref.partition(":")
     if not number:
-        builtins = sorted(name for name in rules.builtin_bots() if name != "starter")
-        if ref not in builtins:
-            raise InvalidInput(
-                f"opponent {ref!r}: no built-in bot of {rules.title} has this name (there are "
-                f"{', '.join(builtins)}); name a version as version:<id> or a bot as bot:<id>",
-                code="unknown_opponent",
-            )
-        return Opponent(ref=ref, label=f"{ref} (built-in)", builtin=ref)
+        return _builtin_opponent(rules, ref)
     if kind not in ("version", "bot") or not number.isdigit() or len(number) > 18:
         raise InvalidInput(
             f"opponent {ref!r}: write a built-in bot's name, version:<id> or bot:<id>",
             code="bad_opponent",
         )
     if kind == "bot":
-        bot = Bot.objects.select_related("owner", "active_version").filter(pk=int(number)).first()
-        version = bot.active_version if bot is not None else None
-        if version is not None:
-            version.bot = bot
-        visible = bot is not None and (bot.owner_id == user.pk or _on_ladder(version))
-        if not visible:
-            raise _unseen(ref)
-        assert bot is not None
-        if version is None:
-            raise InvalidInput(
-                f"opponent {ref!r}: your bot {bot.name} has no valid version to play",
-                code="opponent_not_available",
-            )
+        version = _bot_version(user=user, ref=ref, bot_id=int(number))
     else:
         version = BotVersion.objects.select_related("bot__owner").filter(pk=int(number)).first()
         if version is None or not (version.bot.owner_id == user.pk or _on_ladder(version)):
@@ -248,6 +229,39 @@ def opponent_resolve(*, user: Any, game: str, ref: str) -> Opponent:
     return Opponent(ref=ref, label=label, version_id=version.pk)
 
 
+def _builtin_opponent(rules: engine.Game, ref: str) -> Opponent:
+    """One of the game's built-in bots by name (the starter is a template, not an
+    opponent); InvalidInput naming the ones there are, and how to name anything else."""
+    builtins = sorted(name for name in rules.builtin_bots() if name != "starter")
+    if ref not in builtins:
+        raise InvalidInput(
+            f"opponent {ref!r}: no built-in bot of {rules.title} has this name (there are "
+            f"{', '.join(builtins)}); name a version as version:<id> or a bot as bot:<id>",
+            code="unknown_opponent",
+        )
+    return Opponent(ref=ref, label=f"{ref} (built-in)", builtin=ref)
+
+
+def _bot_version(*, user: Any, ref: str, bot_id: int) -> BotVersion:
+    """``bot:<id>``'s active version, its bot attached: 404 (:func:`_unseen`) for a bot the
+    user may not see, as for one that does not exist; InvalidInput for the user's own bot
+    with no valid version."""
+    bot = Bot.objects.select_related("owner", "active_version").filter(pk=bot_id).first()
+    version = bot.active_version if bot is not None else None
+    if version is not None:
+        version.bot = bot
+    visible = bot is not None and (bot.owner_id == user.pk or _on_ladder(version))
+    if not visible:
+        raise _unseen(ref)
+    assert bot is not None
+    if version is None:
+        raise InvalidInput(
+            f"opponent {ref!r}: your bot {bot.name} has no valid version to play",
+            code="opponent_not_available",
+        )
+    return version
+
+
 # --- runs -----------------------------------------------------------------------------------
 
 
@@ -268,33 +282,10 @@ def run_create(
     seat, a bad number of matches), TooLarge, NotFound, TooManyRequests (the hourly quota).
     """
     rules = _game(game)
-    if (source is None) == (draft_id is None):
-        raise InvalidInput("send the draft's source, or the id of your saved draft", code="source")
-    if draft_id is not None:
-        draft = PlaygroundDraft.objects.filter(pk=draft_id, owner_id=user.pk).first()
-        if draft is None:
-            raise NotFound(f"You have no draft {draft_id}.")
-        if draft.game != game:
-            raise InvalidInput(
-                f"draft {draft_id} is a draft of {GAMES[draft.game].title}, not {rules.title}",
-                code="game_mismatch",
-            )
-        source = draft.source
-    assert source is not None
+    source = _run_source(user=user, rules=rules, source=source, draft_id=draft_id)
     if not 1 <= matches <= MAX_MATCHES:
         raise InvalidInput(f"ask for 1 to {MAX_MATCHES} matches", code="bad_matches")
-    table = 1 + len(opponents)
-    if not rules.min_players <= table <= rules.max_players:
-        seats = (
-            f"{rules.min_players}"
-            if rules.min_players == rules.max_players
-            else f"{rules.min_players} to {rules.max_players}"
-        )
-        raise InvalidInput(
-            f"{rules.title} seats {seats} bots: your draft and {len(opponents)} "
-            f"opponent{'s' if len(opponents) != 1 else ''} make {table}",
-            code="bad_table",
-        )
+    table = _table_check(rules, len(opponents))
     data = source_size_check(source)
     chosen = [opponent_resolve(user=user, game=game, ref=ref) for ref in opponents]
     # The cheap refusals first: the source check starts a child interpreter (up to 5 s of
@@ -314,20 +305,64 @@ def run_create(
             matches_requested=matches,
             seed=secrets.randbits(53),
         )
-        rows = PlaygroundMatch.objects.bulk_create(
-            PlaygroundMatch(
-                run=run,
-                number=number,
-                seed=engine.derive_seed(run.seed, "playground", number),
-                seat_count=table,
-                draft_seat=(number - 1) % table,  # the draft's seat turns round the table
-            )
-            for number in range(1, matches + 1)
-        )
-        for row in rows:
-            enqueue("play_playground_match", row.pk)
+        _queue_matches(run, matches=matches, table=table)
     log.info("playground run=%s user=%s game=%s matches=%s", run.pk, user.pk, game, matches)
     return run
+
+
+def _run_source(*, user: Any, rules: engine.Game, source: str | None, draft_id: int | None) -> str:
+    """The run's source: ``source`` or the user's own draft ``draft_id``, exactly one of
+    them. Someone else's draft is NotFound, like one that does not exist, so a draft's id
+    tells nothing about other users."""
+    if (source is None) == (draft_id is None):
+        raise InvalidInput("send the draft's source, or the id of your saved draft", code="source")
+    if draft_id is None:
+        assert source is not None
+        return source
+    draft = PlaygroundDraft.objects.filter(pk=draft_id, owner_id=user.pk).first()
+    if draft is None:
+        raise NotFound(f"You have no draft {draft_id}.")
+    if draft.game != rules.name:
+        raise InvalidInput(
+            f"draft {draft_id} is a draft of {GAMES[draft.game].title}, not {rules.title}",
+            code="game_mismatch",
+        )
+    return str(draft.source)
+
+
+def _table_check(rules: engine.Game, opponents: int) -> int:
+    """The table's size (the draft and its opponents); InvalidInput ``bad_table`` when the
+    game cannot seat that many, saying how many it seats."""
+    table = 1 + opponents
+    if not rules.min_players <= table <= rules.max_players:
+        seats = (
+            f"{rules.min_players}"
+            if rules.min_players == rules.max_players
+            else f"{rules.min_players} to {rules.max_players}"
+        )
+        raise InvalidInput(
+            f"{rules.title} seats {seats} bots: your draft and {opponents} "
+            f"opponent{'s' if opponents != 1 else ''} make {table}",
+            code="bad_table",
+        )
+    return table
+
+
+def _queue_matches(run: PlaygroundRun, *, matches: int, table: int) -> None:
+    """Store the run's matches and queue each: every match its own seed derived from the
+    run's, the draft's seat turning round the table so it plays every seat."""
+    rows = PlaygroundMatch.objects.bulk_create(
+        PlaygroundMatch(
+            run=run,
+            number=number,
+            seed=engine.derive_seed(run.seed, "playground", number),
+            seat_count=table,
+            draft_seat=(number - 1) % table,  # the draft's seat turns round the table
+        )
+        for number in range(1, matches + 1)
+    )
+    for row in rows:
+        enqueue("play_playground_match", row.pk)
 
 
 def _check_quota(user: Any) -> None:

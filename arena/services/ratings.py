@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -35,6 +36,8 @@ from django.utils import timezone
 from arena.algorithms.live_ratings import environment, rate_table
 from arena.freshness import ladder_changed
 from arena.models import BotVersion, Match, MatchSeat, Rating, RatingHistory
+from arena.models.matches import SEAT_RATING_FIELDS
+from arena.models.ratings import LIVE_RATING_FIELDS, RECORD_FIELDS
 from arena.services import sql
 from arena.services.rating_fit import ratings_refit_soon
 
@@ -94,19 +97,7 @@ def rating_activate(*, version: BotVersion) -> Rating:
 
 
 #: What rating a match changes on a version's Rating row.
-RATING_FIELDS = [
-    "mu",
-    "sigma",
-    "score",
-    "matches",
-    "wins",
-    "draws",
-    "losses",
-    "first_places",
-    "placing_sum",
-    "faults",
-    "updated",
-]
+RATING_FIELDS = [*LIVE_RATING_FIELDS, *RECORD_FIELDS, "updated"]
 
 
 def _count(rating: Rating, seat: MatchSeat, firsts: int) -> None:
@@ -163,10 +154,6 @@ def match_rate(*, match_id: int) -> None:
         match_rate_locked(match=match)
 
 
-#: What rating a match writes on each of its seats.
-SEAT_RATING_FIELDS = ["mu_before", "sigma_before", "mu_after", "sigma_after"]
-
-
 def match_rate_locked(
     *, match: Match, mark_rated: bool = True, seats: Sequence[MatchSeat] | None = None
 ) -> None:
@@ -192,6 +179,32 @@ def match_rate_locked(
     by_version = _lock_ratings(seats)
     ratings = [by_version[seat.version_id] for seat in seats]
     placings = [seat.placing for seat in seats]
+    history = _apply(match, seats, ratings, placings)
+    now = timezone.now()
+    for rating in ratings:
+        rating.updated = now
+    # Every rated match runs these: plain SQL (arena.services.sql).
+    sql.update_rows(ratings, RATING_FIELDS)
+    if write_seats:
+        sql.update_rows(seats, SEAT_RATING_FIELDS)
+    sql.insert(RatingHistory, [{**row, "created": now} for row in history])
+    if mark_rated:
+        Match.objects.filter(pk=match.pk).update(rated=True)
+    match.rated = True
+    # After the commit, so no reader can cache the old ladder under the new version.
+    game = match.game
+    transaction.on_commit(lambda: ladder_changed(game))
+    ratings_refit_soon(game)
+    scores = zip(seats, ratings, strict=True)
+    log.info("match=%s rated %s", match.pk, " ".join(_score_note(*pair) for pair in scores))
+
+
+def _apply(
+    match: Match, seats: list[MatchSeat], ratings: list[Rating], placings: list[int]
+) -> list[dict[str, Any]]:
+    """Rate the table in memory: each seat's before and after, each rating's new estimate
+    and record. Returns the history rows to insert, so the caller writes everything in a
+    few statements (every rated match runs this)."""
     new = rate_table(match.game, [(r.mu, r.sigma) for r in ratings], placings)
     firsts = placings.count(0)
     history = []
@@ -211,26 +224,9 @@ def match_rate_locked(
                 "score": rating.score,
             }
         )
-    now = timezone.now()
-    for rating in ratings:
-        rating.updated = now
-    # Every rated match runs these: plain SQL (arena.services.sql).
-    sql.update_rows(ratings, RATING_FIELDS)
-    if write_seats:
-        sql.update_rows(seats, SEAT_RATING_FIELDS)
-    sql.insert(RatingHistory, [{**row, "created": now} for row in history])
-    if mark_rated:
-        Match.objects.filter(pk=match.pk).update(rated=True)
-    match.rated = True
-    # After the commit, so no reader can cache the old ladder under the new version.
-    game = match.game
-    transaction.on_commit(lambda: ladder_changed(game))
-    ratings_refit_soon(game)
-    log.info(
-        "match=%s rated %s",
-        match.pk,
-        " ".join(
-            f"v{seat.version_id}:{rating.score:.2f}"
-            for seat, rating in zip(seats, ratings, strict=True)
-        ),
-    )
+    return history
+
+
+def _score_note(seat: MatchSeat, rating: Rating) -> str:
+    """One seat's new score for the log line (``v<version>:<score>``)."""
+    return f"v{seat.version_id}:{rating.score:.2f}"

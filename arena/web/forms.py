@@ -74,30 +74,30 @@ class UploadForm(forms.Form):
     file = _file_field(required=True)
 
 
-class _TaggedSelect(forms.Select):
+class _TaggedOptions:
+    """Options carrying ``data-*`` attributes (``option_data``, by option value): a mixin for
+    the choice widgets below, so the select and the checkboxes tag their options alike."""
+
+    option_data: dict[str, dict[str, str]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.option_data = {}
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option: dict[str, Any] = super().create_option(  # type: ignore[misc]
+            name, value, *args, **kwargs
+        )
+        option["attrs"].update(self.option_data.get(str(value), {}))
+        return option
+
+
+class _TaggedSelect(_TaggedOptions, forms.Select):
     """A select whose options carry ``data-*`` attributes (by option value)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.option_data: dict[str, dict[str, str]] = {}
 
-    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        option = super().create_option(name, value, *args, **kwargs)
-        option["attrs"].update(self.option_data.get(str(value), {}))
-        return option
-
-
-class _TaggedCheckboxes(forms.CheckboxSelectMultiple):
+class _TaggedCheckboxes(_TaggedOptions, forms.CheckboxSelectMultiple):
     """Checkboxes (one click each, no ctrl-click) whose inputs carry ``data-*`` attributes."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.option_data: dict[str, dict[str, str]] = {}
-
-    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        option = super().create_option(name, value, *args, **kwargs)
-        option["attrs"].update(self.option_data.get(str(value), {}))
-        return option
 
 
 class ChallengeForm(forms.Form):

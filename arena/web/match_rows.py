@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.paginator import Page
 from django.urls import reverse
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
@@ -167,14 +166,8 @@ class TableRowsPaginator(IdsFirstPaginator):
     """A page of a match list (``match_list``, filtered) as :class:`TableRow` s: its ids by
     an index-only slice, then two queries for those rows, whatever the page's depth."""
 
-    def page(self, number: int | str) -> Page:
-        number = self.validate_number(number)
-        bottom = (number - 1) * self.per_page
-        top = bottom + self.per_page
-        if top + self.orphans >= self.count:
-            top = self.count
-        ids = list(self.object_list.values_list("pk", flat=True)[bottom:top])
-        return self._get_page(table_rows(ids), number, self)
+    def rows_of(self, ids: list[int]) -> list[Any]:
+        return table_rows(ids)
 
 
 _STATUS = dict(Match.Status.choices)

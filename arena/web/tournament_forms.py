@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 
 from arena.algorithms.tournament_options import (
+    DEFAULTS,
     ENTRIES,
     FORMATS,
     MAX_ENTRY_LIMIT,
@@ -48,7 +49,7 @@ class _OptionsForm(forms.Form):
 
     format = forms.ChoiceField(
         choices=[(value, label) for value, (label, _) in FORMATS.items()],
-        initial="round_robin",
+        initial=DEFAULTS.format,
         help_text="<br>".join(f"<b>{label}</b>: {about}" for label, about in FORMATS.values()),
     )
     table_size = forms.TypedChoiceField(
@@ -67,23 +68,26 @@ class _OptionsForm(forms.Form):
     matches_per_pairing = forms.IntegerField(
         min_value=1,
         max_value=MAX_MATCHES_PER_PAIRING,
-        initial=1,
+        initial=DEFAULTS.matches_per_pairing,
         label="Matches per pairing",
         help_text="How many matches each pairing (each table of a round) plays; each is a "
         "whole match of the game, with its own deals.",
     )
     duplicate = forms.BooleanField(
         required=False,
+        initial=DEFAULTS.duplicate,
         label="Duplicate deals",
         help_text="Each match's deals are played once per seat rotation (k matches at a table "
         "of k), so the luck of the cards cancels out.",
     )
     rated = forms.BooleanField(
-        required=False, initial=True, help_text="Its matches count for the ladder's ratings."
+        required=False,
+        initial=DEFAULTS.rated,
+        help_text="Its matches count for the ladder's ratings.",
     )
     entry = forms.ChoiceField(
         choices=[(value, label) for value, (label, _) in ENTRIES.items()],
-        initial="all",
+        initial=DEFAULTS.entry,
         label="Who plays",
         help_text="; ".join(f"<b>{label}</b>: {about}" for label, about in ENTRIES.values()),
     )

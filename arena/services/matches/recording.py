@@ -24,6 +24,7 @@ from django.utils import timezone
 
 import engine
 from arena.models import Match, MatchLog, MatchSeat, Replay, Tournament
+from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
 from arena.services import sql
 from arena.services.dispatch import enqueue
 from arena.services.matches.claiming import (
@@ -37,7 +38,7 @@ from arena.services.matches.claiming import (
 )
 from arena.services.matches.scheduling import OPEN_STATUSES
 from arena.services.pausing import version_pause_if_faulty
-from arena.services.ratings import SEAT_RATING_FIELDS, match_rate_locked
+from arena.services.ratings import match_rate_locked
 from arena.services.unrecorded import unrecorded_forget, unrecorded_keep
 from engine import replay as replay_io
 
@@ -118,7 +119,7 @@ def record(match: Match, token: str, played: dict[str, Any]) -> Match | None:
             row.fault, row.fault_detail = result["fault"], result["fault_detail"]
         for name, value in fields.items():  # what the row now holds, without reading it back
             setattr(match, name, value)
-        seat_fields = ["placing", "score", "fault", "fault_detail"]
+        seat_fields = [*SEAT_OUTCOME_FIELDS]
         if match.ranked and _rate_now_or_later(match, seats):
             seat_fields += SEAT_RATING_FIELDS
         sql.update_rows(seats, seat_fields)  # each seat written once

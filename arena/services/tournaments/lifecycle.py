@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -24,7 +23,7 @@ from django.utils import timezone
 
 from arena.algorithms.formats import swiss_rounds_default
 from arena.algorithms.round_robin import round_robin_tables
-from arena.algorithms.tournament_options import table_size_default
+from arena.algorithms.tournament_options import TournamentOptions, table_size_default
 from arena.errors import Conflict, InvalidInput
 from arena.models import Bot, Match, Rating, Tournament, TournamentEntry
 from arena.services.ladder import ladder_seats
@@ -57,20 +56,12 @@ def tournament_create(
     created_by: Any,
     seed: int | None = None,
     schedule: Any = None,
-    format: str = Tournament.Format.ROUND_ROBIN,
-    table_size: int | None = None,
-    rounds: int | None = None,
-    matches_per_pairing: int = 1,
-    duplicate: bool = False,
-    rated: bool = True,
-    entry: str = Tournament.Entry.ALL,
-    entry_limit: int | None = None,
-    signup_deadline: datetime | None = None,
-    move_timeout_s: float | None = None,
-    time_bank_s: float | None = None,
+    **options: Any,
 ) -> Tournament:
     """A pending tournament; nothing is frozen or played until :func:`tournament_start`.
 
+    ``options`` are ``arena.algorithms.tournament_options.TournamentOptions``' fields (the
+    one place they and their defaults are written; an unknown one is a ``TypeError``):
     ``table_size``: seats at each table (null: the game's smallest table); ``rounds`` is
     for Swiss only (null: ceil(log2 N) + 1); double elimination is played at two seats.
     ``matches_per_pairing``: matches each pairing (each table of a round) plays, each a whole
@@ -81,6 +72,26 @@ def tournament_create(
     matches' CPU time per move and CPU bank (null: the arena's settings).
     """
     seats = seats_of(game)
+    name = _checked_name(name)
+    if seed is not None and not 0 <= seed < 2**63:
+        raise InvalidInput("the seed must be a non-negative 63-bit integer", code="bad_seed")
+    chosen = TournamentOptions(**options).as_dict()
+    tournament_options_check(game=game, now=timezone.now(), **chosen)
+    if chosen["table_size"] is None:
+        chosen["table_size"] = table_size_default(seats)
+    return Tournament.objects.create(
+        name=name,
+        game=game,
+        seed=new_seed() if seed is None else seed,
+        created_by=created_by,
+        schedule=schedule,
+        **chosen,
+    )
+
+
+def _checked_name(name: str | None) -> str:
+    """The name stripped; InvalidInput ``bad_name`` (naming the field, for the forms) unless
+    it is 1-100 characters, the column's size."""
     name = (name or "").strip()
     if not name or len(name) > 100:
         raise InvalidInput(
@@ -88,31 +99,7 @@ def tournament_create(
             code="bad_name",
             extra={"fields": {"name": ["a tournament name is 1-100 characters"]}},
         )
-    if seed is not None and not 0 <= seed < 2**63:
-        raise InvalidInput("the seed must be a non-negative 63-bit integer", code="bad_seed")
-    options = {
-        "format": format,
-        "table_size": table_size,
-        "rounds": rounds,
-        "matches_per_pairing": matches_per_pairing,
-        "duplicate": duplicate,
-        "rated": rated,
-        "entry": entry,
-        "entry_limit": entry_limit,
-        "signup_deadline": signup_deadline,
-        "move_timeout_s": move_timeout_s,
-        "time_bank_s": time_bank_s,
-    }
-    tournament_options_check(game=game, now=timezone.now(), **options)
-    options["table_size"] = table_size_default(seats) if table_size is None else table_size
-    return Tournament.objects.create(
-        name=name,
-        game=game,
-        seed=new_seed() if seed is None else seed,
-        created_by=created_by,
-        schedule=schedule,
-        **options,
-    )
+    return name
 
 
 def tournament_start_due() -> dict[str, int]:

@@ -71,22 +71,7 @@ def standings_compute(tournament: Tournament) -> dict[str, Any]:
         ranked = table.rank_round_robin(list(rows.values()))
     else:
         found = history(tournament)
-        for round_number, bot, points in found.byes:
-            if bot in rows:
-                rows[bot].points += points
-                rows[bot].bye_points += points
-                rows[bot].byes.append(round_number)
-        if tournament.format == Tournament.Format.SWISS:
-            for bot, value in buchholz_of(found).items():
-                if bot in rows:
-                    rows[bot].buchholz = value
-            ranked = table.rank_swiss(list(rows.values()))
-        else:
-            for bot, round_number in found.eliminated_in.items():
-                if bot in rows:
-                    rows[bot].eliminated_in = round_number
-                    rows[bot].exit_place = found.exit_place.get(bot)
-            ranked = table.rank_elimination(list(rows.values()), champion=found.champion)
+        ranked = _rank_by_rounds(tournament, rows, found)
     order = [row.bot for _, row in ranked]
     superiority = [
         *table.superiority(
@@ -130,6 +115,29 @@ def standings_compute(tournament: Tournament) -> dict[str, Any]:
         standings["rounds_planned"] = tournament.rounds
         standings["champion"] = found.champion
     return standings
+
+
+def _rank_by_rounds(
+    tournament: Tournament, rows: dict[int, table.Row], found: History
+) -> list[tuple[int, table.Row]]:
+    """Rank a tournament played in rounds (Swiss, eliminations): the rows first take what
+    only the rounds know (byes and their points; Swiss: Buchholz; eliminations: the round
+    each bot went out in and its exit place), which the ranking's tie-breaks read."""
+    for round_number, bot, points in found.byes:
+        if bot in rows:
+            rows[bot].points += points
+            rows[bot].bye_points += points
+            rows[bot].byes.append(round_number)
+    if tournament.format == Tournament.Format.SWISS:
+        for bot, value in buchholz_of(found).items():
+            if bot in rows:
+                rows[bot].buchholz = value
+        return table.rank_swiss(list(rows.values()))
+    for bot, round_number in found.eliminated_in.items():
+        if bot in rows:
+            rows[bot].eliminated_in = round_number
+            rows[bot].exit_place = found.exit_place.get(bot)
+    return table.rank_elimination(list(rows.values()), champion=found.champion)
 
 
 def _row(

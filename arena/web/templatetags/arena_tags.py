@@ -68,23 +68,7 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
             for x, v in zip(xs, values, strict=True)
         ]
 
-    versions = format_html_join(
-        "",
-        '<line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" class="version-mark"/>'
-        '<text x="{tx}" y="{ty}" class="axis">v{number}</text>',
-        [
-            {
-                "x": xs[i],
-                "tx": f"{left + i * step + 3:.1f}",
-                "top": pad,
-                "ty": pad + 10,
-                "bottom": height - pad,
-                "number": point.version,
-            }
-            for i, point in enumerate(history)
-            if i and getattr(point, "version", None) != getattr(history[i - 1], "version", None)
-        ],
-    )
+    versions = _version_marks(history, xs=xs, step=step, left=left, pad=pad, height=height)
     label = (
         f"Rating after each of {len(history)} rated matches: from {ratings[0]:.1f} "
         f"(95% interval {lows[0]:.1f} to {highs[0]:.1f}) to {ratings[-1]:.1f} "
@@ -113,6 +97,30 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
         versions=versions,
         band=" ".join(xy(highs) + xy(lows)[::-1]),
         rating=" ".join(xy(ratings)),
+    )
+
+
+def _version_marks(
+    history: Sequence[Any], *, xs: list[str], step: float, left: int, pad: int, height: int
+) -> SafeString:
+    """A labelled vertical line where a new version took over: ratings are per version, so
+    the reader sees where one estimate ends and the next begins."""
+    return format_html_join(
+        "",
+        '<line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" class="version-mark"/>'
+        '<text x="{tx}" y="{ty}" class="axis">v{number}</text>',
+        [
+            {
+                "x": xs[i],
+                "tx": f"{left + i * step + 3:.1f}",
+                "top": pad,
+                "ty": pad + 10,
+                "bottom": height - pad,
+                "number": point.version,
+            }
+            for i, point in enumerate(history)
+            if i and getattr(point, "version", None) != getattr(history[i - 1], "version", None)
+        ],
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.liars.match_rules import LiarsMatch
 from engine.games.liars.observe import game_reveal, observation
 from engine.games.liars.rules import LiarsState, RecordedDice, Variant
@@ -19,7 +19,6 @@ from engine.games.liars.stats import MEANING, seat_stats
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "Liars", "LiarsGame"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_RULES = LiarsMatch()
 
@@ -84,7 +83,9 @@ class Liars(LiarsState):
         return record
 
 
-class LiarsGame:
+class LiarsGame(GameFolder):
+    folder = _HERE
+    bot_names = ("random", "honest", "bayes", "starter")
     name = "liars"
     title = "Liars"
     summary = (
@@ -145,31 +146,11 @@ class LiarsGame:
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
 
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "honest": _BOTS_DIR / "honest_bot.py",
-            "bayes": _BOTS_DIR / "bayes_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
-
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
 
 GAME = LiarsGame()

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.lie21.cards import shuffled
 from engine.games.lie21.legacy import upgrade_replay
 from engine.games.lie21.match_rules import BestOfSeven
@@ -17,7 +17,6 @@ from engine.games.lie21.transcript import transcript
 
 __all__ = ["GAME", "IllegalMove", "Lie21", "Lie21Game"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_RULES = BestOfSeven()
 
@@ -57,7 +56,9 @@ class Lie21(Lie21State):
         }
 
 
-class Lie21Game:
+class Lie21Game(GameFolder):
+    folder = _HERE
+    bot_names = ("random", "greedy", "heuristic", "search", "starter")
     name = "lie21"
     title = "Lie 21"
     summary = (
@@ -120,32 +121,11 @@ class Lie21Game:
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
 
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "greedy": _BOTS_DIR / "greedy_bot.py",
-            "heuristic": _BOTS_DIR / "heuristic_bot.py",
-            "search": _BOTS_DIR / "search_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
-
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
     def transcript(self, replay: Mapping[str, Any]) -> str:
         """The match hand by hand, for ``python -m engine replay``."""

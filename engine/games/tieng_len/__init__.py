@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.tieng_len.cards import CODES, INDEX
 from engine.games.tieng_len.match_rules import EightGames, TiengLenOptions
 from engine.games.tieng_len.observe import game_reveal, observation
@@ -15,7 +15,6 @@ from engine.games.tieng_len.stats import MEANING, seat_stats
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TiengLen", "TiengLenGame"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 
 CARD_PATTERN = "^[3-9TJQKA2][SCDH]$"
@@ -68,7 +67,9 @@ class TiengLen(TiengLenState):
         }
 
 
-class TiengLenGame:
+class TiengLenGame(GameFolder):
+    folder = _HERE
+    bot_names = ("random", "greedy", "search", "starter")
     name = "tieng_len"
     title = "Tieng Len"
     summary = (
@@ -148,31 +149,11 @@ class TiengLenGame:
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
 
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "greedy": _BOTS_DIR / "greedy_bot.py",
-            "search": _BOTS_DIR / "search_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
-
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
 
 GAME = TiengLenGame()

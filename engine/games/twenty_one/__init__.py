@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import IllegalMove
+from engine.game import GameFolder, IllegalMove
 from engine.games.twenty_one.cards import TRUMP_ORDER
 from engine.games.twenty_one.draws import RecordedDraws
 from engine.games.twenty_one.match_rules import DEFAULT_MATCH, TwentyOneMatch
@@ -20,7 +20,6 @@ from engine.games.twenty_one.transcript import transcript
 
 __all__ = ["ACTION_SCHEMA", "GAME", "IllegalMove", "TwentyOne", "TwentyOneGame"]
 
-_BOTS_DIR = Path(__file__).parent / "bots"
 _HERE = Path(__file__).resolve().parent
 
 #: One object with optional parts: ``trumps`` played in order, then ``then`` (draw, pass,
@@ -72,7 +71,9 @@ class TwentyOne(TwentyOneState):
         return record
 
 
-class TwentyOneGame:
+class TwentyOneGame(GameFolder):
+    folder = _HERE
+    bot_names = ("random", "basic", "exact", "starter")
     name = "twenty_one"
     title = "Twenty One"
     summary = (
@@ -149,31 +150,11 @@ class TwentyOneGame:
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
 
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _BOTS_DIR / "random_bot.py",
-            "basic": _BOTS_DIR / "basic_bot.py",
-            "exact": _BOTS_DIR / "exact_bot.py",
-            "starter": _BOTS_DIR / "starter_bot.py",
-        }
-
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)
 
     #: Each stat's unit and meaning (see ``stats.MEANING``).
     stats_meaning = MEANING
-
-    def docs_path(self) -> Path:
-        """The rules as the arena plays them (this folder's ``rules.md``)."""
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        """The JSON Schema of this game's parts of a replay."""
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        """The replay viewer's module that draws this game (the site serves it)."""
-        return _HERE / "renderer.js"
 
     def transcript(self, replay: Mapping[str, Any]) -> str:
         """The match round by round, for ``python -m engine replay``."""

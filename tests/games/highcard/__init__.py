@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import (
+    GameFolder,
     GameOutcome,
     GamePlan,
     IllegalMove,
@@ -165,7 +166,9 @@ class BestOfThree:
         return ranks_from_scores(tally.match_points)
 
 
-class HighCardGame:
+class HighCardGame(GameFolder):
+    folder = _HERE
+    bot_names = ("random", "starter")
     name = "highcard"
     title = "High Card (test game)"
     summary = "Keep your hidden card or swap it; the highest card wins. A test game."
@@ -208,12 +211,6 @@ class HighCardGame:
     def action_schema(self) -> dict[str, Any]:
         return ACTION_SCHEMA
 
-    def builtin_bots(self) -> dict[str, Path]:
-        return {
-            "random": _HERE / "bots" / "random_bot.py",
-            "starter": _HERE / "bots" / "starter_bot.py",
-        }
-
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         seats = len(replay["seats"])
         swaps = [0] * seats
@@ -223,15 +220,6 @@ class HighCardGame:
                 moves[step["seat"]] += 1
                 swaps[step["seat"]] += bool(step["action"].get("swap"))
         return [{"swap_rate": swaps[s] / moves[s] if moves[s] else None} for s in range(seats)]
-
-    def docs_path(self) -> Path:
-        return _HERE / "rules.md"
-
-    def replay_schema_path(self) -> Path:
-        return _HERE / "replay.schema.json"
-
-    def renderer_path(self) -> Path:
-        return _HERE / "renderer.js"
 
 
 GAME = HighCardGame()
