@@ -300,7 +300,10 @@ class PlackettLuce:
             )
         )
         self.data.append(tuple(k for *_, k in keyed))
-        self.params = choix.opt_rankings(
+        # Rankings of two are Bradley-Terry's comparisons, and choix fits those (the same
+        # objective and penalty) some ten times faster than as rankings.
+        fit = choix.opt_pairwise if len(table) == 2 else choix.opt_rankings
+        self.params = fit(
             len(self.entries), self.data, alpha=self.ALPHA, initial_params=self.params
         )
 
