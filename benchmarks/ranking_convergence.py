@@ -59,8 +59,8 @@ drops below 0.9 again, a stricter one. ``--refit`` at the same time: 381 ms (fou
 warm), 358 ms (four seats, first fit), 188 ms and 268 ms (two seats).
 
 Usage: ``python benchmarks/ranking_convergence.py [--game lie21] [--seeds 10]
-[--budget N] [--bound N] [--refit]`` (every hosted game without ``--game``; seeds are
-1..N).
+[--first-seed 1] [--budget N] [--bound N] [--refit]`` (every hosted game without
+``--game``; seeds are first-seed, first-seed + 1, ..., N of them).
 """
 
 from __future__ import annotations
@@ -408,6 +408,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=GAMES, help="one game (default: every hosted game)")
     parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--first-seed", type=int, default=1, help="seeds from this one (1)")
     parser.add_argument("--budget", type=int, help="matches per run (default: per game)")
     parser.add_argument("--bound", type=float, help="ranking_bound_best (default: computed)")
     parser.add_argument("--deals", type=int, default=300)
@@ -425,7 +426,7 @@ def main() -> None:
         print(f"ranking_refit_two_seat_ms: {warm:.0f} ms", flush=True)
         print(f"ranking_refit_two_seat_first_ms: {cold:.0f} ms", flush=True)
         return
-    seeds = range(1, args.seeds + 1)
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
     for game in [args.game] if args.game else GAMES:
         end = suffix(game)
         budget = args.budget or BUDGET[game]
