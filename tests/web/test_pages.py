@@ -272,6 +272,8 @@ def test_the_bot_page_shows_each_versions_record_its_rank_and_its_matches(owner)
     assert '<td class="num" data-col="placing">1.33</td>' in row
     rank = html.split('id="ladder-rank"', 1)[1].split("</p>", 1)[0]
     assert "rank 1" in rank  # 13 against the rival's 5
+    assert "data-interval" in rank, "the displayed rating with its 95% interval"
+    assert "whole-history fit (TrueSkill Through Time)" in html, "it says which estimator"
     assert "Upload a new version" not in html  # not the owner
     assert "Upload a new version" in _html(f"/bots/{bot.pk}/", owner)
 
