@@ -2,7 +2,9 @@
 
 The arena keeps no table of games: a game is a folder under ``engine/games/`` and these
 facts are what its ``Game`` object declares (seat counts, options with their defaults,
-hooks, the action schema), read afresh from the registry on every call.
+hooks, the action schema), read afresh from the registry on every call. The server-rendered
+pages take the ``Game`` object itself (:func:`hosted_game`) and a game's starter bot file
+(:func:`game_starter_bot`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,14 @@ from arena.errors import NotFound
 from engine import MATCH_HOOKS, Game
 from engine.registry import GAMES
 
-__all__ = ["GameInfo", "game_get", "game_list"]
+__all__ = [
+    "GameInfo",
+    "StarterBot",
+    "game_get",
+    "game_list",
+    "game_starter_bot",
+    "hosted_game",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +79,26 @@ def game_get(*, name: str) -> GameInfo:
             f"There is no game {name!r}; hosted games: {', '.join(GAMES)}.", code="unknown_game"
         )
     return _info(game)
+
+
+def hosted_game(*, game: str) -> Game:
+    """A hosted game's ``Game`` object by name, or NotFound (the site's own 404 for a made-up
+    name); :func:`game_get` gives its facts as plain data instead."""
+    found = GAMES.get(game)
+    if found is None:
+        raise NotFound(f"There is no game {game!r}.", code="unknown_game")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class StarterBot:
+    filename: str
+    source: bytes
+
+
+def game_starter_bot(*, game: str) -> StarterBot:
+    """The game's ``starter`` built-in bot: the commented file a new author copies."""
+    path = hosted_game(game=game).builtin_bots().get("starter")
+    if path is None or not path.is_file():
+        raise NotFound(f"The game {game!r} has no starter bot.", code="no_starter")
+    return StarterBot(filename=f"{game}_starter_bot.py", source=path.read_bytes())

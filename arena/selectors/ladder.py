@@ -7,27 +7,37 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import F, Q, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, F, FloatField, Q, QuerySet, Value, When, Window
+from django.db.models.functions import Cast, RowNumber
 
 from arena.errors import NotFound
 from arena.freshness import ladder_version
 from arena.models import Rating
 from arena.models.ratings import RECORD_FIELDS
+from arena.selectors.games import hosted_game
 from engine.registry import GAMES
 
 __all__ = [
     "LADDER_ROW_FIELDS",
+    "LADDER_SORTS",
+    "GameLadder",
+    "LadderPaginator",
+    "home_ladders",
     "ladder_count",
     "ladder_for_game",
     "ladder_order_slice",
+    "ladder_page",
     "ladder_rank",
     "ladder_ranks",
     "ladder_rows",
     "ladder_size",
+    "ladder_sorted",
+    "version_rank",
 ]
 
 
@@ -266,3 +276,182 @@ def ladder_rank(*, rating: Rating) -> int | None:
             .count()
             + 1
         )
+
+
+# --- the site's ladder pages ---------------------------------------------------------------
+
+#: The ladder's sort keys (the ``sort`` query parameter): anything else falls back to the
+#: rating. A leading "-" sorts descending; ``win_rate`` (first place alone) and ``placing``
+#: (the mean placing, 0 = first) are annotated, the rest are Rating columns (``interval``:
+#: the width of the rating's 95% interval, its sigma).
+LADDER_SORTS = {
+    "rating": "rating",
+    "interval": "rating_sigma",
+    "matches": "matches",
+    "win_rate": "win_ratio",
+    "placing": "mean_rank",
+}
+DEFAULT_LADDER_SORT = "-rating"
+
+
+@dataclass(frozen=True, slots=True)
+class GameLadder:
+    game: str
+    title: str
+    summary: str
+    match_summary: str  # what one match of it is
+    min_players: int
+    max_players: int
+    top: list[Rating]
+
+
+def home_ladders(*, per_game: int = 5) -> list[GameLadder]:
+    """Every hosted game, in the registry's order, with the top ``per_game`` of its ladder
+    (from its kept order, :class:`LadderPaginator`): one query per game the engine knows.
+
+    The number of games is fixed by the engine's registry, not by the data, so the home
+    page's query count stays constant as bots are added.
+    """
+    return [
+        GameLadder(
+            game=name,
+            title=game.title,
+            summary=game.summary,
+            match_summary=game.match_summary,
+            min_players=game.min_players,
+            max_players=game.max_players,
+            top=list(LadderPaginator(name, None, per_game).page(1)) if per_game > 0 else [],
+        )
+        for name, game in GAMES.items()
+    ]
+
+
+def ladder_sorted(*, game: str, sort: str | None) -> tuple[QuerySet[Rating], str]:
+    """The game's ladder in the order ``sort`` asks for, and the sort key actually used, as
+    one query the database ranks and sorts whole (what :class:`LadderPaginator`'s pages are
+    tested against; the pages read it in two small steps instead).
+
+    Only :data:`LADDER_SORTS` keys (optionally with a leading "-") are honoured: the value
+    comes from the query string and must never reach ``order_by`` unchecked. The ``rank``
+    column stays the rank by rating whatever the display order.
+    """
+    key = (sort or "").strip()
+    field = LADDER_SORTS.get(key.removeprefix("-"))
+    if field is None:
+        key, field = DEFAULT_LADDER_SORT, LADDER_SORTS["rating"]
+    ratio, place = (
+        Case(
+            When(matches=0, then=Value(None, output_field=FloatField())),
+            default=Cast(F(field_name), FloatField()) / Cast(F("matches"), FloatField()),
+            output_field=FloatField(),
+        )
+        for field_name in ("wins", "placing_sum")
+    )
+    # Bots without a value (no matches: no win rate) go last both ways, on every database.
+    descending = key.startswith("-")
+    expression = F(field).desc(nulls_last=True) if descending else F(field).asc(nulls_last=True)
+    # The mean rank (0 = first) sorts as the mean place does; pages show ``Rating.mean_place``.
+    ladder = ladder_for_game(game=game).annotate(win_ratio=ratio, mean_rank=place)
+    return ladder.order_by(expression, F("rating").desc(), "id"), key
+
+
+class LadderPaginator(Paginator):
+    """A page of a game's ladder in one of the :data:`LADDER_SORTS` orders, read in two
+    steps whatever the page's depth: the page's rating ids with their ranks, then those
+    rows (with their bot, owner and version) by key.
+
+    By rating (either way, the default best first) the ids and ranks are a slice of the
+    ladder's order kept per ladder version (:func:`ladder_order_slice`): no query. In
+    another order, one narrow query sorts the ladder's entries by that column and returns
+    the page's ids, whose ranks come from the kept order. The count is the ladder's kept
+    size (the order's). Where the page read the whole ladder with every row's bot, owner and version
+    joined, ranked it with ``ROW_NUMBER()`` and sorted it again (and counted it so for the
+    page count), a page costs two small queries and a cache read at 10,000 bots.
+    """
+
+    def __init__(self, game: str, sort: str | None, per_page: int) -> None:
+        super().__init__([], per_page)
+        self.game = game
+        key = (sort or "").strip()
+        field = LADDER_SORTS.get(key.removeprefix("-"))
+        if field is None:
+            key, field = DEFAULT_LADDER_SORT, LADDER_SORTS["rating"]
+        self.sort, self.field, self.descending = key, field, key.startswith("-")
+
+    @cached_property
+    def count(self) -> int:
+        return ladder_size(game=self.game)
+
+    def page(self, number: int | str) -> Page:
+        number = self.validate_number(number)
+        offset = (number - 1) * self.per_page
+        limit = self.per_page
+        if offset + limit + self.orphans >= self.count:
+            limit = self.count - offset
+        if self.field == "rating":
+            entries = ladder_order_slice(
+                game=self.game, offset=offset, limit=limit, descending=self.descending
+            )
+        else:
+            entries = self._entries_by_column(offset, limit)
+        rows = (
+            Rating.objects.filter(pk__in=[pk for pk, _ in entries])
+            .select_related("bot__owner", "version")
+            .defer("bot__description", "version__validation_log", "version__error_output")
+            .in_bulk()
+        )
+        shown = []
+        for pk, rank in entries:
+            rating = rows.get(pk)
+            if rating is not None:  # gone since the order was kept: left out
+                rating.rank = rank
+                rating.win_ratio = rating.win_rate
+                shown.append(rating)
+        return self._get_page(shown, number, self)
+
+    def _entries_by_column(self, offset: int, limit: int) -> list[tuple[int, int]]:
+        """The page's ``(rating id, rank)`` in the order of a column other than the rating:
+        one query over the ladder's entries (their sort values only), ranks from the kept
+        order."""
+        ratio, place = (
+            Case(
+                When(matches=0, then=Value(None, output_field=FloatField())),
+                default=Cast(F(name), FloatField()) / Cast(F("matches"), FloatField()),
+                output_field=FloatField(),
+            )
+            for name in ("wins", "placing_sum")
+        )
+        column = F(self.field)
+        # Bots without a value (no matches: no win rate) go last both ways, everywhere.
+        order = column.desc(nulls_last=True) if self.descending else column.asc(nulls_last=True)
+        # The mean rank (0 = first) sorts as the mean place does (``Rating.mean_place``).
+        found = list(
+            Rating.objects.filter(game=self.game, current=True, bot__is_active=True)
+            .annotate(win_ratio=ratio, mean_rank=place)
+            .order_by(order, F("rating").desc(), "id")
+            .values_list("pk", "rating")[offset : offset + limit]
+        )
+        ranks = ladder_ranks(game=self.game, ratings=found)
+        return [(pk, ranks[pk]) for pk, _ in found]
+
+
+def ladder_page(
+    *, game: str, sort: str | None, number: int | str | None, per_page: int = 50
+) -> tuple[Page, str]:
+    """Page ``number`` of the game's ladder in the order ``sort`` asks for (each row a
+    :class:`Rating` with its ``rank`` by rating and its ``win_ratio``), and the sort key
+    actually used (:class:`LadderPaginator`). Only :data:`LADDER_SORTS` keys (optionally
+    with a leading "-") are honoured: the value comes from the query string."""
+    hosted_game(game=game)
+    paginator = LadderPaginator(game, sort, per_page)
+    return paginator.get_page(number), paginator.sort
+
+
+def version_rank(*, rating: Rating) -> int | None:
+    """The rank of a version's rating on its game's ladder (1 = top), or None when the
+    version is not on the ladder (not the bot's active one, or the bot is inactive).
+
+    Counted as the ladder sorts (rating descending, then id), from the ladder's order kept
+    in the cache per ladder version (:func:`ladder_rank`).
+    """
+    return ladder_rank(rating=rating)

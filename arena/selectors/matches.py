@@ -10,12 +10,14 @@ from django.core.cache import cache
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
 from arena.errors import Forbidden, NotFound
-from arena.models import Match, MatchLog, MatchSeat, Replay
+from arena.models import Bot, Match, MatchLog, MatchSeat, Replay
 from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
 from arena.selectors.filters import MatchFilter, apply_filters
 from engine import replay as replay_io
 
 __all__ = [
+    "bot_recent_match_ids",
+    "bot_recent_matches",
     "match_detail_row",
     "match_get",
     "match_ids_list",
@@ -25,6 +27,7 @@ __all__ = [
     "match_rows",
     "match_state",
     "match_table_rows",
+    "recent_matches",
     "replay_bytes",
     "replay_exists",
     "replays_of_bot",
@@ -308,3 +311,26 @@ def _seated(by_id: dict[int, dict[str, Any]], ids: list[int]) -> list[dict[str, 
     for seat in seats:
         by_id[seat["match_id"]]["seats"].append(seat)
     return [by_id[pk] for pk in ids if pk in by_id]
+
+
+def recent_matches(*, limit: int = 10) -> list[Match]:
+    """The newest matches, any status, with every seat (two queries)."""
+    return list(match_list()[:limit])
+
+
+def bot_recent_match_ids(*, bot: Bot, limit: int = 20) -> list[int]:
+    """The ids of the bot's newest matches in any seat, newest first: one read of the
+    ``seat_bot_recent`` index, however many matches the bot has played."""
+    return list(
+        MatchSeat.objects.filter(bot_id=bot.pk)
+        .order_by("-match_id")
+        .values_list("match_id", flat=True)
+        .distinct()[:limit]
+    )
+
+
+def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[Match]:
+    """The bot's newest matches in any seat, with their seats (three queries: the ids,
+    then the matches and their seats by key)."""
+    ids = bot_recent_match_ids(bot=bot, limit=limit)
+    return list(match_list().filter(pk__in=ids)) if ids else []

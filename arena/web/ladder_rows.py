@@ -49,7 +49,7 @@ def _mean_place(value: float | None) -> str:
 
 def ladder_rows_html(rows: Iterable[tuple[Rating, Sequence[float]]]) -> SafeString:
     """The ``<tr>`` of each ladder entry: a rating with its ``rank`` and ``win_ratio`` (as
-    ``arena.selectors.pages.ladder_page`` gives them) and its sparkline's values."""
+    ``arena.selectors.ladder.ladder_page`` gives them) and its sparkline's values."""
 
     bot_url = _url_maker("bot")
     html = []

@@ -218,7 +218,7 @@ def match_rows_html(matches: Iterable[Match | TableRow], subject: Any = None) ->
 
 def head_to_head_rows_html(rows: Iterable[Any]) -> SafeString:
     """The ``<tr>`` of each opponent of a bot's head-to-head table (``HeadToHead`` rows of
-    ``arena.selectors.pages``), as the bot page's template wrote them."""
+    ``arena.selectors.head_to_head``), as the bot page's template wrote them."""
     bot_url = _url_maker("bot")
     html_rows = (
         f'<tr data-opponent="{row.opponent.pk}"><td><a href="{_e(bot_url(row.opponent.pk))}">'

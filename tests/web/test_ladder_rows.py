@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.freshness import ladder_changed
-from arena.selectors.pages import ladder_page, rating_sparklines
+from arena.selectors.bots import rating_sparklines
+from arena.selectors.ladder import ladder_page
 from arena.web.ladder_rows import ladder_rows_html, one_decimal
 from tests.arena.factories import RatingFactory
 from tests.web.data import bot_make

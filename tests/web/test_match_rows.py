@@ -82,7 +82,7 @@ def test_an_open_match_shows_its_status_and_a_tournament_match_its_tournament():
 
 
 def test_a_head_to_head_row_gives_the_record_and_escapes_the_opponents_name():
-    from arena.selectors.pages import bot_head_to_head_table
+    from arena.selectors.head_to_head import bot_head_to_head_table
     from arena.web.match_rows import head_to_head_rows_html
 
     me, rival = bot_make(name="me"), bot_make(name="<i>rival</i>")

@@ -14,14 +14,16 @@ from django.test import Client
 from arena.freshness import ladder_changed
 from arena.models import Bot, Match, Rating, RatingHistory
 from arena.selectors import ladder
-from arena.selectors.ladder import ladder_for_game, ladder_rank, ladder_rows
-from arena.selectors.pages import (
+from arena.selectors.head_to_head import bot_head_to_head_table
+from arena.selectors.ladder import (
     LADDER_SORTS,
-    bot_head_to_head_table,
-    bot_recent_matches,
+    ladder_for_game,
     ladder_page,
+    ladder_rank,
+    ladder_rows,
     ladder_sorted,
 )
+from arena.selectors.matches import bot_recent_matches
 from tests.arena.factories import BotVersionFactory, MatchFactory, RatingFactory
 from tests.web.data import bot_make
 
@@ -78,7 +80,7 @@ def test_a_ladder_order_whose_chunks_were_lost_is_computed_again(monkeypatch):
 
 
 def test_a_bots_head_to_head_is_counted_over_its_newest_matches(monkeypatch, client):
-    monkeypatch.setattr("arena.selectors.pages.HEAD_TO_HEAD_MATCHES", 3)
+    monkeypatch.setattr("arena.selectors.head_to_head.HEAD_TO_HEAD_MATCHES", 3)
     me, old_rival, new_rival = (bot_make(name=name) for name in ("me", "old", "new"))
     for _ in range(2):
         MatchFactory(versions=[me.active_version, old_rival.active_version], placings=(0, 1))
@@ -94,7 +96,7 @@ def test_a_bots_head_to_head_is_counted_over_its_newest_matches(monkeypatch, cli
     assert (table.matches, table.capped, table.opponents) == (3, True, 1)
     page = client.get(f"/bots/{me.pk}/").content.decode()
     assert "Counted over its newest 3 finished matches." in page
-    monkeypatch.setattr("arena.selectors.pages.HEAD_TO_HEAD_MATCHES", 5)
+    monkeypatch.setattr("arena.selectors.head_to_head.HEAD_TO_HEAD_MATCHES", 5)
     table = bot_head_to_head_table(bot=me)
     assert (table.matches, table.capped, table.opponents) == (5, False, 2)
     assert "Counted over its newest" not in client.get(f"/bots/{me.pk}/").content.decode()

@@ -47,7 +47,7 @@ def rating_chart(history: Sequence[Any], width: int = 640, height: int = 220) ->
     min/max axis and a marker where a new version took over (ratings are per version).
 
     ``history`` holds objects with ``rating``, ``rating_sigma`` and ``version``
-    (``arena.selectors.pages``'s RatingPoint), oldest first.
+    (``arena.selectors.bots``'s RatingPoint), oldest first.
     """
     if len(history) < 2:
         return format_html('<p class="muted">{}</p>', "Not enough rated matches for a chart yet.")

@@ -23,26 +23,23 @@ from arena.errors import DomainError
 from arena.http.downloads import replays_zip_response
 from arena.models import Bot, BotVersion, Rating
 from arena.selectors.bots import (
+    RatingPoint,
+    bot_current_rating,
     bot_get,
     bot_list,
+    bot_page_get,
+    bot_rating_history,
     bot_version_get,
+    bot_versions_for_page,
     version_rating,
     version_rating_history,
     version_source,
-)
-from arena.selectors.challenges import version_comparison
-from arena.selectors.matches import match_list, replays_of_bot
-from arena.selectors.pages import (
-    RatingPoint,
-    bot_current_rating,
-    bot_head_to_head_table,
-    bot_page_get,
-    bot_rating_history,
-    bot_recent_match_ids,
-    bot_versions_for_page,
-    version_rank,
     version_status,
 )
+from arena.selectors.challenges import version_comparison
+from arena.selectors.head_to_head import bot_head_to_head_table
+from arena.selectors.ladder import version_rank
+from arena.selectors.matches import bot_recent_match_ids, match_list, replays_of_bot
 from arena.selectors.stats import version_stats
 from arena.services.bots import bot_create, bot_deactivate, bot_update, bot_version_upload
 from arena.web.errors import domain_errors

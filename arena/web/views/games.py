@@ -16,13 +16,9 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from arena.freshness import ladder_version
-from arena.selectors.pages import (
-    game_get,
-    game_starter_bot,
-    home_ladders,
-    ladder_page,
-    rating_sparklines,
-)
+from arena.selectors.bots import rating_sparklines
+from arena.selectors.games import game_starter_bot, hosted_game
+from arena.selectors.ladder import home_ladders, ladder_page
 from arena.services.kits import (
     RETRY_AFTER_S,
     KitError,
@@ -107,7 +103,7 @@ def _render_game(request: HttpRequest, name: str) -> HttpResponse:
     """The game's facts, then its ladder page (``ladder_page``: the page's ids from the kept
     order or one narrow query, then its rows by key) and every row's sparkline in one more
     query."""
-    game = game_get(game=name)
+    game = hosted_game(game=name)
     page, sort = ladder_page(
         game=name, sort=request.GET.get("sort"), number=request.GET.get("page"), per_page=PAGE_SIZE
     )
@@ -147,7 +143,7 @@ def _columns(sort: str) -> list[dict[str, object]]:
 @domain_errors
 def game_rules(request: HttpRequest, game: str) -> HttpResponse:
     """The game's rules as the arena plays them, rendered from its ``docs_path()`` file."""
-    found = game_get(game=game)
+    found = hosted_game(game=game)
     rendered = doc_render_path(found.docs_path())
     if rendered is None:
         raise Http404(f"The rules of {found.title} are missing.")
@@ -163,7 +159,7 @@ def game_rules(request: HttpRequest, game: str) -> HttpResponse:
 def game_replay_schema(request: HttpRequest, game: str) -> HttpResponse:
     """The JSON Schema of the game's parts of a replay, from the game's folder (its rules
     page links it as ``replay.schema.json``)."""
-    found = game_get(game=game)
+    found = hosted_game(game=game)
     path = found.replay_schema_path()
     if not path.is_file():
         raise Http404(f"The replay schema of {found.title} is missing.")
@@ -200,7 +196,7 @@ def _kit_unavailable(exc: KitError) -> HttpResponse:
 def game_kit(request: HttpRequest, game: str) -> HttpResponse:
     """The game's starter kit: starter bot, rules, test harness, README, the engine's wheel
     and the wheels it needs (``arena.services.kits``), one zip to play locally offline."""
-    found = game_get(game=game)
+    found = hosted_game(game=game)
     if "starter" not in found.builtin_bots():
         raise Http404(f"{found.title} has no starter bot.")
     try:

@@ -6,7 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from arena.models import Tournament
-from arena.selectors.pages import home_ladders, recent_matches
+from arena.selectors.ladder import home_ladders
+from arena.selectors.matches import recent_matches
 from arena.selectors.tournaments import next_scheduled_tournaments, tournament_list
 
 __all__ = ["home"]

@@ -16,6 +16,7 @@ from django.urls import reverse
 from arena.errors import Forbidden, NotFound
 from arena.http.compression import compress, compressed_answer
 from arena.models import Match, MatchLog
+from arena.selectors.bots import bot_brief
 from arena.selectors.matches import (
     match_get,
     match_list,
@@ -23,7 +24,6 @@ from arena.selectors.matches import (
     match_state,
     replay_bytes,
 )
-from arena.selectors.pages import bot_brief
 from arena.selectors.tournaments import tournament_brief
 from arena.web.errors import domain_errors
 from arena.web.freshness import conditional, shared_page, validated

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 
 from arena.errors import DomainError, InvalidInput, NotFound, TooManyRequests
 from arena.models import Bot
-from arena.selectors.pages import game_get, game_starter_bot
+from arena.selectors.games import game_starter_bot, hosted_game
 from arena.selectors.playground import (
     draft_for,
     opponent_choices,
@@ -66,7 +66,7 @@ def _starter(game: str) -> str:
 @domain_errors
 def playground(request: HttpRequest, game: str) -> HttpResponse:
     """The editor on the user's draft (or the starter), the rules beside it, the run form."""
-    rules = game_get(game=game)
+    rules = hosted_game(game=game)
     starter = _starter(game)
     draft = draft_for(user=request.user, game=game)
     choices = opponent_choices(user=request.user, game=game)
@@ -118,7 +118,7 @@ def playground(request: HttpRequest, game: str) -> HttpResponse:
 def playground_upload(request: HttpRequest, game: str) -> HttpResponse:
     """**Upload as new version**: the editor's source through the normal upload, into one of
     the user's bots of this game or a new one; then the version's page, validating."""
-    game_get(game=game)
+    hosted_game(game=game)
     back = redirect("playground", game=game)
     # A form sends a textarea's line ends as CRLF: the file keeps the editor's LF.
     source = request.POST.get("source", "").replace("\r\n", "\n")

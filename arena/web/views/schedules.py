@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from arena.crontabs import CrontabError, crontab_describe, next_due_times
 from arena.errors import InvalidInput
 from arena.selectors.accounts import is_organiser
-from arena.selectors.pages import game_get
+from arena.selectors.games import hosted_game
 from arena.selectors.tournaments import (
     schedule_get,
     schedule_list,
@@ -171,7 +171,7 @@ def _form_page(request: HttpRequest, *, game: str, instance: Any = None) -> Http
         "arena/schedules/form.html",
         {
             "form": form,
-            "game": game_get(game=game),
+            "game": hosted_game(game=game),
             "games": [(name, rules.title) for name, rules in GAMES.items()],
             "schedule": instance,
             "preview": preview,

@@ -28,8 +28,8 @@ from arena.errors import DomainError, InvalidInput
 from arena.http.downloads import csv_response, replays_zip_response, text_response
 from arena.models import Tournament
 from arena.selectors.accounts import is_organiser
+from arena.selectors.games import hosted_game
 from arena.selectors.matches import replays_of_tournament
-from arena.selectors.pages import game_get
 from arena.selectors.tournaments import (
     crosstable_csv,
     crosstable_rows,
@@ -149,7 +149,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         "arena/tournaments/new.html",
         {
             "form": form,
-            "game": game_get(game=game),
+            "game": hosted_game(game=game),
             "games": [(name, rules.title) for name, rules in GAMES.items()],
             "plan": plan,
             "seats": seats,
