@@ -1,9 +1,15 @@
-"""Helpers the arena tests share: clients for the cast, the error shape, stored files."""
+"""Helpers the arena tests share: clients for the cast, the error shape, stored files,
+the database at an earlier migration."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -31,3 +37,23 @@ def assert_error(response, status: int, code: str | None = None) -> dict:
     if code is not None:
         assert body["code"] == code, body
     return body
+
+
+def migrate_to(target: list[tuple[str, str]]):
+    """Migrate the test database to ``target`` (forward or back); the models as they were
+    there, for writing data in that shape."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+@contextmanager
+def migrated_back(target: list[tuple[str, str]]) -> Iterator:
+    """The models at ``target``, the database migrated there; back to the latest after,
+    as the other tests expect it."""
+    apps = migrate_to(target)
+    try:
+        yield apps
+    finally:
+        call_command("migrate", verbosity=0)

@@ -9,11 +9,9 @@ test_migration_to_seats.py: Django's MigrationExecutor on the test database).
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from arena.services.ladder import ladder_seats
+from tests.arena.helpers import migrate_to, migrated_back
 
 BEFORE = [("arena", "0014_rating_whole_history_fit")]
 AFTER = [("arena", "0015_tournament_matches_per_pairing_table_size")]
@@ -21,18 +19,10 @@ AFTER = [("arena", "0015_tournament_matches_per_pairing_table_size")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
 @pytest.fixture
 def old_apps():
-    apps = _migrate(BEFORE)
-    yield apps
-    call_command("migrate", verbosity=0)  # leave the database as the other tests expect
+    with migrated_back(BEFORE) as apps:
+        yield apps
 
 
 def test_games_per_match_is_kept_as_matches_per_pairing(old_apps):
@@ -44,7 +34,7 @@ def test_games_per_match_is_kept_as_matches_per_pairing(old_apps):
     field_names = {field.name for field in tournaments.model._meta.get_fields()}
     assert "games_per_match" in field_names and "matches_per_pairing" not in field_names
 
-    new_apps = _migrate(AFTER)
+    new_apps = migrate_to(AFTER)
 
     model = new_apps.get_model("arena", "Tournament")
     tournaments = model.objects

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from engine import replay as replay_io
+from tests.arena.helpers import migrated_back
 from tests.replay_schemas import validate_replay
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -22,18 +21,10 @@ BEFORE = [("arena", "0003_version_pause_validation_requeues")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
 @pytest.fixture
 def old_apps():
-    apps = _migrate(BEFORE)
-    yield apps
-    call_command("migrate", verbosity=0)  # leave the database as the other tests expect
+    with migrated_back(BEFORE) as apps:
+        yield apps
 
 
 def _old_data(apps):
