@@ -34,11 +34,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.algorithms import whole_history
+from arena.freshness import ladder_changed
 from arena.models import Match, MatchSeat, Rating, RatingFit, RatingHistory
 from arena.models.ratings import DEFAULT_SIGMA
 from arena.services import sql
 from arena.services.dispatch import enqueue
-from arena.services.freshness import ladder_changed
 from engine.registry import GAMES
 
 __all__ = [
