@@ -260,6 +260,15 @@ class TournamentSignupInline(admin.TabularInline):
         return False
 
 
+#: How the tournament options are grouped on both forms (a tournament's and a schedule's):
+#: their fields are declared once (``TournamentOptionFields``), placed here after what the
+#: tournament or schedule is.
+_OPTION_FIELDSETS = (
+    ("Format", {"fields": ("format", "table_size", "rounds", "matches_per_pairing")}),
+    ("Play", {"fields": ("duplicate", "rated", "move_timeout_s", "time_bank_s")}),
+)
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     """Adding one here makes the same checks as the site and the API (``Tournament.clean``);
@@ -281,6 +290,24 @@ class TournamentAdmin(admin.ModelAdmin):
     raw_id_fields = ("schedule", "created_by")
     list_select_related = ("created_by",)
     readonly_fields = ("status", "created", "started_at", "finished_at", "standings", "byes")
+    fieldsets = (
+        (None, {"fields": ("name", "game", "seed", "status", "schedule", "created_by")}),
+        *_OPTION_FIELDSETS,
+        ("Entry", {"fields": ("entry", "entry_limit", "signup_deadline")}),
+        (
+            "Progress",
+            {
+                "fields": (
+                    "created",
+                    "scheduled_for",
+                    "started_at",
+                    "finished_at",
+                    "standings",
+                    "byes",
+                )
+            },
+        ),
+    )
     #: What a started tournament can no longer change: it is being (or was) played so.
     LOCKED_WHEN_STARTED = ("game", "seed", *OPTIONS)
 
@@ -341,3 +368,9 @@ class TournamentScheduleAdmin(admin.ModelAdmin):
     raw_id_fields = ("created_by",)
     list_select_related = ("created_by",)
     readonly_fields = ("periodic_task", "due_after", "created")
+    fieldsets = (
+        (None, {"fields": ("name", "game", "crontab", "enabled", "created_by")}),
+        *_OPTION_FIELDSETS,
+        ("Entry", {"fields": ("entry", "entry_limit")}),
+        ("Beat", {"fields": ("due_after", "periodic_task", "created")}),
+    )

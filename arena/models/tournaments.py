@@ -70,12 +70,10 @@ def _new_seed() -> int:
     return secrets.randbits(63)
 
 
-class Tournament(models.Model):
-    class Status(models.TextChoices):
-        PENDING = "pending"  # created, not started: participants not yet frozen
-        RUNNING = "running"
-        FINISHED = "finished"
-        CANCELLED = "cancelled"
+class TournamentOptionFields(models.Model):
+    """The options a tournament is played with, declared once: a Tournament has them, and
+    a TournamentSchedule creates each of its tournaments with its own (checked by
+    ``arena.algorithms.tournament_options``; the defaults are the round robin's)."""
 
     #: The formats and entries, as ``arena.algorithms.tournament_options`` defines them
     #: (what each is: its FORMATS and ENTRIES).
@@ -86,12 +84,42 @@ class Tournament(models.Model):
         "Entry", [(value.upper(), (value, label)) for value, (label, _) in ENTRIES.items()]
     )
 
-    name = models.CharField(max_length=100)
-    game = models.CharField(max_length=32, validators=[validate_game])
     format = models.CharField(max_length=20, choices=Format.choices, default=DEFAULTS.format)
     entry = models.CharField(max_length=10, choices=Entry.choices, default=DEFAULTS.entry)
     #: ``top``: how many of the ladder are invited.
     entry_limit = models.PositiveIntegerField(null=True, blank=True)
+    #: Seats at each table (the game's smallest when left empty; fewer when fewer bots
+    #: play, never below the game's smallest).
+    table_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Left empty: the game's smallest table."
+    )
+    #: Swiss: how many rounds (null: ceil(log2 N) + 1, fixed at the start).
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Matches each pairing (each table of a round) plays, each a whole match of the game's
+    #: own rules (a Lie 21 match is itself best of seven games), each with its own deals.
+    matches_per_pairing = models.PositiveSmallIntegerField(default=DEFAULTS.matches_per_pairing)
+    #: Each match's deals played once per seat rotation (``duplicate_create``).
+    duplicate = models.BooleanField(default=DEFAULTS.duplicate)
+    #: Whether its matches go into the ratings.
+    rated = models.BooleanField(default=DEFAULTS.rated)
+    #: CPU seconds per move and CPU bank of its matches (null: the arena's
+    #: ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``); ``matches.match_limits``.
+    move_timeout_s = models.FloatField(null=True, blank=True)
+    time_bank_s = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Tournament(TournamentOptionFields):
+    class Status(models.TextChoices):
+        PENDING = "pending"  # created, not started: participants not yet frozen
+        RUNNING = "running"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=32, validators=[validate_game])
     #: ``signup``: sign-up closes, and the tournament starts (within a sweep, ~1 minute).
     signup_deadline = models.DateTimeField(null=True, blank=True)
     #: Fixes every deal and pairing, so a tournament replays; random when left empty.
@@ -114,26 +142,6 @@ class Tournament(models.Model):
     # Computed when the last match is recorded: ranking, points and the crosstable.
     standings = models.JSONField(null=True, blank=True)
 
-    # Options (checked by ``arena.algorithms.tournament_options``; the defaults are the
-    # round robin's).
-    #: Seats at each table (the game's smallest when left empty; fewer when fewer bots
-    #: play, never below the game's smallest).
-    table_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Left empty: the game's smallest table."
-    )
-    #: Swiss: how many rounds (null: ceil(log2 N) + 1, fixed at the start).
-    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    #: Matches each pairing (each table of a round) plays, each a whole match of the game's
-    #: own rules (a Lie 21 match is itself best of seven games), each with its own deals.
-    matches_per_pairing = models.PositiveSmallIntegerField(default=DEFAULTS.matches_per_pairing)
-    #: Each match's deals played once per seat rotation (``duplicate_create``).
-    duplicate = models.BooleanField(default=DEFAULTS.duplicate)
-    #: Whether its matches go into the ratings.
-    rated = models.BooleanField(default=DEFAULTS.rated)
-    #: CPU seconds per move and CPU bank of its matches (null: the arena's
-    #: ``ARENA_MOVE_TIMEOUT_S`` / ``ARENA_TIME_BANK_S``); ``matches.match_limits``.
-    move_timeout_s = models.FloatField(null=True, blank=True)
-    time_bank_s = models.FloatField(null=True, blank=True)
     #: Bots given a bye, as ``[round, bot id, points]`` (written with the round, under a lock).
     byes = models.JSONField(default=list, blank=True)
 
@@ -211,7 +219,7 @@ class TournamentSignup(models.Model):
         return f"{self.bot} signed up for {self.tournament}"
 
 
-class TournamentSchedule(models.Model):
+class TournamentSchedule(TournamentOptionFields):
     """An organiser's recurring tournament (e.g. nightly), run by django-celery-beat."""
 
     name = models.CharField(max_length=100)
@@ -238,27 +246,18 @@ class TournamentSchedule(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
 
-    # The options each of its tournaments is created with (the Tournament's fields, checked
+    # The options each of its tournaments is created with are TournamentOptionFields' (checked
     # by the same ``options_check``). Sign-up entry is not offered: a scheduled tournament
     # starts at its due time, so there is no deadline for owners to sign up by.
-    format = models.CharField(
-        max_length=20, choices=Tournament.Format.choices, default=DEFAULTS.format
-    )
-    table_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Left empty: the game's smallest table."
-    )
-    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    matches_per_pairing = models.PositiveSmallIntegerField(default=DEFAULTS.matches_per_pairing)
-    duplicate = models.BooleanField(default=DEFAULTS.duplicate)
-    rated = models.BooleanField(default=DEFAULTS.rated)
     entry = models.CharField(
         max_length=10,
-        choices=[c for c in Tournament.Entry.choices if c[0] != Tournament.Entry.SIGNUP],
+        choices=[
+            c
+            for c in TournamentOptionFields.Entry.choices
+            if c[0] != TournamentOptionFields.Entry.SIGNUP
+        ],
         default=DEFAULTS.entry,
     )
-    entry_limit = models.PositiveIntegerField(null=True, blank=True)
-    move_timeout_s = models.FloatField(null=True, blank=True)
-    time_bank_s = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]

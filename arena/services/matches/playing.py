@@ -186,24 +186,16 @@ def _version_directory() -> Path:
 def version_dirs_sweep() -> int:
     """Remove the version directories of worker processes that no longer run (their pid is
     in the name); how many were removed. Called when a worker starts."""
+    from sandbox.cgroups import pid_alive
+
     removed = 0
     for path in Path(tempfile.gettempdir()).glob(f"{VERSION_DIRS_PREFIX}*"):
         owner = path.name[len(VERSION_DIRS_PREFIX) :].split("-", 1)[0]
-        if not owner.isdigit() or _pid_alive(int(owner)):
+        if not owner.isdigit() or pid_alive(int(owner)):
             continue
         shutil.rmtree(path, ignore_errors=True)
         removed += 1
     return removed
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def version_materialize(version: BotVersion, directory: Path) -> Path:
