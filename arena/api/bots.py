@@ -33,6 +33,7 @@ from arena.api.pagination import Pagination
 from arena.api.parsers import JSONParser
 from arena.api.schema import errors
 from arena.api.serializers import RatingRecordSerializer
+from arena.http.requests import SignedInApiRequest
 from arena.http.throttles import UploadRateThrottle
 from arena.models import Bot, BotVersion, Rating
 from arena.models.bots import BOT_NAME
@@ -184,7 +185,7 @@ class BotListCreateApi(ListAPIView):
         request=BotCreateSerializer,
         responses={201: BotDetailOutputSerializer, **errors(400, 401, 409)},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = _valid(self.BotCreateSerializer, request)
         bot = bot_create(owner=request.user, **data)
         return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data, status=201)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
@@ -238,7 +238,7 @@ def replay_bytes(*, match_id: int) -> bytes:
     return data
 
 
-def match_log_list(*, match: Match, user: AbstractBaseUser | AnonymousUser) -> QuerySet[MatchLog]:
+def match_log_list(*, match: Match, user: User | AnonymousUser) -> QuerySet[MatchLog]:
     """What the user's own bots printed in the match; staff see every seat.
 
     The only way to the bots' output: it may hold their strategy or secrets, so a user who
@@ -258,7 +258,7 @@ BULK_REPLAYS = 500
 
 
 def replays_of_bot(
-    *, bot: Any, user: AbstractBaseUser | AnonymousUser, version: int | None = None
+    *, bot: Any, user: User | AnonymousUser, version: int | None = None
 ) -> Iterator[tuple[int, bytes]]:
     """``(match id, stored gzip replay)`` of the bot's finished matches, newest first, at
     most :data:`BULK_REPLAYS`; ``version`` (a number) keeps that version's. Owner only

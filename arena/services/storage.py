@@ -16,12 +16,14 @@ _MISSING = {"404", "NoSuchBucket", "NotFound"}
 
 def _bucket() -> tuple[object, str, str | None] | None:
     """(boto3 client, bucket, region) of the default storage, or None when it is no bucket."""
-    name = getattr(default_storage, "bucket_name", None)
-    if not name:
+    # Imported here: only a deployment with a bucket pays for boto3's import.
+    from storages.backends.s3 import S3Storage
+
+    if not isinstance(default_storage, S3Storage) or not default_storage.bucket_name:
         return None
     return (
         default_storage.connection.meta.client,
-        name,
+        default_storage.bucket_name,
         getattr(default_storage, "region_name", None),
     )
 

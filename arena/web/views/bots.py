@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from arena.errors import DomainError
 from arena.http.downloads import replays_zip_response
+from arena.http.requests import SignedInRequest
 from arena.models import Bot, BotVersion, Rating
 from arena.selectors.bots import (
     RatingPoint,
@@ -87,7 +88,7 @@ def bot_index(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def bot_new(request: HttpRequest) -> HttpResponse:
+def bot_new(request: SignedInRequest) -> HttpResponse:
     """Create a bot, and upload its first version in the same step when a file is given.
 
     Both happen in one transaction: a rejected file leaves no bot behind, so the author can
