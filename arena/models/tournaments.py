@@ -79,10 +79,11 @@ class Tournament(models.Model):
 
     #: The formats and entries, as ``arena.algorithms.tournament_options`` defines them
     #: (what each is: its FORMATS and ENTRIES).
-    Format = models.TextChoices(
+    # The stubs know no (value, label) members in TextChoices' functional form.
+    Format = models.TextChoices(  # type: ignore[call-overload]
         "Format", [(value.upper(), (value, label)) for value, (label, _) in FORMATS.items()]
     )
-    Entry = models.TextChoices(
+    Entry = models.TextChoices(  # type: ignore[call-overload]
         "Entry", [(value.upper(), (value, label)) for value, (label, _) in ENTRIES.items()]
     )
 
@@ -211,6 +212,11 @@ class TournamentSignup(models.Model):
         return f"{self.bot} signed up for {self.tournament}"
 
 
+#: The entries a schedule offers (its field's choices, and the API's): not sign-up, as a
+#: scheduled tournament starts at its due time, with no deadline for owners to sign up by.
+SCHEDULE_ENTRIES = [c for c in Tournament.Entry.choices if c[0] != Tournament.Entry.SIGNUP]
+
+
 class TournamentSchedule(models.Model):
     """An organiser's recurring tournament (e.g. nightly), run by django-celery-beat."""
 
@@ -253,7 +259,7 @@ class TournamentSchedule(models.Model):
     rated = models.BooleanField(default=DEFAULTS.rated)
     entry = models.CharField(
         max_length=10,
-        choices=[c for c in Tournament.Entry.choices if c[0] != Tournament.Entry.SIGNUP],
+        choices=SCHEDULE_ENTRIES,
         default=DEFAULTS.entry,
     )
     entry_limit = models.PositiveIntegerField(null=True, blank=True)
