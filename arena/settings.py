@@ -296,7 +296,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": _env["DATABASE"]}
+DATABASES: dict[str, dict[str, Any]] = {"default": _env["DATABASE"]}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with a health check of kept connections that needs no round trip
     # to the server while the connection is idle and its socket quiet (arena/postgres/).
@@ -335,7 +335,7 @@ STATICFILES_FINDERS = [
 # disk: a worker host needs only the database, Redis and the bucket. Replays are in the
 # database already.
 if _env["S3_BUCKET"]:
-    _default_storage = {
+    _default_storage: dict[str, Any] = {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
             "bucket_name": _env["S3_BUCKET"],
@@ -354,7 +354,7 @@ if _env["S3_BUCKET"]:
     }
 else:
     _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": _default_storage,
     "staticfiles": {
         "BACKEND": (

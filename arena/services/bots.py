@@ -33,7 +33,9 @@ __all__ = [
 
 #: Whoever asks: the owner is checked (:func:`_require_owner`), so anyone may.
 AnyUser = AbstractBaseUser | AnonymousUser
-_FILENAME_MAX = BotVersion._meta.get_field("filename").max_length
+_filename_length = BotVersion._meta.get_field("filename").max_length
+assert _filename_length is not None  # a CharField: Django requires its length
+_FILENAME_MAX: int = _filename_length
 
 
 def bot_create(*, owner: User, name: str, game: str, description: str = "") -> Bot:
@@ -92,7 +94,8 @@ def bot_version_upload(*, bot: Bot, user: AnyUser, upload: File) -> BotVersion:
             raise Conflict(
                 f"This file is identical to version {latest['number']}.", code="duplicate_version"
             )
-        version = _store(bot, package.filename, data, digest, (latest or {}).get("number", 0) + 1)
+        number = latest["number"] + 1 if latest else 1
+        version = _store(bot, package.filename, data, digest, number)
         enqueue("validate_version", version.pk)
     return version
 

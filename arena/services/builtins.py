@@ -83,6 +83,7 @@ def _install(owner: User, game: str, name: str, path: Path) -> Bot:
         description=bot.description or _description(path),
     )
     bot.refresh_from_db()
+    assert bot.active_version is not None  # saved just above
     rating_activate(version=bot.active_version)
     return bot
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 from django.core.cache import cache
@@ -184,7 +185,7 @@ def ratings_refit(*, game: str) -> RefitReport:
     return report
 
 
-def _write(ratings: list[tuple], fit: whole_history.Fit, now: object) -> None:
+def _write(ratings: list[tuple], fit: whole_history.Fit, now: datetime) -> None:
     """Every version's displayed rating, in one statement run for all rows."""
     rows = [
         Rating(pk=row[0], rating=float(mu), rating_sigma=float(sigma), fitted=now)

@@ -142,7 +142,7 @@ class _OptionsForm(forms.Form):
         try:
             check(**options)
         except InvalidInput as exc:
-            for name, messages in (exc.extra.get("fields") or {}).items():  # type: ignore[union-attr]
+            for name, messages in exc.field_messages().items():
                 if name not in self.fields or name in self.errors:
                     continue
                 if refused.intersection(DEPENDS_ON.get(name, ())):
@@ -152,9 +152,9 @@ class _OptionsForm(forms.Form):
 
     def add_service_error(self, error: InvalidInput) -> None:
         """Show a service's refusal beside the field it names (else above the form)."""
-        fields = error.extra.get("fields") or {}
+        fields = error.field_messages()
         placed = False
-        for name, messages in fields.items():  # type: ignore[union-attr]
+        for name, messages in fields.items():
             if name in self.fields:
                 for message in messages:
                     self.add_error(name, message)

@@ -9,6 +9,7 @@ workers were seen playing at once in the last hour, after the matches already qu
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -119,11 +120,16 @@ def _overlap(intervals: list[tuple[datetime, datetime]]) -> int:
     return best
 
 
+def _known(durations: Iterable[float | None]) -> list[float]:
+    """A nullable column's values from rows filtered on it being set: none is None."""
+    return [duration for duration in durations if duration is not None]
+
+
 def match_pace(*, game: str, seats: int, now: datetime | None = None) -> MatchPace:
     """The workers' pace as the last hour shows it (a fixed number of queries)."""
     now = now or timezone.now()
     done = Match.objects.filter(status=Match.Status.DONE, duration_s__isnull=False)
-    durations = list(
+    durations = _known(
         done.filter(game=game, seat_count=seats)
         .order_by("-finished_at")
         .values_list("duration_s", flat=True)[:PACE_SAMPLE]
@@ -133,9 +139,11 @@ def match_pace(*, game: str, seats: int, now: datetime | None = None) -> MatchPa
         .order_by("-finished_at")
         .values_list("started_at", "finished_at")[:2000]
     )
-    parallel = max(1, _overlap([(start, end) for start, end in recent if end and start <= end]))
+    parallel = max(
+        1, _overlap([(start, end) for start, end in recent if start and end and start <= end])
+    )
     queued = Match.objects.filter(status=Match.Status.QUEUED)
-    any_durations = list(done.order_by("-finished_at").values_list("duration_s", flat=True)[:200])
+    any_durations = _known(done.order_by("-finished_at").values_list("duration_s", flat=True)[:200])
     typical = statistics.median(any_durations) if any_durations else 0.0
     waiting = queued.count()
     return MatchPace(
