@@ -8,7 +8,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, cast
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
@@ -22,10 +22,14 @@ from arena.models.ratings import RECORD_FIELDS
 from arena.selectors.games import hosted_game
 from engine.registry import GAMES
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 __all__ = [
     "LADDER_ROW_FIELDS",
     "LADDER_SORTS",
     "GameLadder",
+    "LadderEntry",
     "LadderPaginator",
     "home_ladders",
     "ladder_count",
@@ -39,6 +43,17 @@ __all__ = [
     "ladder_sorted",
     "version_rank",
 ]
+
+
+class LadderMarks(TypedDict):
+    """What a ladder row carries besides its rating: its place by rating, its share of wins."""
+
+    rank: int
+    win_ratio: float | None
+
+
+#: A row of a ladder page: a :class:`Rating` with its :class:`LadderMarks`.
+LadderEntry: TypeAlias = "WithAnnotations[Rating, LadderMarks]"
 
 
 def ladder_for_game(*, game: str) -> QuerySet[Rating]:
@@ -400,14 +415,16 @@ class LadderPaginator(Paginator):
             .defer("bot__description", "version__validation_log", "version__error_output")
             .in_bulk()
         )
-        shown = []
+        shown: list[LadderEntry] = []
         for pk, rank in entries:
             rating = rows.get(pk)
             if rating is not None:  # gone since the order was kept: left out
-                rating.rank = rank
-                rating.win_ratio = rating.win_rate
-                shown.append(rating)
-        return self._get_page(shown, number, self)
+                entry = cast(LadderEntry, rating)  # marked as the annotated reads are
+                entry.rank = rank
+                entry.win_ratio = rating.win_rate
+                shown.append(entry)
+        # Django's hook for the Page made (Paginator._get_page); its stubs leave it out.
+        return self._get_page(shown, number, self)  # type: ignore[attr-defined]
 
     def _entries_by_column(self, offset: int, limit: int) -> list[tuple[int, int]]:
         """The page's ``(rating id, rank)`` in the order of a column other than the rating:

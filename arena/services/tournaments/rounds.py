@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from arena.algorithms import formats
@@ -64,6 +64,22 @@ def _finishing_order(table: Table, seeds: dict[int, int]) -> list[int]:
     return sorted(table.bots, key=lambda bot: (-table.points.get(bot, 0.0), seeds[bot]))
 
 
+def _table_points(
+    table: Table, by_match: Mapping[int, list[tuple[int, int | None]]]
+) -> dict[int, float]:
+    """Each of the table's bots' points over its played matches (``by_match``: each played
+    match's (bot, placing)); a match with a seat not placed counts for nobody."""
+    points = dict.fromkeys(table.bots, 0.0)
+    for match_id in table.matches:
+        placed = by_match.get(match_id, [])
+        placings = [placing for _, placing in placed if placing is not None]
+        if not placed or len(placings) < len(placed):
+            continue
+        for (bot_id, _), placing in zip(placed, placings, strict=True):
+            points[bot_id] += seat_points(placing, placings)
+    return points
+
+
 def table_seats(tournament: Tournament, bots: int) -> tuple[int, int]:
     """(seats, fewest seats) of a table of the tournament, with ``bots`` to seat."""
     seats = seats_of(tournament.game)
@@ -102,14 +118,7 @@ def history(tournament: Tournament) -> History:
         if status == Match.Status.DONE:
             by_match[match_id].append((bot_id, placing))
     for table in tables.values():
-        table.points = dict.fromkeys(table.bots, 0.0)
-        for match_id in table.matches:
-            placed = by_match.get(match_id, [])
-            if not placed or any(placing is None for _, placing in placed):
-                continue
-            placings = [placing for _, placing in placed]
-            for bot_id, placing in placed:
-                table.points[bot_id] += seat_points(placing, placings)  # type: ignore[arg-type]
+        table.points = _table_points(table, by_match)
     entries = tournament.entries.values_list("bot_id", "seed")
     found = History(
         tables=sorted(tables.values(), key=lambda t: (t.round_number, t.table_number)),
