@@ -3,6 +3,7 @@ fit that ``arena.services.rating_fit`` stores on each rating row)."""
 
 from __future__ import annotations
 
+import contextlib
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
@@ -281,16 +282,16 @@ def ladder_rank(*, rating: Rating) -> int | None:
     number = max(0, bisect_right(order.heads, (-rating.rating, rating.pk)) - 1)
     order, chunks = _chunks(rating.game, range(number, number + 1), known)
     chunk = chunks.get(number)
-    try:
-        return number * ORDER_CHUNK + chunk.index(rating.pk) + 1  # type: ignore[union-attr]
-    except (AttributeError, ValueError):
-        # Its rating changed since the order was computed (the bump is on its way): count.
-        return (
-            _ranked(rating.game)
-            .filter(Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.pk))
-            .count()
-            + 1
-        )
+    if chunk is not None:
+        with contextlib.suppress(ValueError):  # not where the order has it: counted below
+            return number * ORDER_CHUNK + chunk.index(rating.pk) + 1
+    # Its rating changed since the order was computed (the bump is on its way): count.
+    return (
+        _ranked(rating.game)
+        .filter(Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.pk))
+        .count()
+        + 1
+    )
 
 
 # --- the site's ladder pages ---------------------------------------------------------------

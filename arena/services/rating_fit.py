@@ -103,7 +103,8 @@ def _read(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             if found is None or found[0] is None:
                 empty = np.zeros(0, dtype=np.int64)
                 return empty, empty, empty
-            return tuple(np.array(column, dtype=np.int64) for column in found)  # type: ignore[return-value]
+            matches, versions, placings = (np.array(c, dtype=np.int64) for c in found)
+            return matches, versions, placings
         rows = cursor.fetchall()
     if not rows:
         empty = np.zeros(0, dtype=np.int64)

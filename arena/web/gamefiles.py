@@ -66,5 +66,7 @@ class GameRendererFinder(BaseFinder):
             if utils.matches_patterns(file.name, ignore_patterns or []):
                 continue
             storage = FileSystemStorage(location=file.parent)
+            # Where collectstatic puts the file: Django's FileSystemFinder gives a prefixed
+            # directory's storage the same attribute, which the stubs do not declare.
             storage.prefix = static_path.rsplit("/", 1)[0]  # type: ignore[attr-defined]
             yield file.name, storage

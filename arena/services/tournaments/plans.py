@@ -227,16 +227,17 @@ def tournament_plan(
         rounds=options.get("rounds"),
     )
     pace = match_pace(game=game, seats=at_table)
-    seconds = None
+    seconds: tuple[float, float] | None = None
     if pace.seconds_per_match is not None:
-        seconds = tuple(m * pace.seconds_per_match / pace.parallel for m in matches)
+        fewest, most = (m * pace.seconds_per_match / pace.parallel for m in matches)
+        seconds = (fewest, most)
     return TournamentPlan(
         entrants=entrants,
         entrants_known=entrants_known,
         seats=at_table,
         matches=matches,
         pace=pace,
-        seconds=seconds,  # type: ignore[arg-type]
+        seconds=seconds,
         wait_seconds=pace.queued_seconds / pace.parallel,
         per_pairing=(options.get("matches_per_pairing") or 1)
         * (at_table if options.get("duplicate") else 1),
