@@ -8,7 +8,7 @@ in one query, and the big tables skip the exact row count.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
@@ -18,6 +18,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from arena.algorithms.tournament_options import OPTIONS
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldsetSpec
 from arena.errors import DomainError
 from arena.models import (
     Bot,
@@ -263,7 +266,7 @@ class TournamentSignupInline(admin.TabularInline):
 #: How the tournament options are grouped on both forms (a tournament's and a schedule's):
 #: their fields are declared once (``TournamentOptionFields``), placed here after what the
 #: tournament or schedule is.
-_OPTION_FIELDSETS = (
+_OPTION_FIELDSETS: _FieldsetSpec = (
     ("Format", {"fields": ("format", "table_size", "rounds", "matches_per_pairing")}),
     ("Play", {"fields": ("duplicate", "rated", "move_timeout_s", "time_bank_s")}),
 )
@@ -290,7 +293,7 @@ class TournamentAdmin(admin.ModelAdmin):
     raw_id_fields = ("schedule", "created_by")
     list_select_related = ("created_by",)
     readonly_fields = ("status", "created", "started_at", "finished_at", "standings", "byes")
-    fieldsets = (
+    fieldsets: ClassVar[_FieldsetSpec] = (
         (None, {"fields": ("name", "game", "seed", "status", "schedule", "created_by")}),
         *_OPTION_FIELDSETS,
         ("Entry", {"fields": ("entry", "entry_limit", "signup_deadline")}),
@@ -368,7 +371,7 @@ class TournamentScheduleAdmin(admin.ModelAdmin):
     raw_id_fields = ("created_by",)
     list_select_related = ("created_by",)
     readonly_fields = ("periodic_task", "due_after", "created")
-    fieldsets = (
+    fieldsets: ClassVar[_FieldsetSpec] = (
         (None, {"fields": ("name", "game", "crontab", "enabled", "created_by")}),
         *_OPTION_FIELDSETS,
         ("Entry", {"fields": ("entry", "entry_limit")}),

@@ -10,7 +10,8 @@ Django's.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache.backends import redis as django_redis
 
@@ -18,6 +19,12 @@ __all__ = ["RedisCache"]
 
 
 class _ReusingClient(django_redis.RedisCacheClient):
+    if TYPE_CHECKING:  # Django's, private: its stubs leave them out
+
+        def _get_connection_pool(self, write: bool) -> Any: ...
+
+        _client: Callable[..., Any]  # redis.Redis
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}

@@ -107,7 +107,10 @@ def database_config(url: str | None, *, default_sqlite: Path) -> dict[str, Any]:
     if not scheme:
         raise ConfigError(f"DATABASE_URL={url!r} is not a URL (expected postgres://user@host/db)")
     try:
-        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+        # A plain dict from here: settings.py edits it (its ENGINE) after it is returned.
+        config: dict[str, Any] = dict(
+            dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+        )
     except Exception as exc:  # dj-database-url raises several types for bad URLs
         raise ConfigError(
             f"DATABASE_URL is not usable ({exc}); expected postgres://user@host/db"

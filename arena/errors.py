@@ -8,6 +8,9 @@ answer ``{"detail": message, "code": code}`` with the right status.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 __all__ = [
     "Conflict",
     "DomainError",
@@ -24,13 +27,18 @@ class DomainError(Exception):
     default_code = "invalid"
 
     def __init__(
-        self, message: str, *, code: str | None = None, extra: dict[str, object] | None = None
+        self, message: str, *, code: str | None = None, extra: Mapping[str, object] | None = None
     ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code
         #: More machine-readable facts for the error body (``{"line": 3}`` for a source).
         self.extra = dict(extra or {})
+
+    def field_messages(self) -> dict[str, Any]:
+        """``extra["fields"]``: the messages per field of a refused form (empty if none)."""
+        fields = self.extra.get("fields")
+        return fields if isinstance(fields, dict) else {}
 
 
 class InvalidInput(DomainError):

@@ -13,6 +13,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, TypedDict
 
 from csp.constants import NONCE, NONE, SELF
 from kombu import Exchange, Queue
@@ -33,12 +34,59 @@ from sandbox.limits import Limits
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def _load() -> dict[str, object]:
+class _LoginLimits(TypedDict):
+    """The wrong-password limits (:func:`_login_limits`), typed so the checks compare numbers."""
+
+    LOGIN_FAILURES: int
+    LOGIN_ACCOUNT_FAILURES: int
+    LOGIN_SHARED_AFTER: int
+    LOGIN_ADDRESS_FAILURES: int
+    LOGIN_WAIT: float
+    LOGIN_MAX_WAIT: float
+    LOGIN_IPV6_PREFIX: int
+
+
+class _Read(_LoginLimits):
+    """What :func:`_load` reads from the environment, each value with its own type, so the
+    settings below take them as they are instead of from a bag of objects."""
+
+    DEBUG: bool
+    SECRET_KEY: str
+    DATA_DIR: Path
+    DATABASE: dict[str, Any]
+    BROKER_URL: str
+    ALLOWED_HOSTS: list[str]
+    CSRF_TRUSTED_ORIGINS: list[str]
+    UPLOAD_MAX_BYTES: int
+    MOVE_TIMEOUT: float
+    TIME_BANK: float
+    MOVE_WALL: float
+    WALL_BANK: float
+    MATCH_WALL: float
+    VISIBILITY_TIMEOUT: int
+    DEMO_TOURNAMENT: bool
+    DEMO_ADMIN: bool
+    RATE_UPLOADS: str
+    RATE_PLAYGROUND_CHECKS: str
+    TRUSTED_PROXIES: int
+    FORWARDED_PROTO: bool
+    LOG_LEVEL: str
+    S3_BUCKET: str
+    SEED_KEY: str
+
+
+class _Env(_Read):
+    """:class:`_Read` and what :func:`_load` works out from it once it has been checked."""
+
+    MATCH_TIME_LIMIT: int
+
+
+def _load() -> _Env:
     """Everything that can fail on a bad environment, gathered so it fails in one place."""
     debug = env_bool("DEBUG", False)
     secret = _secret_key(debug)
     data_dir = _data_dir()
-    env = {
+    env: _Read = {
         "DEBUG": debug,
         "SECRET_KEY": secret,
         "DATA_DIR": data_dir,
@@ -77,14 +125,12 @@ def _load() -> dict[str, object]:
     }
     _check_login_limits(env)
     # Sized for the largest table any hosted game allows: every seat may use its whole bank.
-    env["MATCH_TIME_LIMIT"] = match_time_limit(
-        _match_limits(env).seat_wall_bound_s(), seats=largest_table()
-    )
+    time_limit = match_time_limit(_match_limits(env).seat_wall_bound_s(), seats=largest_table())
     # A task still running when its message becomes visible again would be handed out twice:
     # by default the broker waits past the match's hard time limit (+60 s).
     if not os.environ.get("ARENA_BROKER_VISIBILITY_TIMEOUT_S", "").strip():
-        env["VISIBILITY_TIMEOUT"] = max(900, env["MATCH_TIME_LIMIT"] + 120)  # type: ignore[operator]
-    return env
+        env["VISIBILITY_TIMEOUT"] = max(900, time_limit + 120)
+    return {**env, "MATCH_TIME_LIMIT": time_limit}
 
 
 def _secret_key(debug: bool) -> str:
@@ -112,7 +158,7 @@ def _data_dir() -> Path:
     return data_dir
 
 
-def _login_limits() -> dict[str, object]:
+def _login_limits() -> _LoginLimits:
     """The wrong-password limits (``arena.http.logins``), read apart from the rest of the
     environment because they are checked together (:func:`_check_login_limits`)."""
     return {
@@ -132,7 +178,7 @@ def _login_limits() -> dict[str, object]:
     }
 
 
-def _check_login_limits(env: dict[str, object]) -> None:
+def _check_login_limits(env: _Read) -> None:
     """ConfigError for login and proxy settings that cannot work together (or names no
     longer read), so a deployment fails at start-up instead of locking out its users."""
     for gone in ("ARENA_THROTTLE_TOKENS", "ARENA_THROTTLE_LOGIN_ACCOUNT"):
@@ -141,13 +187,13 @@ def _check_login_limits(env: dict[str, object]) -> None:
                 f"{gone} is no longer read: wrong passwords are limited by ARENA_LOGIN_FAILURES, "
                 "ARENA_LOGIN_ACCOUNT_FAILURES and ARENA_LOGIN_ADDRESS_FAILURES (docs/deploy.md)"
             )
-    if min(env["LOGIN_FAILURES"], env["LOGIN_ACCOUNT_FAILURES"], env["LOGIN_ADDRESS_FAILURES"]) < 1:  # type: ignore[call-overload]
+    if min(env["LOGIN_FAILURES"], env["LOGIN_ACCOUNT_FAILURES"], env["LOGIN_ADDRESS_FAILURES"]) < 1:
         raise ConfigError("ARENA_LOGIN_*_FAILURES must be at least 1")
-    if env["LOGIN_SHARED_AFTER"] < 1:  # type: ignore[operator]
+    if env["LOGIN_SHARED_AFTER"] < 1:
         raise ConfigError("ARENA_LOGIN_SHARED_AFTER must be at least 1")
-    if not 0 < env["LOGIN_WAIT"] <= env["LOGIN_MAX_WAIT"]:  # type: ignore[operator]
+    if not 0 < env["LOGIN_WAIT"] <= env["LOGIN_MAX_WAIT"]:
         raise ConfigError("ARENA_LOGIN_WAIT_S must be above 0 and at most ARENA_LOGIN_MAX_WAIT_S")
-    if not 32 <= env["LOGIN_IPV6_PREFIX"] <= 128:  # type: ignore[operator]
+    if not 32 <= env["LOGIN_IPV6_PREFIX"] <= 128:
         raise ConfigError("ARENA_LOGIN_IPV6_PREFIX must be from 32 to 128 (an IPv6 network's bits)")
     if env["FORWARDED_PROTO"] and not env["TRUSTED_PROXIES"]:
         raise ConfigError(
@@ -156,15 +202,15 @@ def _check_login_limits(env: dict[str, object]) -> None:
         )
 
 
-def _match_limits(env: dict[str, object]) -> Limits:
+def _match_limits(env: _Read) -> Limits:
     """The sandbox limits of a match (``arena.services.matches.match_limits`` at run time)."""
     try:
         return Limits(
-            move_timeout_s=env["MOVE_TIMEOUT"],  # type: ignore[arg-type]
-            time_bank_s=env["TIME_BANK"],  # type: ignore[arg-type]
-            move_wall_s=env["MOVE_WALL"],  # type: ignore[arg-type]
-            wall_bank_s=env["WALL_BANK"],  # type: ignore[arg-type]
-            match_wall_s=env["MATCH_WALL"],  # type: ignore[arg-type]
+            move_timeout_s=env["MOVE_TIMEOUT"],
+            time_bank_s=env["TIME_BANK"],
+            move_wall_s=env["MOVE_WALL"],
+            wall_bank_s=env["WALL_BANK"],
+            match_wall_s=env["MATCH_WALL"],
         )
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"bad ARENA_* time limit: {exc}") from None
@@ -250,7 +296,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": _env["DATABASE"]}
+DATABASES: dict[str, dict[str, Any]] = {"default": _env["DATABASE"]}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, with a health check of kept connections that needs no round trip
     # to the server while the connection is idle and its socket quiet (arena/postgres/).
@@ -289,7 +335,7 @@ STATICFILES_FINDERS = [
 # disk: a worker host needs only the database, Redis and the bucket. Replays are in the
 # database already.
 if _env["S3_BUCKET"]:
-    _default_storage = {
+    _default_storage: dict[str, Any] = {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
             "bucket_name": _env["S3_BUCKET"],
@@ -308,7 +354,7 @@ if _env["S3_BUCKET"]:
     }
 else:
     _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": _default_storage,
     "staticfiles": {
         "BACKEND": (

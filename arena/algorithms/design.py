@@ -86,7 +86,8 @@ def difference_variances(bots: int, design: Design, informations: np.ndarray) ->
     if covariance is None:
         return None
     diagonal = np.diag(covariance)
-    return diagonal[:, None] + diagonal[None, :] - 2 * covariance
+    variances: np.ndarray = diagonal[:, None] + diagonal[None, :] - 2 * covariance
+    return variances
 
 
 def _pairs(bots: int) -> tuple[np.ndarray, np.ndarray]:
@@ -139,7 +140,8 @@ def _gradient(
     h = covariance @ laplacian @ covariance
     t = design.tables
     # dv_ij/dw_T = -u_ij' I_T u_ij: summed with the weights g, the trace of H[T, T] I_T.
-    return -np.einsum("tab,tab->t", h[t[:, :, None], t[:, None, :]], informations)
+    gradient: np.ndarray = -np.einsum("tab,tab->t", h[t[:, :, None], t[:, None, :]], informations)
+    return gradient
 
 
 def _descend(

@@ -197,7 +197,9 @@ def _scores(model: Model, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.exp(log_p), score
 
 
-def probabilities(model: Model, table: Sequence[int]) -> tuple[list, np.ndarray]:
+def probabilities(
+    model: Model, table: Sequence[int]
+) -> tuple[list[tuple[tuple[int, ...], ...]], np.ndarray]:
     """Every possible result of ``table`` (seats' groups from the top) and its probability."""
     p, _ = _scores(model, np.asarray([table]))
     return list(weak_orders(len(table), model.sizes())), p[0]
@@ -208,4 +210,5 @@ def information(model: Model, tables: Sequence[Sequence[int]] | np.ndarray) -> n
     carries about its bots' strengths, tie weights known: per table a seats x seats matrix,
     the sum over every possible result of its probability times its score's outer product."""
     p, score = _scores(model, np.asarray(tables))
-    return np.einsum("to,toi,toj->tij", p, score, score)
+    matrices: np.ndarray = np.einsum("to,toi,toj->tij", p, score, score)
+    return matrices

@@ -41,7 +41,7 @@ def round_robin_tables(
     seats = min(seats, len(bots))
     exact = math.comb(len(bots), seats) * seats
     if exact <= max_tables:
-        tables = []
+        tables: list[list[int]] = []
         for group in itertools.combinations(bots, seats):
             tables.extend(
                 [group[(s - shift) % seats] for s in range(seats)] for shift in range(seats)

@@ -151,7 +151,8 @@ def _cdf(x: np.ndarray) -> np.ndarray:
     """The standard normal distribution function."""
     z = np.abs(x) / _SQRT2
     tail = 0.5 * _erfcx(z) * np.exp(-z * z)
-    return np.where(x < 0, tail, 1.0 - tail)
+    cdf: np.ndarray = np.where(x < 0, tail, 1.0 - tail)
+    return cdf
 
 
 def _win_v_w(alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -206,7 +207,11 @@ def _factor(
     return tau / pi, 1.0 / pi
 
 
-def _times(ma: np.ndarray, va: np.ndarray, mb: np.ndarray, vb: np.ndarray) -> tuple:
+#: A Gaussian message: (mean, variance).
+_Message = tuple[np.ndarray, np.ndarray]
+
+
+def _times(ma: np.ndarray, va: np.ndarray, mb: np.ndarray, vb: np.ndarray) -> _Message:
     """The product of two Gaussian messages (one of them may say nothing: infinite var)."""
     pa, pb = 1.0 / va, 1.0 / vb
     var = 1.0 / (pa + pb)
@@ -258,7 +263,7 @@ class _Tables:
             win_m[k], win_v[k] = below[0] + like_m[k], below[1] + like_v[k]
         lose_m, lose_v = [zero] * n, [inf] * n
 
-        def update(e: int) -> tuple:
+        def update(e: int) -> tuple[_Message, _Message]:
             upper = _times(pm[e], pv[e], lose_m[e], lose_v[e])
             lower = _times(pm[e + 1], pv[e + 1], win_m[e + 1], win_v[e + 1])
             like_m[e], like_v[e] = _factor(
@@ -456,7 +461,9 @@ class _Coupling:
     """The fixed sparsity of P - K (every pair of players that shared a table, and the
     diagonal) in compressed columns, built once per fit; each Newton step only sums values."""
 
-    def __init__(self, players: int, player: np.ndarray, partners: tuple) -> None:
+    def __init__(
+        self, players: int, player: np.ndarray, partners: tuple[np.ndarray, np.ndarray, np.ndarray]
+    ) -> None:
         source, target, weight = partners
         self.source, self.weight = source, weight
         self.partner = player[target]

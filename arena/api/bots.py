@@ -33,6 +33,7 @@ from arena.api.pagination import Pagination
 from arena.api.parsers import JSONParser
 from arena.api.schema import errors
 from arena.api.serializers import RatingRecordSerializer
+from arena.http.requests import SignedInApiRequest
 from arena.http.throttles import UploadRateThrottle
 from arena.models import Bot, BotVersion, Rating
 from arena.models.bots import BOT_NAME
@@ -80,8 +81,8 @@ class BotOutputSerializer(serializers.Serializer):
         return bool(bot.active_version and bot.active_version.is_paused)
 
     def get_pause_reason(self, bot: Bot) -> str | None:
-        paused = bot.active_version and bot.active_version.is_paused
-        return bot.active_version.pause_reason if paused else None
+        version = bot.active_version
+        return version.pause_reason if version is not None and version.is_paused else None
 
 
 class VersionRatingSerializer(RatingRecordSerializer):
@@ -184,7 +185,7 @@ class BotListCreateApi(ListAPIView):
         request=BotCreateSerializer,
         responses={201: BotDetailOutputSerializer, **errors(400, 401, 409)},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = _valid(self.BotCreateSerializer, request)
         bot = bot_create(owner=request.user, **data)
         return Response(BotDetailOutputSerializer(bot_get(bot_id=bot.pk)).data, status=201)
@@ -259,7 +260,7 @@ class RatingPointSerializer(serializers.Serializer):
 class VersionOutputSerializer(serializers.Serializer):
     """A version; the owner-only fields are ``null`` for anyone but the bot's owner."""
 
-    PRIVATE = ("filename", "sha256")
+    PRIVATE: tuple[str, ...] = ("filename", "sha256")
 
     id = serializers.IntegerField(help_text="The version's id (the match list's `version` filter).")
     number = serializers.IntegerField()
@@ -319,7 +320,8 @@ class VersionDetailOutputSerializer(VersionOutputSerializer):
 
     @extend_schema_field(RatingPointSerializer(many=True))
     def get_rating_history(self, version: BotVersion) -> list[dict[str, Any]]:
-        return RatingPointSerializer(self.context["rating_history"], many=True).data
+        # many=True makes a ListSerializer, whose data is a list: the stubs see one Serializer.
+        return RatingPointSerializer(self.context["rating_history"], many=True).data  # type: ignore[return-value]
 
     @extend_schema_field(ComparisonSerializer(allow_null=True))
     def get_comparison(self, version: BotVersion) -> dict[str, Any] | None:
@@ -399,7 +401,8 @@ class BotVersionListUploadApi(ListAPIView):
         version = bot_version_upload(
             bot=bot_get(bot_id=bot_id), user=request.user, upload=data["file"]
         )
-        context = {"is_owner": True, "rating": None, "rating_history": []}  # nothing played yet
+        # Nothing played yet.
+        context: dict[str, Any] = {"is_owner": True, "rating": None, "rating_history": []}
         body = VersionDetailOutputSerializer(version, context=context).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -420,7 +423,7 @@ class BotVersionDetailApi(APIView):
         return Response(VersionDetailOutputSerializer(version, context=context).data)
 
 
-_CONTENT_TYPES = {
+_CONTENT_TYPES: dict[str, str] = {
     BotVersion.Kind.PY: "text/x-python; charset=utf-8",
     BotVersion.Kind.ZIP: "application/zip",
 }

@@ -158,7 +158,7 @@ class ChallengeListCreateApi(ListAPIView):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        views = challenge_rows(challenges=list(page))
+        views = challenge_rows(challenges=list(page or ()))  # None only without a paginator
         return self.get_paginated_response(ChallengeOutputSerializer(views, many=True).data)
 
     @extend_schema(

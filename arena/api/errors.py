@@ -31,23 +31,24 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         headers = {"Retry-After": str(retry)} if retry else None
         body = {**error_body(exc.message, exc.code), **exc.extra}
         return Response(body, status=exc.status, headers=headers)
-    exc = _as_api_exception(exc)
-    if exc is None:
+    api_exc = _as_api_exception(exc)
+    if api_exc is None:
         return None
     set_rollback()
     headers = {}
-    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+    if isinstance(api_exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         # DRF answers 403 when session auth is listed first (it sends no challenge). A
         # client without credentials should hear 401 and how to authenticate.
-        exc.status_code = status.HTTP_401_UNAUTHORIZED
-        headers["WWW-Authenticate"] = getattr(exc, "auth_header", None) or "Token"
-    if getattr(exc, "wait", None):
-        headers["Retry-After"] = str(int(exc.wait))
-    if isinstance(exc, exceptions.ValidationError):
-        body = _validation_body(exc)
+        api_exc.status_code = status.HTTP_401_UNAUTHORIZED
+        headers["WWW-Authenticate"] = getattr(api_exc, "auth_header", None) or "Token"
+    wait = getattr(api_exc, "wait", None)
+    if wait:
+        headers["Retry-After"] = str(int(wait))
+    if isinstance(api_exc, exceptions.ValidationError):
+        body = _validation_body(api_exc)
     else:
-        body = error_body(str(exc.detail), _first_code(exc.get_codes()))
-    return Response(body, status=exc.status_code, headers=headers)
+        body = error_body(str(api_exc.detail), _first_code(api_exc.get_codes()))
+    return Response(body, status=api_exc.status_code, headers=headers)
 
 
 def error_body(detail: str, code: str, fields: Any = None) -> dict[str, Any]:
@@ -105,7 +106,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return defaults.server_error(request)
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's 400 handler: what Django refuses before a view runs (too many form fields, a
     forged host), in the API's JSON shape under /api/, the plain page elsewhere."""
     if request.path.startswith("/api/"):

@@ -52,7 +52,8 @@ class BlankAsNullCharField(serializers.CharField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(allow_null=True, **kwargs)
 
-    def to_representation(self, value: Any) -> str | None:
+    # DRF writes out what this returns, None as null; the stubs say a CharField's is a str.
+    def to_representation(self, value: Any) -> str | None:  # type: ignore[override]
         return super().to_representation(value) or None
 
 
@@ -149,13 +150,14 @@ class MatchOutputSerializer(serializers.Serializer):
         """DRF's DateTimeField output (ISO 8601 in the current time zone, ``Z`` for UTC),
         with the time zone looked up once per list instead of three times a row."""
         field = self.fields["created"]
+        assert isinstance(field, serializers.DateTimeField)  # declared above
         zone = getattr(field, "timezone", None) or field.default_timezone()
-        if zone is None:  # naive datetimes (USE_TZ off): DRF's own path
-            return field.to_representation
 
         def when(value: datetime | None) -> str | None:
             if value is None:
                 return None
+            if zone is None:  # naive datetimes (USE_TZ off): DRF's own path
+                return field.to_representation(value)
             text = value.astimezone(zone).isoformat()
             return text[:-6] + "Z" if text.endswith("+00:00") else text
 
@@ -197,9 +199,10 @@ def _winner(seats: list[MatchSeat]) -> int | None:
 
 
 def _winner_of(placings: list[int | None]) -> int | None:
-    if not placings or None in placings:
+    known = [placing for placing in placings if placing is not None]
+    if not placings or len(known) < len(placings):
         return None
-    return winner_of(placings)
+    return winner_of(known)
 
 
 def _seat_row(seat: dict[str, Any]) -> dict[str, Any]:

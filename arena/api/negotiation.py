@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -18,9 +20,10 @@ class AnyAcceptNegotiation(DefaultContentNegotiation):
     """
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
+        offered = list(renderers)
         try:
-            return super().select_renderer(request, renderers, format_suffix)
+            return super().select_renderer(request, offered, format_suffix)
         except NotAcceptable:
-            return renderers[0], renderers[0].media_type
+            return offered[0], offered[0].media_type

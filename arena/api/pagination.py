@@ -28,7 +28,7 @@ class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
-    def get_page_size(self, request: Request) -> int:
+    def get_page_size(self, request: Request) -> int | None:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size

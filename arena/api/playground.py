@@ -9,7 +9,7 @@ draft's output. Everything here is the author's alone: another user's draft or r
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Never
 
 from django.conf import settings
 from django.urls import reverse
@@ -105,7 +105,8 @@ class DraftListSaveApi(ListAPIView):
 
     class DraftSaveSerializer(serializers.Serializer):
         game = GameField()
-        source = _source_field()
+        # A field named like Field.source: DRF takes declared fields off the class.
+        source = _source_field()  # type: ignore[assignment]
 
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):
@@ -158,7 +159,8 @@ class PlaygroundOpponentChoiceSerializer(serializers.Serializer):
     ref = serializers.CharField(
         help_text="What a run names it by, in `opponents`: `version:<id>` or `bot:<id>`."
     )
-    label = serializers.CharField(help_text="`owner/name vN` (your own: `name vN`).")
+    # A field named like Field.label: DRF takes declared fields off the class.
+    label = serializers.CharField(help_text="`owner/name vN` (your own: `name vN`).")  # type: ignore[assignment]
     group = serializers.CharField(help_text="`Your versions` or `On the ladder`.")
 
 
@@ -279,7 +281,8 @@ class PlaygroundRunMatchSerializer(serializers.Serializer):
 
 class PlaygroundOpponentSerializer(serializers.Serializer):
     ref = serializers.CharField(help_text="As it was named: `random`, `version:12`, `bot:7`.")
-    label = serializers.CharField()
+    # A field named like Field.label: DRF takes declared fields off the class.
+    label = serializers.CharField()  # type: ignore[assignment]
 
 
 class PlaygroundRunSerializer(serializers.Serializer):
@@ -317,7 +320,8 @@ class RunListCreateApi(ListAPIView):
 
     class RunCreateSerializer(serializers.Serializer):
         game = GameField()
-        source = _source_field(required=False)
+        # A field named like Field.source: DRF takes declared fields off the class.
+        source = _source_field(required=False)  # type: ignore[assignment]
         draft = StrictIntegerField(
             required=False,
             min_value=1,
@@ -340,7 +344,7 @@ class RunListCreateApi(ListAPIView):
         # Every run asked for costs a source check, a refused one too.
         return [PlaygroundCheckThrottle()] if self.request.method == "POST" else []
 
-    def throttled(self, request: Request, wait: float | None) -> None:
+    def throttled(self, request: Request, wait: float | None) -> Never:
         seconds = max(1, math.ceil(wait or 60))
         refused = Throttled(wait=seconds)
         refused.detail = ErrorDetail(
@@ -357,7 +361,7 @@ class RunListCreateApi(ListAPIView):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        views = [run_view(run=run) for run in page]
+        views = [run_view(run=run) for run in page or ()]  # None only without a paginator
         return self.get_paginated_response(PlaygroundRunSerializer(views, many=True).data)
 
     @extend_schema(

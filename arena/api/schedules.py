@@ -25,6 +25,7 @@ from arena.api.schema import errors
 from arena.api.tournament_options import TournamentOptionsSerializer
 from arena.crontabs import crontab_describe, next_due_times
 from arena.models import Tournament, TournamentSchedule
+from arena.models.tournaments import SCHEDULE_ENTRIES
 from arena.selectors.tournaments import schedule_get, schedule_list
 from arena.services.schedules import schedule_create, schedule_delete, schedule_update
 
@@ -55,7 +56,7 @@ class ScheduleOutputSerializer(serializers.Serializer):
     matches_per_pairing = serializers.IntegerField()
     duplicate = serializers.BooleanField()
     rated = serializers.BooleanField()
-    entry = serializers.ChoiceField(choices=TournamentSchedule._meta.get_field("entry").choices)
+    entry = serializers.ChoiceField(choices=SCHEDULE_ENTRIES)
     entry_limit = serializers.IntegerField(allow_null=True)
     move_timeout_s = serializers.FloatField(allow_null=True)
     time_bank_s = serializers.FloatField(allow_null=True)

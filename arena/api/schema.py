@@ -28,7 +28,8 @@ class ErrorSerializer(serializers.Serializer):
 class ValidationErrorSerializer(ErrorSerializer):
     """A 400: ``fields`` maps each rejected field to its messages (when fields are at fault)."""
 
-    fields = serializers.DictField(
+    # A field named like Serializer.fields: DRF takes declared fields off the class.
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()), required=False
     )
     line = serializers.IntegerField(

@@ -28,7 +28,9 @@ def csv_response(body: str, filename: str) -> HttpResponse:
 def text_response(body: str, filename: str) -> HttpResponse:
     """Plain text the browser shows (saved under ``filename``)."""
     response = HttpResponse(body, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(False, filename)
+    disposition = content_disposition_header(False, filename)
+    if disposition is not None:  # None: no name to give
+        response["Content-Disposition"] = disposition
     return response
 
 
@@ -38,11 +40,14 @@ class _Sink:
     def __init__(self) -> None:
         self._chunks: list[bytes] = []
 
-    def write(self, data: bytes) -> int:
+    def write(self, data: bytes, /) -> int:
         self._chunks.append(bytes(data))
         return len(data)
 
     def flush(self) -> None:
+        pass
+
+    def close(self) -> None:  # zipfile never closes a file it was given; part of its protocol
         pass
 
     def take(self) -> bytes:
@@ -54,7 +59,7 @@ class _Sink:
 def _zipped(replays: Iterable[tuple[int, bytes]]) -> Iterator[bytes]:
     sink = _Sink()
     # An unseekable file: zipfile writes each entry's sizes after its data.
-    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_STORED) as archive:  # type: ignore[arg-type]
+    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_STORED) as archive:
         for match_id, data in replays:
             archive.writestr(f"match-{match_id}.json.gz", data)
             yield sink.take()

@@ -31,7 +31,8 @@ class UploadRateThrottle(SimpleRateThrottle):
     scope = "uploads"
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # "30/hour", or None
+        return None if rate is None else str(rate)
 
     def get_ident(self, request: Any) -> str:
         return client_address(request)

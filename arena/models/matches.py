@@ -147,9 +147,11 @@ class MatchSeat(models.Model):
     @property
     def score_delta(self) -> float | None:
         """Change of the conservative score (mu - 3 sigma) this match made."""
-        if None in (self.mu_before, self.sigma_before, self.mu_after, self.sigma_after):
+        mu_before, sigma_before = self.mu_before, self.sigma_before
+        mu_after, sigma_after = self.mu_after, self.sigma_after
+        if mu_before is None or sigma_before is None or mu_after is None or sigma_after is None:
             return None
-        return (self.mu_after - 3 * self.sigma_after) - (self.mu_before - 3 * self.sigma_before)
+        return (mu_after - 3 * sigma_after) - (mu_before - 3 * sigma_before)
 
     @property
     def mu_delta(self) -> float | None:

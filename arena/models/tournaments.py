@@ -77,10 +77,11 @@ class TournamentOptionFields(models.Model):
 
     #: The formats and entries, as ``arena.algorithms.tournament_options`` defines them
     #: (what each is: its FORMATS and ENTRIES).
-    Format = models.TextChoices(
+    # The stubs know no (value, label) members in TextChoices' functional form.
+    Format = models.TextChoices(  # type: ignore[call-overload]
         "Format", [(value.upper(), (value, label)) for value, (label, _) in FORMATS.items()]
     )
-    Entry = models.TextChoices(
+    Entry = models.TextChoices(  # type: ignore[call-overload]
         "Entry", [(value.upper(), (value, label)) for value, (label, _) in ENTRIES.items()]
     )
 
@@ -219,6 +220,11 @@ class TournamentSignup(models.Model):
         return f"{self.bot} signed up for {self.tournament}"
 
 
+#: The entries a schedule offers (its field's choices, and the API's): not sign-up, as a
+#: scheduled tournament starts at its due time, with no deadline for owners to sign up by.
+SCHEDULE_ENTRIES = [c for c in Tournament.Entry.choices if c[0] != Tournament.Entry.SIGNUP]
+
+
 class TournamentSchedule(TournamentOptionFields):
     """An organiser's recurring tournament (e.g. nightly), run by django-celery-beat."""
 
@@ -247,15 +253,10 @@ class TournamentSchedule(TournamentOptionFields):
     created = models.DateTimeField(auto_now_add=True)
 
     # The options each of its tournaments is created with are TournamentOptionFields' (checked
-    # by the same ``options_check``). Sign-up entry is not offered: a scheduled tournament
-    # starts at its due time, so there is no deadline for owners to sign up by.
+    # by the same ``options_check``), but for the entries offered (SCHEDULE_ENTRIES).
     entry = models.CharField(
         max_length=10,
-        choices=[
-            c
-            for c in TournamentOptionFields.Entry.choices
-            if c[0] != TournamentOptionFields.Entry.SIGNUP
-        ],
+        choices=SCHEDULE_ENTRIES,
         default=DEFAULTS.entry,
     )
 

@@ -25,6 +25,10 @@ __all__ = ["DatabaseWrapper"]
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # Django's BaseDatabaseWrapper sets these (CONN_HEALTH_CHECKS); its stubs leave them out.
+    health_check_enabled: bool
+    health_check_done: bool
+
     def close_if_health_check_failed(self) -> None:
         if (
             self.connection is not None

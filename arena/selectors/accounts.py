@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
 __all__ = ["ORGANISE_PERMISSION", "is_organiser", "token_get"]
@@ -13,7 +13,7 @@ __all__ = ["ORGANISE_PERMISSION", "is_organiser", "token_get"]
 ORGANISE_PERMISSION = "arena.organise_tournaments"
 
 
-def token_get(*, user: AbstractBaseUser) -> Token | None:
+def token_get(*, user: User) -> Token | None:
     """The user's API token, if they have created one."""
     return Token.objects.filter(user=user).first()
 

@@ -230,6 +230,7 @@ def bot_rating_history(
     return [
         RatingPoint(rating, sigma, numbers[version_id])
         for rating, sigma, version_id in reversed(rows)
+        if rating is not None and sigma is not None  # the query asks for a rating
     ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,12 +78,12 @@ def challenge_summary(*, challenge: Challenge) -> ChallengeSummary:
 def challenge_summaries(*, challenges: Sequence[Challenge]) -> dict[int, ChallengeSummary]:
     """:func:`challenge_summary` of each challenge, by id, in two queries for them all."""
     ids = [challenge.pk for challenge in challenges]
-    matches: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    matches: dict[int, dict[int, Mapping[str, Any]]] = defaultdict(dict)
     for row in Match.objects.filter(challenge_id__in=ids).values(
         "id", "status", "duplicate_key", "challenge_id"
     ):
         matches[row["challenge_id"]][row["id"]] = row
-    by_match: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    by_match: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for seat in MatchSeat.objects.filter(match__challenge_id__in=ids).values(
         "match_id", "version_id", "placing"
     ):
@@ -96,8 +96,8 @@ def challenge_summaries(*, challenges: Sequence[Challenge]) -> dict[int, Challen
 
 def _summarize(
     version_id: int,
-    matches: dict[int, dict[str, Any]],
-    by_match: dict[int, list[dict[str, Any]]],
+    matches: dict[int, Mapping[str, Any]],
+    by_match: dict[int, list[Mapping[str, Any]]],
 ) -> ChallengeSummary:
     """Score and interval by :func:`arena.algorithms.intervals.score_share`: a unit is a
     duplicate set (its matches share their deals) or a single match, weighted by the matches
@@ -197,7 +197,8 @@ def challenge_rows(*, challenges: list[Challenge]) -> list[ChallengeView]:
     """A list page's rows: each challenge's table, verdict and matches (their ids only), in
     four queries however many rows."""
     summaries = challenge_summaries(challenges=challenges)
-    matches: dict[int, list[Match]] = {challenge.pk: [] for challenge in challenges}
+    # Keyed by challenge_id: a nullable column, set on every match read here.
+    matches: dict[int | None, list[Match]] = {challenge.pk: [] for challenge in challenges}
     for match in (
         Match.objects.filter(challenge__in=challenges).only("id", "challenge_id").order_by("-id")
     ):
@@ -308,9 +309,11 @@ def challenge_choices(*, user: Any, game: str | None = None) -> ChallengeChoices
     rivals, offered = [], set()
     for bot in ladder:  # the user's own bots on the ladder too: they are public
         mine = " (yours)" if bot.owner_id == user.pk else ""
-        label = f"{bot.name} v{bot.active_version.number} · {bot.owner.username}{mine}"
-        rivals.append(ChallengeChoice(bot.active_version_id, label, game, bot.pk, True))
-        offered.add(bot.active_version_id)
+        version = bot.active_version
+        assert version is not None  # the query asks for one
+        label = f"{bot.name} v{version.number} · {bot.owner.username}{mine}"
+        rivals.append(ChallengeChoice(version.pk, label, game, bot.pk, True))
+        offered.add(version.pk)
     mine_here = [version for version in own if version.bot.game == game]
     for version in mine_here:  # and its own earlier versions
         if version.pk not in offered:

@@ -3,12 +3,13 @@ fit that ``arena.services.rating_fit`` stores on each rating row)."""
 
 from __future__ import annotations
 
+import contextlib
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, cast
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
@@ -22,10 +23,14 @@ from arena.models.ratings import RECORD_FIELDS
 from arena.selectors.games import hosted_game
 from engine.registry import GAMES
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 __all__ = [
     "LADDER_ROW_FIELDS",
     "LADDER_SORTS",
     "GameLadder",
+    "LadderEntry",
     "LadderPaginator",
     "home_ladders",
     "ladder_count",
@@ -39,6 +44,17 @@ __all__ = [
     "ladder_sorted",
     "version_rank",
 ]
+
+
+class LadderMarks(TypedDict):
+    """What a ladder row carries besides its rating: its place by rating, its share of wins."""
+
+    rank: int
+    win_ratio: float | None
+
+
+#: A row of a ladder page: a :class:`Rating` with its :class:`LadderMarks`.
+LadderEntry: TypeAlias = "WithAnnotations[Rating, LadderMarks]"
 
 
 def ladder_for_game(*, game: str) -> QuerySet[Rating]:
@@ -266,16 +282,16 @@ def ladder_rank(*, rating: Rating) -> int | None:
     number = max(0, bisect_right(order.heads, (-rating.rating, rating.pk)) - 1)
     order, chunks = _chunks(rating.game, range(number, number + 1), known)
     chunk = chunks.get(number)
-    try:
-        return number * ORDER_CHUNK + chunk.index(rating.pk) + 1  # type: ignore[union-attr]
-    except (AttributeError, ValueError):
-        # Its rating changed since the order was computed (the bump is on its way): count.
-        return (
-            _ranked(rating.game)
-            .filter(Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.pk))
-            .count()
-            + 1
-        )
+    if chunk is not None:
+        with contextlib.suppress(ValueError):  # not where the order has it: counted below
+            return number * ORDER_CHUNK + chunk.index(rating.pk) + 1
+    # Its rating changed since the order was computed (the bump is on its way): count.
+    return (
+        _ranked(rating.game)
+        .filter(Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.pk))
+        .count()
+        + 1
+    )
 
 
 # --- the site's ladder pages ---------------------------------------------------------------
@@ -400,14 +416,16 @@ class LadderPaginator(Paginator):
             .defer("bot__description", "version__validation_log", "version__error_output")
             .in_bulk()
         )
-        shown = []
+        shown: list[LadderEntry] = []
         for pk, rank in entries:
             rating = rows.get(pk)
             if rating is not None:  # gone since the order was kept: left out
-                rating.rank = rank
-                rating.win_ratio = rating.win_rate
-                shown.append(rating)
-        return self._get_page(shown, number, self)
+                entry = cast(LadderEntry, rating)  # marked as the annotated reads are
+                entry.rank = rank
+                entry.win_ratio = rating.win_rate
+                shown.append(entry)
+        # Django's hook for the Page made (Paginator._get_page); its stubs leave it out.
+        return self._get_page(shown, number, self)  # type: ignore[attr-defined]
 
     def _entries_by_column(self, offset: int, limit: int) -> list[tuple[int, int]]:
         """The page's ``(rating id, rank)`` in the order of a column other than the rating:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
@@ -15,7 +16,12 @@ from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
 from arena.selectors.filters import MatchFilter, apply_filters
 from engine import replay as replay_io
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 __all__ = [
+    "MatchState",
+    "MatchWithReplay",
     "bot_recent_match_ids",
     "bot_recent_matches",
     "match_detail_row",
@@ -78,7 +84,19 @@ def match_ids_list() -> QuerySet[Match]:
     return Match.objects.order_by("-id")
 
 
-def match_list_with_replay(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
+class ReplayMark(TypedDict):
+    """Whether a match has its replay stored (:func:`match_list_with_replay`)."""
+
+    has_replay: bool
+
+
+#: A match as :func:`match_list_with_replay` and :func:`match_get` give it.
+MatchWithReplay: TypeAlias = "WithAnnotations[Match, ReplayMark]"
+
+
+def match_list_with_replay(
+    *, filters: Mapping[str, Any] | None = None
+) -> QuerySet[MatchWithReplay]:
     """:func:`match_list`, each match annotated with ``has_replay`` (for a link to it).
 
     The flag is an EXISTS on the replay's primary key per row of the page; counting the
@@ -184,7 +202,7 @@ def match_table_rows(*, match_ids: Sequence[int]) -> list[dict[str, Any]]:
     return _seated(by_id, ids)
 
 
-def match_get(*, match_id: int) -> Match:
+def match_get(*, match_id: int) -> MatchWithReplay:
     """One match with ``has_replay`` annotated, or NotFound."""
     match = match_list_with_replay().filter(pk=match_id).first()
     if match is None:
@@ -192,7 +210,16 @@ def match_get(*, match_id: int) -> Match:
     return match
 
 
-def match_state(*, match_id: int) -> dict[str, Any] | None:
+class MatchState(TypedDict):
+    """What decides whether a match's page can still change."""
+
+    status: str
+    finished_at: datetime | None
+    rated: bool
+    ranked: bool
+
+
+def match_state(*, match_id: int) -> MatchState | None:
     """What decides whether a match's page can still change: one small indexed read."""
     return (
         Match.objects.filter(pk=match_id).values("status", "finished_at", "rated", "ranked").first()
@@ -238,7 +265,7 @@ def replay_bytes(*, match_id: int) -> bytes:
     return data
 
 
-def match_log_list(*, match: Match, user: AbstractBaseUser | AnonymousUser) -> QuerySet[MatchLog]:
+def match_log_list(*, match: Match, user: User | AnonymousUser) -> QuerySet[MatchLog]:
     """What the user's own bots printed in the match; staff see every seat.
 
     The only way to the bots' output: it may hold their strategy or secrets, so a user who
@@ -258,7 +285,7 @@ BULK_REPLAYS = 500
 
 
 def replays_of_bot(
-    *, bot: Any, user: AbstractBaseUser | AnonymousUser, version: int | None = None
+    *, bot: Any, user: User | AnonymousUser, version: int | None = None
 ) -> Iterator[tuple[int, bytes]]:
     """``(match id, stored gzip replay)`` of the bot's finished matches, newest first, at
     most :data:`BULK_REPLAYS`; ``version`` (a number) keeps that version's. Owner only

@@ -19,6 +19,7 @@ from typing import Any
 from django.core.cache import cache
 from django.core.exceptions import EmptyResultSet
 from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 from django.utils.functional import cached_property
 
 __all__ = ["IdsFirstPaginator"]
@@ -33,6 +34,8 @@ class IdsFirstPaginator(Paginator):
     """
 
     count_ttl_s = 30
+    #: Always a queryset here (Django's takes any sliceable list): its ids are sliced first.
+    object_list: QuerySet[Any]
 
     @cached_property
     def count(self) -> int:
@@ -49,7 +52,10 @@ class IdsFirstPaginator(Paginator):
 
     def page(self, number: int | str) -> Page:
         number = self.validate_number(number)
-        return self._get_page(self.rows_of(self.page_ids(number)), number, self)
+        # Django's hook for the Page made (Paginator._get_page); its stubs leave it out.
+        return self._get_page(  # type: ignore[attr-defined]
+            self.rows_of(self.page_ids(number)), number, self
+        )
 
     def page_ids(self, number: int) -> list[int]:
         """The ids of page ``number`` (a valid one), in order: an index-only slice, however

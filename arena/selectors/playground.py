@@ -253,14 +253,7 @@ def opponent_choices(*, user: Any, game: str, ladder_limit: int = 200) -> list[O
         for v in own[:ladder_limit]
     ]
     ladder = _ladder_bots(user, game)
-    choices += [
-        OpponentChoice(
-            f"bot:{bot.pk}",
-            f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
-            "On the ladder",
-        )
-        for bot in ladder[:ladder_limit]
-    ]
+    choices += [_ladder_choice(bot) for bot in ladder[:ladder_limit]]
     return choices
 
 
@@ -285,6 +278,15 @@ def _ladder_bots(user: Any, game: str) -> QuerySet[Bot]:
         .exclude(owner_id=user.pk)
         .select_related("owner", "active_version")
         .order_by("name", "id")
+    )
+
+
+def _ladder_choice(bot: Bot) -> OpponentChoice:
+    """A stranger's bot of :func:`_ladder_bots`, as the picker offers it."""
+    version = bot.active_version
+    assert version is not None  # _ladder_bots asks for a valid one
+    return OpponentChoice(
+        f"bot:{bot.pk}", f"{bot.owner.username}/{bot.name} v{version.number}", "On the ladder"
     )
 
 
@@ -319,12 +321,7 @@ class OpponentMatches:
         ]
         if stop > owned:
             found += [
-                OpponentChoice(
-                    f"bot:{bot.pk}",
-                    f"{bot.owner.username}/{bot.name} v{bot.active_version.number}",
-                    "On the ladder",
-                )
-                for bot in self.ladder[max(0, start - owned) : stop - owned]
+                _ladder_choice(bot) for bot in self.ladder[max(0, start - owned) : stop - owned]
             ]
         return found
 

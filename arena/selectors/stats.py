@@ -104,7 +104,9 @@ def _from_replays(version: BotVersion) -> tuple[list[float], dict[str, float | N
         for name, value in numbers.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
                 sums[name].append(float(value))
-    means = {name: round(statistics.fmean(values), 4) for name, values in sums.items()}
+    means: dict[str, float | None] = {
+        name: round(statistics.fmean(values), 4) for name, values in sums.items()
+    }
     return times, means, sample
 
 

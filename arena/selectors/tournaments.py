@@ -307,7 +307,9 @@ def _cell_view(
     view["label"] = f"{ahead}\u2013{level}\u2013{behind}" if level else f"{ahead}\u2013{behind}"
     low, high = cell["interval"] or (None, None)
     view["share"] = _percent(cell["share"])
-    view["interval"] = f"{_percent(low)}\u2013{_percent(high)}" if low is not None else ""
+    view["interval"] = (
+        f"{_percent(low)}\u2013{_percent(high)}" if low is not None and high is not None else ""
+    )
     words = "won, drew, lost" if seats == 2 else "placed ahead, level, behind"
     title = (
         f"{row['name']} against {col['name']}: {played} match{'es' if played != 1 else ''} "
@@ -339,7 +341,7 @@ def crosstable_rows(standings: Mapping[str, Any]) -> list[dict[str, Any]]:
     games = has_match_points(standings)
     rows = []
     for row_id in order:
-        line = []
+        line: list[dict[str, Any] | None] = []
         for col_id in order:
             if row_id == col_id:
                 line.append({"self": True})

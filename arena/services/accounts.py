@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, Group, Permission
+from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
@@ -99,7 +99,7 @@ def admin_from_env_ensure(environ: Mapping[str, str]) -> tuple[str | None, bool]
     return username, True
 
 
-def token_regenerate(*, user: AbstractBaseUser) -> Token:
+def token_regenerate(*, user: User) -> Token:
     """A new API token for ``user``; the previous one stops working at once."""
     # Deleting first keeps the one-token-per-user rule of DRF's table (user is its key).
     with transaction.atomic():
@@ -121,7 +121,7 @@ def staff_group_ensure() -> Group:
     return group
 
 
-def staff_make(*, username: str) -> AbstractBaseUser:
+def staff_make(*, username: str) -> User:
     """Make an existing user staff: admin access and the staff group's permissions."""
     user = get_user_model().objects.get(username=username)
     with transaction.atomic():
@@ -146,7 +146,7 @@ def organiser_group_ensure() -> Group:
     return group
 
 
-def organiser_make(*, username: str) -> AbstractBaseUser:
+def organiser_make(*, username: str) -> User:
     """Put an existing user in the organisers' group (``arena_setup --organiser``)."""
     user = get_user_model().objects.get(username=username)
     user.groups.add(organiser_group_ensure())

@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path, PurePosixPath
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.core.files import File
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
@@ -31,11 +31,14 @@ __all__ = [
     "sandbox_importable",
 ]
 
-User = AbstractBaseUser | AnonymousUser
-_FILENAME_MAX = BotVersion._meta.get_field("filename").max_length
+#: Whoever asks: the owner is checked (:func:`_require_owner`), so anyone may.
+AnyUser = AbstractBaseUser | AnonymousUser
+_filename_length = BotVersion._meta.get_field("filename").max_length
+assert _filename_length is not None  # a CharField: Django requires its length
+_FILENAME_MAX: int = _filename_length
 
 
-def bot_create(*, owner: AbstractBaseUser, name: str, game: str, description: str = "") -> Bot:
+def bot_create(*, owner: User, name: str, game: str, description: str = "") -> Bot:
     """A new bot of ``owner``; it joins the ladder once a version validates."""
     if Bot.objects.filter(owner=owner, name=name).exists():
         raise Conflict(f"You already have a bot named {name!r}.", code="name_taken")
@@ -49,7 +52,7 @@ def bot_create(*, owner: AbstractBaseUser, name: str, game: str, description: st
     return bot
 
 
-def bot_update(*, bot: Bot, user: User, description: str) -> Bot:
+def bot_update(*, bot: Bot, user: AnyUser, description: str) -> Bot:
     """Change the bot's description (the only thing an owner edits: code goes in versions)."""
     _require_owner(bot, user)
     bot.description = description
@@ -58,7 +61,7 @@ def bot_update(*, bot: Bot, user: User, description: str) -> Bot:
     return bot
 
 
-def bot_deactivate(*, bot: Bot, user: User) -> Bot:
+def bot_deactivate(*, bot: Bot, user: AnyUser) -> Bot:
     """Take the bot off the ladder for good; its matches and versions stay. Idempotent."""
     _require_owner(bot, user)
     if bot.is_active:
@@ -68,7 +71,7 @@ def bot_deactivate(*, bot: Bot, user: User) -> Bot:
     return bot
 
 
-def bot_version_upload(*, bot: Bot, user: User, upload: File) -> BotVersion:
+def bot_version_upload(*, bot: Bot, user: AnyUser, upload: File) -> BotVersion:
     """Store ``upload`` as the bot's next version and queue its validation.
 
     Raises TooLarge (413) or InvalidInput (400, with the BotFileError code) for a file the
@@ -91,7 +94,8 @@ def bot_version_upload(*, bot: Bot, user: User, upload: File) -> BotVersion:
             raise Conflict(
                 f"This file is identical to version {latest['number']}.", code="duplicate_version"
             )
-        version = _store(bot, package.filename, data, digest, (latest or {}).get("number", 0) + 1)
+        number = latest["number"] + 1 if latest else 1
+        version = _store(bot, package.filename, data, digest, number)
         enqueue("validate_version", version.pk)
     return version
 
@@ -130,7 +134,7 @@ def sandbox_importable() -> frozenset[str]:
     return frozenset(names)
 
 
-def _require_owner(bot: Bot, user: User) -> None:
+def _require_owner(bot: Bot, user: AnyUser) -> None:
     if not user.is_authenticated or bot.owner_id != user.pk:
         raise Forbidden("Only the bot's owner may do this.")
 

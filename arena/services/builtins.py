@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
@@ -26,7 +26,7 @@ ARENA_USERNAME = "arena"
 TRUSTED_LOG = "valid: a built-in bot shipped with the platform (trusted; not smoke-tested)."
 
 
-def _arena_user() -> AbstractBaseUser:
+def _arena_user() -> User:
     user, created = get_user_model().objects.get_or_create(username=ARENA_USERNAME)
     if created:
         user.set_unusable_password()  # nobody logs in as the platform
@@ -48,7 +48,7 @@ def builtin_name(game: str, name: str) -> str:
     return f"{game}-{name}"
 
 
-def _install(owner: AbstractBaseUser, game: str, name: str, path: Path) -> Bot:
+def _install(owner: User, game: str, name: str, path: Path) -> Bot:
     bot_name = builtin_name(game, name)
     legacy = Bot.objects.filter(owner=owner, name=name, game=game, is_builtin=True)
     if not Bot.objects.filter(owner=owner, name=bot_name).exists():
@@ -83,6 +83,7 @@ def _install(owner: AbstractBaseUser, game: str, name: str, path: Path) -> Bot:
         description=bot.description or _description(path),
     )
     bot.refresh_from_db()
+    assert bot.active_version is not None  # saved just above
     rating_activate(version=bot.active_version)
     return bot
 

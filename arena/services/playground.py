@@ -203,6 +203,7 @@ def opponent_resolve(*, user: Any, game: str, ref: str) -> Opponent:
             f"opponent {ref!r}: write a built-in bot's name, version:<id> or bot:<id>",
             code="bad_opponent",
         )
+    version: BotVersion | None
     if kind == "bot":
         version = _bot_version(user=user, ref=ref, bot_id=int(number))
     else:
@@ -248,7 +249,7 @@ def _bot_version(*, user: Any, ref: str, bot_id: int) -> BotVersion:
     with no valid version."""
     bot = Bot.objects.select_related("owner", "active_version").filter(pk=bot_id).first()
     version = bot.active_version if bot is not None else None
-    if version is not None:
+    if bot is not None and version is not None:
         version.bot = bot
     visible = bot is not None and (bot.owner_id == user.pk or _on_ladder(version))
     if not visible:
@@ -450,7 +451,7 @@ def _play(match: PlaygroundMatch) -> tuple[engine.MatchResult, str]:
     order: list[dict[str, Any] | None] = []
     for seat in range(match.seat_count):
         order.append(None if seat == match.draft_seat else others.pop(0))
-    versions = {
+    versions: dict[int | None, BotVersion] = {  # looked up by an opponent's version_id, if any
         version.pk: version
         for version in BotVersion.objects.select_related("bot__owner").filter(
             pk__in=[who["version_id"] for who in order if who and who.get("version_id")]
@@ -462,6 +463,7 @@ def _play(match: PlaygroundMatch) -> tuple[engine.MatchResult, str]:
         for seat, who in enumerate(order):
             folder = Path(tmp) / f"seat{seat}"
             folder.mkdir(mode=0o700)
+            info: dict[str, Any]
             if who is None:
                 (folder / "bot.py").write_text(run.source, encoding="utf-8")
                 name, info = DRAFT_NAME, {"playground": "draft"}
@@ -493,7 +495,7 @@ def _play(match: PlaygroundMatch) -> tuple[engine.MatchResult, str]:
                 seat_info=seat_info,
                 collect_logs=True,
             )
-            output = players[match.draft_seat].output()  # type: ignore[attr-defined]
+            output = players[match.draft_seat].output()
         finally:
             for player in players:
                 player.close()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 from django.core.cache import cache
@@ -102,7 +103,8 @@ def _read(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             if found is None or found[0] is None:
                 empty = np.zeros(0, dtype=np.int64)
                 return empty, empty, empty
-            return tuple(np.array(column, dtype=np.int64) for column in found)  # type: ignore[return-value]
+            matches, versions, placings = (np.array(c, dtype=np.int64) for c in found)
+            return matches, versions, placings
         rows = cursor.fetchall()
     if not rows:
         empty = np.zeros(0, dtype=np.int64)
@@ -184,7 +186,7 @@ def ratings_refit(*, game: str) -> RefitReport:
     return report
 
 
-def _write(ratings: list[tuple], fit: whole_history.Fit, now: object) -> None:
+def _write(ratings: list[tuple], fit: whole_history.Fit, now: datetime) -> None:
     """Every version's displayed rating, in one statement run for all rows."""
     rows = [
         Rating(pk=row[0], rating=float(mu), rating_sigma=float(sigma), fitted=now)

@@ -174,11 +174,11 @@ def match_rate_locked(
     if seats is None:
         seats = list(MatchSeat.objects.filter(match=match).select_related("version__bot"))
     seats = sorted(seats, key=lambda seat: seat.seat)
-    if not seats or any(seat.placing is None for seat in seats):
+    placings = [seat.placing for seat in seats if seat.placing is not None]
+    if not seats or len(placings) < len(seats):
         return  # no result to rate
     by_version = _lock_ratings(seats)
     ratings = [by_version[seat.version_id] for seat in seats]
-    placings = [seat.placing for seat in seats]
     history = _apply(match, seats, ratings, placings)
     now = timezone.now()
     for rating in ratings:

@@ -162,7 +162,7 @@ def schedule_options_check(*, game: str, entry: str = Tournament.Entry.ALL, **op
     try:  # the other options, as they would be with an entry a schedule may have
         tournament_options_check(game=game, entry=Tournament.Entry.ALL, **options)
     except InvalidInput as exc:
-        fields.update((name, found) for name, found in exc.extra["fields"].items())  # type: ignore[union-attr]
+        fields.update(exc.field_messages())
     raise InvalidInput(message, code="bad_entry", extra={"fields": fields})
 
 
@@ -217,7 +217,7 @@ def schedule_update(*, schedule: TournamentSchedule, **fields: Any) -> Tournamen
             raise NotFound("no such schedule")
         schedule_options_check(**{**locked.options(), **_options(fields)})
         restart = (fields.get("crontab", locked.crontab) != locked.crontab) or (
-            fields.get("enabled") and not locked.enabled
+            bool(fields.get("enabled")) and not locked.enabled
         )
         for name, value in fields.items():
             setattr(locked, name, value)

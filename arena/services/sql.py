@@ -76,7 +76,7 @@ def update_rows(rows: Sequence[models.Model], fields: Sequence[str]) -> None:
     if not rows:
         return
     db, model, names = _db(), type(rows[0]), tuple(fields)
-    pk = db.ops.quote_name(model._meta.pk.column)
+    pk = db.ops.quote_name(_column(model, model._meta.pk))
     statement = f"{_update_statement(db.vendor, model, names)}{pk} = %s"
     params = [[*_prepared(db, model, names, _attributes(row, names)), row.pk] for row in rows]
     with db.cursor() as cursor:
@@ -105,13 +105,23 @@ def _db() -> BaseDatabaseWrapper:
 
 @functools.cache
 def _field(model: Model, name: str) -> models.Field:
-    return model._meta.get_field(name)
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):  # a reverse relation: nothing of its own to write
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field
+
+
+def _column(model: Model, field: models.Field | None) -> str:
+    """The column of one of ``model``'s concrete fields (its pk included)."""
+    if field is None or field.column is None:
+        raise TypeError(f"{model.__name__}: {field!r} has no column")
+    return field.column
 
 
 @functools.cache
 def _columns(vendor: str, model: Model, names: tuple[str, ...]) -> tuple[str, ...]:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name  # the same for every thread
-    return tuple(quote(_field(model, name).column) for name in names)
+    return tuple(quote(_column(model, _field(model, name))) for name in names)
 
 
 @functools.cache

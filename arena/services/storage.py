@@ -7,6 +7,8 @@ nothing here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.files.storage import default_storage
 
 __all__ = ["object_store_check", "object_store_ensure"]
@@ -14,14 +16,17 @@ __all__ = ["object_store_check", "object_store_ensure"]
 _MISSING = {"404", "NoSuchBucket", "NotFound"}
 
 
-def _bucket() -> tuple[object, str, str | None] | None:
-    """(boto3 client, bucket, region) of the default storage, or None when it is no bucket."""
-    name = getattr(default_storage, "bucket_name", None)
-    if not name:
+def _bucket() -> tuple[Any, str, str | None] | None:
+    """(boto3 client, bucket, region) of the default storage, or None when it is no bucket.
+    The client is Any: boto3 ships no types."""
+    # Imported here: only a deployment with a bucket pays for boto3's import.
+    from storages.backends.s3 import S3Storage
+
+    if not isinstance(default_storage, S3Storage) or not default_storage.bucket_name:
         return None
     return (
         default_storage.connection.meta.client,
-        name,
+        default_storage.bucket_name,
         getattr(default_storage, "region_name", None),
     )
 
@@ -39,14 +44,14 @@ def object_store_ensure() -> str | None:
         return None
     client, name, region = found
     try:
-        client.head_bucket(Bucket=name)  # type: ignore[attr-defined]
+        client.head_bucket(Bucket=name)
     except ClientError as exc:
         if str(exc.response.get("Error", {}).get("Code")) not in _MISSING:
             raise
         extra = {}
         if region and region != "us-east-1":  # S3 refuses the default region named
             extra["CreateBucketConfiguration"] = {"LocationConstraint": region}
-        client.create_bucket(Bucket=name, **extra)  # type: ignore[attr-defined]
+        client.create_bucket(Bucket=name, **extra)
     return name
 
 
@@ -57,7 +62,7 @@ def object_store_check() -> str | None:
         return None
     client, name, _ = found
     try:
-        client.head_bucket(Bucket=name)  # type: ignore[attr-defined]
+        client.head_bucket(Bucket=name)
     except Exception as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return f"cannot reach the object store bucket {name!r}: {reason}"

@@ -97,9 +97,9 @@ def _where(error: engine.MatchError) -> str:
     where = f"{kind} during game {error.game}"
     # The game's own words for where play stood (Lie 21: hand 3, answer phase).
     details = [f"{key} {value}" for key, value in error.location.items() if key != "phase"]
-    phase = error.location.get("phase")
+    play_phase = error.location.get("phase")
     where += "".join(f" {detail}" for detail in details)
-    where += f" ({phase} phase)" if phase else ""
+    where += f" ({play_phase} phase)" if play_phase else ""
     return where + (f", step {error.step}" if error.step is not None else "")
 
 

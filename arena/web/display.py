@@ -94,7 +94,7 @@ def _when_text(moment: datetime) -> str:
     (``TIME_ZONE``), written directly; in any other zone (whose abbreviation Django leaves
     out at an ambiguous hour), by Django."""
     zone = moment.tzinfo
-    if zone is not UTC and getattr(zone, "key", None) != "UTC":
+    if zone is None or (zone is not UTC and getattr(zone, "key", None) != "UTC"):
         return date_format(moment, WHEN_FORMAT)
     return (
         f"{WEEKDAYS_ABBR[moment.weekday()]} {moment.day} {MONTHS_3[moment.month].title()} "

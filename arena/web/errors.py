@@ -9,25 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import ParamSpec, TypeVar
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404
+from django.http.response import HttpResponseBase
 
 from arena.errors import Forbidden, NotFound
 
 __all__ = ["domain_errors"]
 
-View = Callable[..., HttpResponse]
+_P = ParamSpec("_P")
+_R = TypeVar("_R", bound=HttpResponseBase)  # the view's own response type, kept
 
 
-def domain_errors(view: View) -> View:
+def domain_errors(view: Callable[_P, _R]) -> Callable[_P, _R]:
     """Turn NotFound into Http404 and Forbidden into PermissionDenied for ``view``."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return view(request, *args, **kwargs)
+            return view(*args, **kwargs)
         except NotFound as exc:
             raise Http404(exc.message) from None
         except Forbidden as exc:

@@ -11,6 +11,7 @@ from django.contrib.auth.forms import UserCreationForm
 from arena.models import Bot
 from arena.models.bots import BOT_NAME
 from arena.models.games import game_choices
+from arena.web.fields import choice_field
 
 __all__ = ["BotCreateForm", "BotDescriptionForm", "ChallengeForm", "SignupForm", "UploadForm"]
 
@@ -56,7 +57,7 @@ class BotCreateForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = game_choices()
-        field = self.fields["game"]
+        field = choice_field(self, "game")
         if len(choices) == 1:
             field.choices, field.initial = choices, choices[0][0]
         else:
@@ -132,7 +133,7 @@ class ChallengeForm(forms.Form):
 
     def __init__(self, *args: Any, choices: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        version, rivals = self.fields["version"], self.fields["rivals"]
+        version, rivals = choice_field(self, "version"), choice_field(self, "rivals")
         version.choices = [(c.version_id, c.label) for c in choices.versions]
         rivals.choices = [(c.version_id, c.label) for c in choices.rivals]
         version.widget.option_data = {
@@ -157,7 +158,8 @@ class ChallengeForm(forms.Form):
         self.fields["game"].initial = choices.game
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("version") is not None and data.get("version") in (data.get("rivals") or []):
             self.add_error("rivals", "Your version cannot be its own rival: untick it.")
         return data

@@ -37,10 +37,17 @@ from django.views.decorators.http import condition
 
 from arena.http.compression import compress, compressed_answer
 
-__all__ = ["conditional", "shared_page", "validated"]
+__all__ = ["ValidatedRequest", "conditional", "shared_page", "validated"]
 
 #: How long one request may take to renew a shared rendering before another may try.
 RENEWING_S = 10
+
+
+class ValidatedRequest(HttpRequest):
+    """The request of a view behind :func:`conditional`: its validator kept on it (None:
+    the page has none, and is rendered)."""
+
+    validator: str | None
 
 
 def conditional(
@@ -54,9 +61,9 @@ def conditional(
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: ValidatedRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             value = etag(request, *args, **kwargs)
-            request.validator = value  # type: ignore[attr-defined]
+            request.validator = value
             return validated(
                 request, value, lambda: view(request, *args, **kwargs), per_user=per_user
             )

@@ -11,7 +11,7 @@ under the static URL, so it is served like the site's own modules (``runserver``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,16 +49,24 @@ class GameRendererFinder(BaseFinder):
     def check(self, **kwargs: Any) -> list[Any]:
         return []
 
-    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> str | list[str]:
+    # A miss is [] as in Django's own finders (the stubs say None); **kwargs: Django 5.2
+    # still passes the deprecated all=.
+    def find(  # type: ignore[override]
+        self, path: str, find_all: bool = False, **kwargs: Any
+    ) -> str | list[str]:
         found = _renderers().get(path)
         if find_all:
             return [str(found)] if found is not None else []
         return str(found) if found is not None else []
 
-    def list(self, ignore_patterns: list[str] | None) -> Iterator[tuple[str, FileSystemStorage]]:
+    def list(
+        self, ignore_patterns: Iterable[str] | None
+    ) -> Iterator[tuple[str, FileSystemStorage]]:
         for static_path, file in _renderers().items():
             if utils.matches_patterns(file.name, ignore_patterns or []):
                 continue
             storage = FileSystemStorage(location=file.parent)
+            # Where collectstatic puts the file: Django's FileSystemFinder gives a prefixed
+            # directory's storage the same attribute, which the stubs do not declare.
             storage.prefix = static_path.rsplit("/", 1)[0]  # type: ignore[attr-defined]
             yield file.name, storage

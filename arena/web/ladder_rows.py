@@ -16,7 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.safestring import SafeString, mark_safe
 
-from arena.models import Rating
+from arena.selectors.ladder import LadderEntry
 from arena.web.display import sparkline
 from arena.web.match_rows import _e, _url_maker
 
@@ -47,7 +47,7 @@ def _mean_place(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-def ladder_rows_html(rows: Iterable[tuple[Rating, Sequence[float]]]) -> SafeString:
+def ladder_rows_html(rows: Iterable[tuple[LadderEntry, Sequence[float]]]) -> SafeString:
     """The ``<tr>`` of each ladder entry: a rating with its ``rank`` and ``win_ratio`` (as
     ``arena.selectors.ladder.ladder_page`` gives them) and its sparkline's values."""
 

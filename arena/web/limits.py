@@ -28,7 +28,7 @@ import io
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.handlers.wsgi import LimitedStream
+from django.core.handlers.wsgi import LimitedStream, WSGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
@@ -48,7 +48,9 @@ class BodySizeLimitMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    # The arena is served over WSGI (gunicorn, the test client): a body sent without a
+    # length is read from the WSGI environ.
+    def __call__(self, request: WSGIRequest) -> HttpResponse:
         limit = request_max_bytes()
         declared = request.META.get("CONTENT_LENGTH") or ""
         if declared.isdigit():
@@ -61,7 +63,7 @@ class BodySizeLimitMiddleware:
         return self.get_response(request)
 
 
-def _take_unsized_body(request: HttpRequest, limit: int) -> HttpResponse | None:
+def _take_unsized_body(request: WSGIRequest, limit: int) -> HttpResponse | None:
     """Read a body sent without a length, up to the limit; a refusal, or None to go on."""
     if not request.environ.get("wsgi.input_terminated"):
         return _refusal(
@@ -82,7 +84,8 @@ def _take_unsized_body(request: HttpRequest, limit: int) -> HttpResponse | None:
     # From here on the body is one of known length: Django's parsers read Content-Length
     # bytes from the request's stream, so both are replaced.
     request.META["CONTENT_LENGTH"] = str(len(body))
-    request._stream = LimitedStream(io.BytesIO(bytes(body)), len(body))  # type: ignore[attr-defined]
+    # A LimitedStream, as Django's WSGIRequest keeps there itself; the stubs say BinaryIO.
+    request._stream = LimitedStream(io.BytesIO(bytes(body)), len(body))  # type: ignore[assignment]
     return None
 
 

@@ -136,7 +136,8 @@ class TableRow:
             status=match.status,
             reason=match.reason,
             tournament_id=match.tournament_id,
-            tournament_name=match.tournament.name if match.tournament_id else "",
+            # No query for a match outside a tournament: a null key reads as None.
+            tournament_name=match.tournament.name if match.tournament is not None else "",
             created=match.created,
             seats=seat_views(match),
         )

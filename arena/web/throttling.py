@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from django.contrib.auth import views as auth_views
-from django.forms.utils import ErrorDict
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 
 from arena.http.logins import refusal_sentence
@@ -28,7 +28,9 @@ def _sentence(wait: float | None, what: str) -> str:
 def upload_refusal(request: HttpRequest) -> str | None:
     """None when the upload may go ahead (and is counted), else a sentence for the page."""
     throttle = UploadRateThrottle()
-    if throttle.allow_request(request, None):
+    # A DRF throttle on a page's request: it reads only the user and the address (META),
+    # which a Django request has as DRF's does, and no view.
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
         return None
     return _sentence(throttle.wait(), "uploads")
 
@@ -39,11 +41,11 @@ class LoginView(auth_views.LoginView):
 
     redirect_authenticated_user = True
 
-    def form_invalid(self, form):  # type: ignore[no-untyped-def]
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         if not getattr(self.request, "axes_locked_out", False):
             return super().form_invalid(form)
         wait = float(getattr(self.request, "arena_login_wait", 0.0))
-        form._errors = ErrorDict()
+        form.errors.clear()  # its password was never checked: no "wrong password"
         form.add_error(None, refusal_sentence(wait))
         response: HttpResponse = self.render_to_response(
             self.get_context_data(form=form), status=429

@@ -28,6 +28,7 @@ from arena.algorithms.tournament_options import (
     Seats,
 )
 from arena.errors import InvalidInput
+from arena.web.fields import choice_field
 
 __all__ = ["ScheduleForm", "TournamentForm"]
 
@@ -118,7 +119,7 @@ class _OptionsForm(forms.Form):
     def __init__(self, *args: Any, seats: Seats, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         sizes = range(seats.smallest, seats.largest + 1)
-        field = self.fields["table_size"]
+        field = choice_field(self, "table_size")
         field.choices = [("", f"The game's smallest ({seats.smallest})")] + [
             (size, f"{size} seats") for size in sizes
         ]
@@ -142,7 +143,7 @@ class _OptionsForm(forms.Form):
         try:
             check(**options)
         except InvalidInput as exc:
-            for name, messages in (exc.extra.get("fields") or {}).items():  # type: ignore[union-attr]
+            for name, messages in exc.field_messages().items():
                 if name not in self.fields or name in self.errors:
                     continue
                 if refused.intersection(DEPENDS_ON.get(name, ())):
@@ -152,9 +153,9 @@ class _OptionsForm(forms.Form):
 
     def add_service_error(self, error: InvalidInput) -> None:
         """Show a service's refusal beside the field it names (else above the form)."""
-        fields = error.extra.get("fields") or {}
+        fields = error.field_messages()
         placed = False
-        for name, messages in fields.items():  # type: ignore[union-attr]
+        for name, messages in fields.items():
             if name in self.fields:
                 for message in messages:
                     self.add_error(name, message)
@@ -212,10 +213,11 @@ class ScheduleForm(_OptionsForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # A scheduled tournament starts at its due time: nobody can sign up before it.
-        self.fields["entry"].choices = [
-            (value, label) for value, label in self.fields["entry"].choices if value != "signup"
+        entry = choice_field(self, "entry")
+        entry.choices = [
+            (value, label) for value, (label, _) in ENTRIES.items() if value != "signup"
         ]
-        self.fields["entry"].help_text = "; ".join(
+        entry.help_text = "; ".join(
             f"<b>{label}</b>: {about}"
             for value, (label, about) in ENTRIES.items()
             if value != "signup"

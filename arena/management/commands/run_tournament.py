@@ -89,7 +89,8 @@ class Command(BaseCommand):
             f"{tournament.entries.count()} bots, {total} matches."
         )
         if options["wait"]:
-            console = Console(file=self.stdout, width=100)
+            # OutputWrapper is a text stream (TextIOBase); rich's stubs ask for typing.IO.
+            console = Console(file=self.stdout, width=100)  # type: ignore[arg-type]
             tournament = self._wait(tournament, total, console, options["timeout"])
             self._print_standings(tournament, console)
 

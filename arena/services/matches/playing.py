@@ -404,4 +404,5 @@ def _set_prefetched(instance: Match, relation: str, rows: list[Any]) -> None:
     """
     queryset = getattr(instance, relation).all()
     queryset._result_cache, queryset._prefetch_done = rows, True
-    instance._prefetched_objects_cache = {relation: queryset}
+    # Django's private cache of prefetched relations: the stubs do not declare it.
+    instance._prefetched_objects_cache = {relation: queryset}  # type: ignore[attr-defined]

@@ -85,8 +85,8 @@ def match_limits_of(match: Match) -> Limits:
     arena's (ladder, challenges and validation always play under the arena's)."""
     if match.tournament_id is None:
         return match_limits()
-    if Match.tournament.is_cached(match):  # loaded with the match: no query
-        tournament = match.tournament
+    tournament = match.tournament if Match.tournament.is_cached(match) else None
+    if tournament is not None:  # loaded with the match: no query
         return match_limits(
             move_timeout_s=tournament.move_timeout_s, time_bank_s=tournament.time_bank_s
         )

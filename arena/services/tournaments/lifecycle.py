@@ -184,14 +184,15 @@ def _start(tournament_id: int, *, bots: Sequence[Bot] | None) -> Tournament:
 def _round_robin_create(tournament: Tournament, bots: Sequence[Bot]) -> int:
     """Every table of the round robin, each playing ``matches_per_pairing`` matches; the
     number of tables. Seeds come from the tournament seed and the table, so it replays."""
-    by_id = {bot.pk: bot for bot in bots}
+    # Every entered bot has its active version (the entry's): a bot without one never enters.
+    by_id = {bot.pk: bot.active_version for bot in bots if bot.active_version is not None}
     seats = seats_at(tournament.table_size or 2, len(bots), seats_of(tournament.game))
     tables = round_robin_tables(sorted(by_id), seats, seed=tournament.seed)
     built: list[Built] = []
     for number, table in enumerate(tables):
         built += table_build(
             tournament,
-            [by_id[bot_id].active_version for bot_id in table],
+            [by_id[bot_id] for bot_id in table],
             seeds=[
                 derive_seed(tournament.seed, "match", number, *table),
                 *(
@@ -207,7 +208,7 @@ def _round_robin_create(tournament: Tournament, bots: Sequence[Bot]) -> int:
 def _seeds(bots: Sequence[Bot]) -> dict[int, int]:
     """Seed numbers (1 = best): the entered version's displayed rating, highest first, then
     bot id."""
-    ratings = dict(
+    ratings: dict[int | None, float] = dict(  # looked up by a bot's active_version_id
         Rating.objects.filter(version_id__in=[bot.active_version_id for bot in bots]).values_list(
             "version_id", "rating"
         )

@@ -9,6 +9,7 @@ workers were seen playing at once in the last hour, after the matches already qu
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -119,11 +120,16 @@ def _overlap(intervals: list[tuple[datetime, datetime]]) -> int:
     return best
 
 
+def _known(durations: Iterable[float | None]) -> list[float]:
+    """A nullable column's values from rows filtered on it being set: none is None."""
+    return [duration for duration in durations if duration is not None]
+
+
 def match_pace(*, game: str, seats: int, now: datetime | None = None) -> MatchPace:
     """The workers' pace as the last hour shows it (a fixed number of queries)."""
     now = now or timezone.now()
     done = Match.objects.filter(status=Match.Status.DONE, duration_s__isnull=False)
-    durations = list(
+    durations = _known(
         done.filter(game=game, seat_count=seats)
         .order_by("-finished_at")
         .values_list("duration_s", flat=True)[:PACE_SAMPLE]
@@ -133,9 +139,11 @@ def match_pace(*, game: str, seats: int, now: datetime | None = None) -> MatchPa
         .order_by("-finished_at")
         .values_list("started_at", "finished_at")[:2000]
     )
-    parallel = max(1, _overlap([(start, end) for start, end in recent if end and start <= end]))
+    parallel = max(
+        1, _overlap([(start, end) for start, end in recent if start and end and start <= end])
+    )
     queued = Match.objects.filter(status=Match.Status.QUEUED)
-    any_durations = list(done.order_by("-finished_at").values_list("duration_s", flat=True)[:200])
+    any_durations = _known(done.order_by("-finished_at").values_list("duration_s", flat=True)[:200])
     typical = statistics.median(any_durations) if any_durations else 0.0
     waiting = queued.count()
     return MatchPace(
@@ -219,16 +227,17 @@ def tournament_plan(
         rounds=options.get("rounds"),
     )
     pace = match_pace(game=game, seats=at_table)
-    seconds = None
+    seconds: tuple[float, float] | None = None
     if pace.seconds_per_match is not None:
-        seconds = tuple(m * pace.seconds_per_match / pace.parallel for m in matches)
+        fewest, most = (m * pace.seconds_per_match / pace.parallel for m in matches)
+        seconds = (fewest, most)
     return TournamentPlan(
         entrants=entrants,
         entrants_known=entrants_known,
         seats=at_table,
         matches=matches,
         pace=pace,
-        seconds=seconds,  # type: ignore[arg-type]
+        seconds=seconds,
         wait_seconds=pace.queued_seconds / pace.parallel,
         per_pairing=(options.get("matches_per_pairing") or 1)
         * (at_table if options.get("duplicate") else 1),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from arena.algorithms import formats
@@ -59,6 +59,27 @@ class History:
     bye_brackets: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
+def _finishing_order(table: Table, seeds: dict[int, int]) -> list[int]:
+    """A table's bots by their points over its matches, then by seed."""
+    return sorted(table.bots, key=lambda bot: (-table.points.get(bot, 0.0), seeds[bot]))
+
+
+def _table_points(
+    table: Table, by_match: Mapping[int, list[tuple[int, int | None]]]
+) -> dict[int, float]:
+    """Each of the table's bots' points over its played matches (``by_match``: each played
+    match's (bot, placing)); a match with a seat not placed counts for nobody."""
+    points = dict.fromkeys(table.bots, 0.0)
+    for match_id in table.matches:
+        placed = by_match.get(match_id, [])
+        placings = [placing for _, placing in placed if placing is not None]
+        if not placed or len(placings) < len(placed):
+            continue
+        for (bot_id, _), placing in zip(placed, placings, strict=True):
+            points[bot_id] += seat_points(placing, placings)
+    return points
+
+
 def table_seats(tournament: Tournament, bots: int) -> tuple[int, int]:
     """(seats, fewest seats) of a table of the tournament, with ``bots`` to seat."""
     seats = seats_of(tournament.game)
@@ -84,6 +105,8 @@ def history(tournament: Tournament) -> History:
     tables: dict[tuple[int, int], Table] = {}
     by_match: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
     for match_id, round_number, table_number, leg, status, bot_id, placing in seats:
+        if round_number is None or table_number is None:
+            continue  # never: the query keeps a round's matches, which have both
         table = tables.setdefault(
             (round_number, table_number), Table(round_number, table_number, bots=[])
         )
@@ -95,14 +118,7 @@ def history(tournament: Tournament) -> History:
         if status == Match.Status.DONE:
             by_match[match_id].append((bot_id, placing))
     for table in tables.values():
-        table.points = dict.fromkeys(table.bots, 0.0)
-        for match_id in table.matches:
-            placed = by_match.get(match_id, [])
-            if not placed or any(placing is None for _, placing in placed):
-                continue
-            placings = [placing for _, placing in placed]
-            for bot_id, placing in placed:
-                table.points[bot_id] += seat_points(placing, placings)  # type: ignore[arg-type]
+        table.points = _table_points(table, by_match)
     entries = tournament.entries.values_list("bot_id", "seed")
     found = History(
         tables=sorted(tables.values(), key=lambda t: (t.round_number, t.table_number)),
@@ -148,10 +164,7 @@ def _replay_promotion(found: History, seats: int, min_seats: int) -> None:
             found.bye_brackets[(round_number, bot)] = "round"
         if any(table.open for table in tables):
             break
-        results = [
-            sorted(t.bots, key=lambda bot, t=t: (-t.points.get(bot, 0.0), found.seeds[bot]))
-            for t in tables
-        ]
+        results = [_finishing_order(t, found.seeds) for t in tables]
         through = set(formats.promoted(results, plan.byes, min_seats=min_seats))
         if plan.final:
             through = {results[0][0]}
@@ -244,11 +257,11 @@ def round_create(tournament: Tournament) -> int:
         tables = [formats.seat_order(table, found.positions) for table in step.tables]
         byes = step.byes
     else:
-        plan = formats.elimination_round(_by_seed(found), found.losses, met=found.met)
-        if plan.champion is not None or not plan.pairings:
+        bracket = formats.elimination_round(_by_seed(found), found.losses, met=found.met)
+        if bracket.champion is not None or not bracket.pairings:
             return 0
-        tables = [formats.seat_order(pair, found.positions) for _, pair in plan.pairings]
-        byes = plan.byes
+        tables = [formats.seat_order(pair, found.positions) for _, pair in bracket.pairings]
+        byes = bracket.byes
     versions = dict(tournament.entries.values_list("bot_id", "version_id"))
     version_rows = BotVersion.objects.select_related("bot").in_bulk(list(versions.values()))
     built: list[Built] = []

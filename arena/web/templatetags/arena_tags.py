@@ -206,8 +206,10 @@ def humanize_key(key: str) -> str:
 @register.filter
 def index(values: Sequence[Any] | None, position: int) -> Any:
     """``values|index:seat`` (a per-seat list), "" when out of range."""
+    if values is None:
+        return ""
     try:
-        return values[position]  # type: ignore[index]
+        return values[position]
     except (IndexError, KeyError, TypeError):
         return ""
 

@@ -87,10 +87,11 @@ _MARK = 987654321
 def _url(name: str, pk: int) -> str:
     """``reverse(name, args=[pk])`` for a page keyed by one id, without resolving the
     pattern again for every link (hundreds on a big bracket)."""
-    prefix, suffix = _URLS.get(name) or _URLS.setdefault(
-        name,
-        tuple(reverse(name, args=[_MARK]).split(str(_MARK))),  # type: ignore[arg-type]
-    )
+    found = _URLS.get(name)
+    if found is None:
+        before, _, after = reverse(name, args=[_MARK]).partition(str(_MARK))
+        found = _URLS.setdefault(name, (before, after))
+    prefix, suffix = found
     return f"{prefix}{int(pk)}{suffix}"
 
 

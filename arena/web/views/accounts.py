@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 
+from arena.http.requests import SignedInRequest
 from arena.selectors.accounts import token_get
 from arena.services.accounts import token_regenerate
 from arena.web.forms import SignupForm
@@ -43,7 +44,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @never_cache
-def token(request: HttpRequest) -> HttpResponse:
+def token(request: SignedInRequest) -> HttpResponse:
     """Show the user's API token; POST creates it, or replaces it (the old one stops working)."""
     current = token_get(user=request.user)
     if request.method == "POST":

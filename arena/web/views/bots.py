@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from arena.errors import DomainError
 from arena.http.downloads import replays_zip_response
+from arena.http.requests import SignedInRequest
 from arena.models import Bot, BotVersion, Rating
 from arena.selectors.bots import (
     RatingPoint,
@@ -87,7 +89,7 @@ def bot_index(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def bot_new(request: HttpRequest) -> HttpResponse:
+def bot_new(request: SignedInRequest) -> HttpResponse:
     """Create a bot, and upload its first version in the same step when a file is given.
 
     Both happen in one transaction: a rejected file leaves no bot behind, so the author can
@@ -209,7 +211,8 @@ def bot_edit(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = bot_get(bot_id=bot_id)
     form = BotDescriptionForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors.get("description", ["Invalid description."])))
+        said = form.errors.get("description", ["Invalid description."])
+        messages.error(request, " ".join(str(message) for message in said))
         return redirect("bot", bot_id=bot.pk)
     bot_update(bot=bot, user=request.user, description=form.cleaned_data["description"])
     messages.success(request, "Description saved.")
@@ -312,7 +315,7 @@ def _as_points(version: BotVersion) -> list[RatingPoint]:
     return [
         RatingPoint(row.rating, row.rating_sigma, version.number)
         for row in version_rating_history(version=version)
-        if row.rating is not None
+        if row.rating is not None and row.rating_sigma is not None  # a refit writes both
     ]
 
 
@@ -343,7 +346,7 @@ def version_source_download(request: HttpRequest, bot_id: int, number: int) -> H
 @login_required
 @never_cache
 @domain_errors
-def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponse:
+def bot_replays_zip(request: HttpRequest, bot_id: int) -> HttpResponseBase:
     """The replays of the bot's newest finished matches in one zip (owner only; ``?version=``
     keeps one version's), streamed (``arena.http.downloads``)."""
     bot = bot_get(bot_id=bot_id)

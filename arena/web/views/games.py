@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -29,7 +30,7 @@ from arena.services.kits import (
 )
 from arena.web.docs import doc_render_path
 from arena.web.errors import domain_errors
-from arena.web.freshness import conditional, shared_page
+from arena.web.freshness import ValidatedRequest, conditional, shared_page
 from engine.botpackages import requirements
 from engine.game import Game
 from engine.registry import GAMES
@@ -82,7 +83,7 @@ def _game_etag(request: HttpRequest, game: str) -> str | None:
 
 @domain_errors
 @conditional(_game_etag)
-def game_detail(request: HttpRequest, game: str) -> HttpResponse:
+def game_detail(request: ValidatedRequest, game: str) -> HttpResponse:
     """A game's page: its ladder, rendered once per ladder version for anonymous readers.
 
     A logged-in reader's page names them (and holds their CSRF token), so it is rendered
@@ -125,7 +126,7 @@ def _render_game(request: HttpRequest, name: str) -> HttpResponse:
     )
 
 
-def _columns(sort: str) -> list[dict[str, object]]:
+def _columns(sort: str) -> list[dict[str, str]]:
     """Each sortable header with the sort its link asks for and its aria-sort state."""
     current, descending = sort.removeprefix("-"), sort.startswith("-")
     columns = []
@@ -193,7 +194,7 @@ def _kit_unavailable(exc: KitError) -> HttpResponse:
 
 @require_GET
 @domain_errors
-def game_kit(request: HttpRequest, game: str) -> HttpResponse:
+def game_kit(request: HttpRequest, game: str) -> HttpResponseBase:
     """The game's starter kit: starter bot, rules, test harness, README, the engine's wheel
     and the wheels it needs (``arena.services.kits``), one zip to play locally offline."""
     found = hosted_game(game=game)
@@ -223,7 +224,7 @@ def engine_wheel_latest(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def engine_wheel_download(request: HttpRequest, filename: str) -> HttpResponse:
+def engine_wheel_download(request: HttpRequest, filename: str) -> HttpResponseBase:
     """The engine's wheel alone (the one in every kit); an older name is a 404."""
     try:
         wheel = engine_wheel()

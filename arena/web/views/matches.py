@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -15,9 +15,11 @@ from django.urls import reverse
 
 from arena.errors import Forbidden, NotFound
 from arena.http.compression import compress, compressed_answer
-from arena.models import Match, MatchLog
+from arena.models import Match
 from arena.selectors.bots import bot_brief
 from arena.selectors.matches import (
+    MatchState,
+    MatchWithReplay,
     match_get,
     match_list,
     match_log_list,
@@ -26,7 +28,7 @@ from arena.selectors.matches import (
 )
 from arena.selectors.tournaments import tournament_brief
 from arena.web.errors import domain_errors
-from arena.web.freshness import conditional, shared_page, validated
+from arena.web.freshness import ValidatedRequest, conditional, shared_page, validated
 from arena.web.gamefiles import renderer_static_path
 from arena.web.match_rows import TableRowsPaginator
 from arena.web.seats import (
@@ -114,17 +116,23 @@ def _render_match_index(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _match_etag(request: HttpRequest, match_id: int) -> str | None:
+class _MatchPageRequest(ValidatedRequest):
+    """A match page's request: its state, read once for the validator, kept for the view."""
+
+    match_state: MatchState | None
+
+
+def _match_etag(request: _MatchPageRequest, match_id: int) -> str | None:
     """A finished match never changes again: its page is validated by its final state."""
     state = match_state(match_id=match_id)
-    request.match_state = state  # type: ignore[attr-defined]
+    request.match_state = state
     if state is None or state["status"] in _OPEN:
         return None  # missing (404 follows) or still changing (the page reloads itself)
     finished = state["finished_at"].timestamp() if state["finished_at"] else 0
     return f"match-{match_id}-{state['status']}-{finished:.6f}-{int(state['rated'])}"
 
 
-def _final(state: dict[str, Any]) -> bool:
+def _final(state: MatchState) -> bool:
     """Whether nothing about the match will change: played and rated (or never to be
     rated), or failed. A match played but not rated yet still gets its rating changes."""
     if state["status"] == Match.Status.FAILED:
@@ -150,15 +158,16 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @domain_errors
 @conditional(_match_etag)
-def _match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+def _match_detail(request: _MatchPageRequest, match_id: int) -> HttpResponse:
     """A match's page; a finished match's page is rendered once for anonymous readers.
 
     Logged-in readers may see their own bots' logs on it, so theirs is rendered for them.
     """
     etag = None if request.user.is_authenticated else request.validator
-    if etag is None:
+    state = request.match_state  # never None with a validator
+    if etag is None or state is None:
         return _render_match(request, match_id)
-    if _final(request.match_state):
+    if _final(state):
         response = _render_match(request, match_id)
         if response.status_code != 200:
             return response
@@ -220,7 +229,7 @@ def renderer_url(game: str) -> str:
         return PrefixNode.handle_simple("STATIC_URL") + path
 
 
-def _replay(match: Match) -> dict[str, Any] | None:
+def _replay(match: MatchWithReplay) -> dict[str, Any] | None:
     if match.status != Match.Status.DONE or not match.has_replay:
         return None
     try:
@@ -276,7 +285,8 @@ def _faults(match: Match, seats: list[SeatView], replay: dict[str, Any] | None) 
     """Who failed, in which game and step, and why: the replay's public record of it (filed at
     the viewer's step by ``engine.steplogs``, as local replays file it), or the seats' (a match
     recorded without a replay)."""
-    by_seat = {seat.seat: seat for seat in seats}
+    # Looked up by the seat a fault names, if it names one.
+    by_seat: dict[int | None, SeatView] = {seat.seat: seat for seat in seats}
     found = [
         FaultView(
             seat=by_seat.get(fault.get("seat")),
@@ -359,7 +369,20 @@ def _visible_logs(
     return [_log_view(log, names.get(log.seat, log.bot.name), replay) for log in logs]
 
 
-def _log_view(log: MatchLog, name: str, replay: dict[str, Any] | None) -> LogView:
+class _LogSource(Protocol):
+    """What a log view is made from: a :class:`MatchLog`, or a playground draft's output."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def steps(self) -> list[Any] | None: ...
+    @property
+    def output(self) -> str: ...
+    @property
+    def traceback(self) -> str: ...
+
+
+def _log_view(log: _LogSource, name: str, replay: dict[str, Any] | None) -> LogView:
     entries = [
         LogEntry(game=e["game"], step=e["step"], label=e["label"], text=e["text"])
         for e in step_entries(log.steps or [], replay)

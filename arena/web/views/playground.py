@@ -28,6 +28,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_POST
 
 from arena.errors import DomainError, InvalidInput, NotFound, TooManyRequests
+from arena.http.requests import SignedInRequest
 from arena.models import Bot
 from arena.selectors.games import game_starter_bot, hosted_game
 from arena.selectors.playground import (
@@ -64,7 +65,7 @@ def _starter(game: str) -> str:
 @never_cache
 @editor_styles
 @domain_errors
-def playground(request: HttpRequest, game: str) -> HttpResponse:
+def playground(request: SignedInRequest, game: str) -> HttpResponse:
     """The editor on the user's draft (or the starter), the rules beside it, the run form."""
     rules = hosted_game(game=game)
     starter = _starter(game)
@@ -115,7 +116,7 @@ def playground(request: HttpRequest, game: str) -> HttpResponse:
 @login_required
 @require_POST
 @domain_errors
-def playground_upload(request: HttpRequest, game: str) -> HttpResponse:
+def playground_upload(request: SignedInRequest, game: str) -> HttpResponse:
     """**Upload as new version**: the editor's source through the normal upload, into one of
     the user's bots of this game or a new one; then the version's page, validating."""
     hosted_game(game=game)
@@ -150,7 +151,7 @@ def playground_upload(request: HttpRequest, game: str) -> HttpResponse:
     return redirect("bot-version", bot_id=bot.pk, number=version.number)
 
 
-def _upload_target(request: HttpRequest, game: str) -> Bot:
+def _upload_target(request: SignedInRequest, game: str) -> Bot:
     """The user's bot named in the form, or a new one of this game."""
     chosen = request.POST.get("bot", "")
     if chosen == "new":

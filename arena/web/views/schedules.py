@@ -103,8 +103,8 @@ def _checked(game: str, crontab: str, options: dict[str, Any]) -> None:
             found.append(exc)
     if found:
         fields: dict[str, Any] = {}
-        for exc in found:
-            fields.update(exc.extra.get("fields") or {})  # type: ignore[arg-type]
+        for refusal in found:
+            fields.update(refusal.field_messages())
         raise InvalidInput(found[0].message, code=found[0].code, extra={"fields": fields})
 
 

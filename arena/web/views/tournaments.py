@@ -274,7 +274,7 @@ def _results(tournament: Tournament) -> dict[str, Any]:
     if key is not None:
         kept = cache.get(key)
         if kept is not None:
-            return kept  # type: ignore[no-any-return]
+            return kept
     standings = tournament_standings(tournament=tournament)
     total, done = standings.get("matches_total", 0), standings.get("matches_done", 0)
     match_points = has_match_points(standings)
