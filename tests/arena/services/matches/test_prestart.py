@@ -58,6 +58,8 @@ def test_a_version_is_written_out_once_per_process(versions, monkeypatch):
 def test_version_directories_of_dead_workers_are_removed(tmp_path, monkeypatch):
     import tempfile
 
+    tmp_path = tmp_path / "tmp"  # beside the arena tests' media/ folder, not around it
+    tmp_path.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     child = os.fork()
     if child == 0:  # pragma: no cover - a worker process that dies
