@@ -10,6 +10,10 @@ from django.contrib.auth import get_user_model
 # Before anything imports the engine's registry: the test game is hosted in every process.
 os.environ.setdefault("ARENA_EXTRA_GAMES", "tests.games.highcard")
 
+# Bots with stored versions and real workers, for the service tests in tests/arena/ and the
+# worker tests in tests/workers/ alike.
+pytest_plugins = ["tests.workers.fixtures"]
+
 
 @pytest.fixture
 def owner(db):

@@ -2,7 +2,7 @@
 
 The services keep the history (rounds, results, byes) in the database and ask these
 functions for the next round; nothing here reads the database, a clock or global random
-state, so every rule is tested on its own (``tests/arena/test_formats.py``).
+state, so every rule is tested on its own (``tests/arena/algorithms/test_formats.py``).
 
 **Swiss** (any table size). Bots are listed best first (score, then the tie-breaks, then
 seed). Two seats: the top unpaired bot meets the nearest bot below it it has not met yet;

@@ -15,7 +15,7 @@ What keeps them honest:
 * rows are read back as model instances by ``Model.objects.raw``, with the ORM's own
   converters;
 * the tests read every row these statements write through the ORM
-  (``tests/workers/test_match_statements.py``).
+  (``tests/arena/services/matches/test_match_statements.py``).
 """
 
 from __future__ import annotations

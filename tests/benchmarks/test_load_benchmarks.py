@@ -30,7 +30,7 @@ def test_apart_gives_the_generator_a_cpu_the_server_never_runs_on(cpus, server, 
 @pytest.mark.django_db
 def test_the_web_mix_spreads_over_every_page_match_and_replay(monkeypatch):
     from tests.arena.factories import MatchFactory
-    from tests.web.data import bot_make
+    from tests.arena.web.data import bot_make
 
     bots = [bot_make(name=f"b{n}") for n in range(120)]  # three ladder pages of Lie 21
     matches = [

@@ -94,7 +94,7 @@ def _replays(tmp_path: Path) -> list[Path]:
     return sorted(folder.glob("*.json.gz"))
 
 
-LIAR_FAILS = ROOT / "tests" / "web" / "bots" / "liar_fails_in_hand_three.py"
+LIAR_FAILS = ROOT / "tests" / "arena" / "web" / "views" / "bots" / "liar_fails_in_hand_three.py"
 
 
 def test_a_local_replay_carries_the_output_and_the_fault_at_their_steps(tmp_path):

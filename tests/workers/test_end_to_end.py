@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from arena.models import BotVersion, Match, MatchLog, Rating, RatingHistory, Replay, Tournament
 from engine import builtin_bot
-from tests.workers import bots
+from tests.arena import bots
 from tests.workers.processes import wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

@@ -22,7 +22,7 @@ from arena.algorithms.live_ratings import rate_table
 from arena.models import Match, MatchLog, Rating, RatingHistory, Replay, Tournament
 from arena.services.matches import match_sweep_stuck
 from arena.services.tournaments import tournament_create, tournament_start
-from tests.workers import bots
+from tests.arena import bots
 from tests.workers.faults import require_postgresql, terminate_backends
 from tests.workers.processes import use_broker
 

@@ -14,7 +14,7 @@ import pytest
 
 from arena.models import Match, RatingHistory, Replay, Tournament
 from arena.services.tournaments import tournament_create, tournament_start
-from tests.workers import bots
+from tests.arena import bots
 from tests.workers.processes import wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]

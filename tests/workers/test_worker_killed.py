@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from arena.models import Match, MatchLog, Rating, RatingHistory, Replay
 from arena.services.matches import match_create
-from tests.workers import bots
+from tests.arena import bots
 from tests.workers.processes import wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

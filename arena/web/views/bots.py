@@ -1,8 +1,9 @@
 """Bot pages: the list, a bot's page, creating a bot, uploading a version, owner actions.
 
-Who sees what is decided here once and tested in tests/web/test_access.py: everybody sees a
-bot, its versions' numbers and statuses, its matches and ratings; only its owner sees the
-versions' file names, validation logs and error output, and downloads the source.
+Who sees what is decided here once and tested in tests/arena/web/views/test_access.py:
+everybody sees a bot, its versions' numbers and statuses, its matches and ratings; only its
+owner sees the versions' file names, validation logs and error output, and downloads the
+source.
 """
 
 from __future__ import annotations
@@ -136,9 +137,9 @@ def bot_new(request: SignedInRequest) -> HttpResponse:
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The bot's public page; its owner also gets the actions and the versions' logs.
 
-    Eight queries whatever the bot's history (tests/web/test_queries.py): the bot with its
-    owner and active version, its newest versions with their ratings, its rating chart, its
-    recent matches (their ids, then the matches and their seats: one query joining all
+    Eight queries whatever the bot's history (tests/arena/web/views/test_queries.py): the bot
+    with its owner and active version, its newest versions with their ratings, its rating
+    chart, its recent matches (their ids, then the matches and their seats: one query joining all
     three cost PostgreSQL five times as much to plan), its head-to-head with the opponents'
     names, and its comparison; its rank comes from the ladder's kept order (docs/deploy.md,
     "Load and scale").

@@ -4,7 +4,7 @@ Uncovered dice are public. A die under the cup is shown to a seat only if that s
 there, looked under the cup while it was there, or saw it uncovered before it was covered
 (``known`` in the state); everyone sees who looked, which dice were thrown and how they
 landed when uncovered, and every announcement. A property test
-(``tests/engine/games/liars/test_hidden_information.py``) scrambles every die a seat may not
+(``tests/engine/games/liars/test_properties.py``) scrambles every die a seat may not
 know and checks its observation does not change.
 """
 

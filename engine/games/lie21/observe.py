@@ -1,7 +1,7 @@
 """What a player at the table may see: the single place that decides it.
 
 A bot only ever receives dicts built here (plus the match context the runner adds). A
-property test (``tests/engine/test_hidden_information.py``) relabels every card a player
+property test (``tests/engine/games/lie21/test_hidden_information.py``) relabels every card a player
 cannot see and checks that the player's observation does not change.
 
 A player sees: its own hand; the turned-up trump card; how many cards are left in the deck;
