@@ -26,7 +26,7 @@ from arena.api.tournament_options import TournamentOptionsSerializer
 from arena.crontabs import crontab_describe, next_due_times
 from arena.models import Tournament, TournamentSchedule
 from arena.models.tournaments import SCHEDULE_ENTRIES
-from arena.selectors.tournaments import schedule_get, schedule_list
+from arena.selectors.schedules import schedule_get, schedule_list
 from arena.services.schedules import schedule_create, schedule_delete, schedule_update
 
 __all__ = ["ScheduleDetailApi", "ScheduleListCreateApi"]

@@ -18,12 +18,8 @@ from arena.api.serializers import BotRefSerializer
 from arena.http.downloads import csv_response, replays_zip_response, text_response
 from arena.models import Tournament
 from arena.selectors.matches import replays_of_tournament
-from arena.selectors.tournaments import (
-    crosstable_csv,
-    csv_notes,
-    standings_csv,
-    tournament_get,
-)
+from arena.selectors.standings import crosstable_csv, csv_notes, standings_csv
+from arena.selectors.tournaments import tournament_get
 from arena.services.tournaments import HOW_TO_READ, tournament_standings
 
 __all__ = [

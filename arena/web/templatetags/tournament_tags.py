@@ -51,7 +51,7 @@ def _cell(cell: Mapping[str, Any] | None, row_bot: int, matches_url: str) -> str
 
 @register.simple_tag
 def crosstable_table(rows: Sequence[Mapping[str, Any]], tournament_id: int) -> SafeString:
-    """The crosstable (``arena.selectors.tournaments.crosstable_rows``) as a table; each cell
+    """The crosstable (``arena.selectors.standings.crosstable_rows``) as a table; each cell
     links to the pair's matches in this tournament."""
     matches_url = f"{reverse('matches')}?tournament={int(tournament_id)}"
     head = "".join(

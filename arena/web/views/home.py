@@ -8,7 +8,8 @@ from django.shortcuts import render
 from arena.models import Tournament
 from arena.selectors.ladder import home_ladders
 from arena.selectors.matches import recent_matches
-from arena.selectors.tournaments import next_scheduled_tournaments, tournament_list
+from arena.selectors.schedules import next_scheduled_tournaments
+from arena.selectors.tournaments import tournament_list
 
 __all__ = ["home"]
 

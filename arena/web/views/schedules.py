@@ -21,12 +21,7 @@ from arena.crontabs import CrontabError, crontab_describe, next_due_times
 from arena.errors import InvalidInput
 from arena.selectors.accounts import is_organiser
 from arena.selectors.games import hosted_game
-from arena.selectors.tournaments import (
-    schedule_get,
-    schedule_list,
-    schedule_runs,
-    schedule_view,
-)
+from arena.selectors.schedules import schedule_get, schedule_list, schedule_runs, schedule_view
 from arena.services.schedules import (
     schedule_create,
     schedule_delete,

@@ -30,17 +30,19 @@ from arena.models import Tournament
 from arena.selectors.accounts import is_organiser
 from arena.selectors.games import hosted_game
 from arena.selectors.matches import replays_of_tournament
-from arena.selectors.tournaments import (
+from arena.selectors.schedules import next_scheduled_tournaments
+from arena.selectors.standings import (
     crosstable_csv,
     crosstable_rows,
     csv_notes,
     has_match_points,
-    next_scheduled_tournaments,
-    signup_choices,
     standings_csv,
+    tournament_rounds,
+)
+from arena.selectors.tournaments import (
+    signup_choices,
     tournament_get,
     tournament_list,
-    tournament_rounds,
     tournament_signups,
 )
 from arena.services.tournaments import (

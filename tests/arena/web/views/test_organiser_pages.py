@@ -24,7 +24,7 @@ from django_celery_beat.models import PeriodicTask
 
 from arena.algorithms.tournament_options import OPTIONS
 from arena.models import Match, MatchSeat, Tournament, TournamentSchedule, TournamentSignup
-from arena.selectors.tournaments import (
+from arena.selectors.standings import (
     CROSSTABLE_COLUMNS,
     CROSSTABLE_HOW_TO_READ,
     CSV_COLUMNS,

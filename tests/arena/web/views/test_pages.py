@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from arena.models import Bot, BotVersion, Match, Rating, Tournament
 from arena.selectors.head_to_head import bot_head_to_head, bot_head_to_head_table
-from arena.selectors.tournaments import next_scheduled_tournaments
+from arena.selectors.schedules import next_scheduled_tournaments
 from arena.services.tournaments import tournament_finish
 from engine.registry import GAMES
 from tests.arena.factories import (
