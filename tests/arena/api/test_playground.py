@@ -60,7 +60,7 @@ def test_a_run_is_started_polled_and_its_replay_read(
 def test_a_source_the_upload_check_refuses_is_a_400_with_its_line(
     owner_client, source, code, line
 ) -> None:
-    with mock.patch("arena.services.playground.enqueue") as enqueue:
+    with mock.patch("arena.services.playground.runs.enqueue") as enqueue:
         response = owner_client.post(RUNS, _body(source=source), format="json")
     body = assert_error(response, 400, code)
     assert body["line"] == line and f"line {line}" in body["detail"]
@@ -90,7 +90,7 @@ def test_a_source_just_over_the_limit_is_a_413_too_large_not_a_400(
     assert assert_error(saved, 413)["code"] == "too_large"
     assert not PlaygroundRun.objects.exists() and not PlaygroundDraft.objects.exists()
     # At the limit exactly it is a source like any other (here: checked, and run).
-    with mock.patch("arena.services.playground.enqueue"):
+    with mock.patch("arena.services.playground.runs.enqueue"):
         fits = STARTER + "#" * (settings.ARENA_UPLOAD_MAX_BYTES - len(STARTER))
         assert owner_client.post(RUNS, _body(source=fits), format="json").status_code == 201
 
@@ -157,7 +157,7 @@ def test_source_and_draft_together_or_neither_is_a_400(owner_client) -> None:
 
 def test_the_hourly_quota_is_a_429_with_retry_after(owner_client, settings) -> None:
     settings.ARENA_PLAYGROUND_RUNS_PER_HOUR = 1
-    with mock.patch("arena.services.playground.enqueue"):
+    with mock.patch("arena.services.playground.runs.enqueue"):
         assert owner_client.post(RUNS, _body(), format="json").status_code == 201
         response = owner_client.post(RUNS, _body(), format="json")
     assert_error(response, 429, "quota")
@@ -187,7 +187,7 @@ def test_refused_runs_count_against_the_checks_limit(owner_client, other_client,
     ones included; beyond the limit nothing is checked."""
     broken = _body(source="def act(o):\n    return {\n")
     with mock.patch(
-        "arena.services.playground.bot_file_check", wraps=playground.bot_file_check
+        "arena.services.playground.runs.bot_file_check", wraps=playground.runs.bot_file_check
     ) as check:
         for _ in range(3):
             assert_error(owner_client.post(RUNS, broken, format="json"), 400, "syntax_error")
@@ -198,7 +198,7 @@ def test_refused_runs_count_against_the_checks_limit(owner_client, other_client,
     assert check.call_count == 3, "the fourth was not checked"
     assert not PlaygroundRun.objects.exists()
     # Another author has a budget of their own.
-    with mock.patch("arena.services.playground.enqueue"):
+    with mock.patch("arena.services.playground.runs.enqueue"):
         assert other_client.post(RUNS, _body(), format="json").status_code == 201
     # Reads are never limited.
     assert owner_client.get(RUNS).status_code == 200
@@ -206,9 +206,9 @@ def test_refused_runs_count_against_the_checks_limit(owner_client, other_client,
 
 def test_a_run_over_the_hourly_quota_costs_no_source_check(owner_client, settings) -> None:
     settings.ARENA_PLAYGROUND_RUNS_PER_HOUR = 1
-    with mock.patch("arena.services.playground.enqueue"):
+    with mock.patch("arena.services.playground.runs.enqueue"):
         assert owner_client.post(RUNS, _body(), format="json").status_code == 201
-        with mock.patch("arena.services.playground.bot_file_check") as check:
+        with mock.patch("arena.services.playground.runs.bot_file_check") as check:
             assert_error(owner_client.post(RUNS, _body(), format="json"), 429, "quota")
     assert not check.called
 
@@ -281,7 +281,7 @@ def test_the_opponent_search_reaches_any_ladder_bot_by_name_or_owner(
         f"bot:{Bot.objects.get(name='ladder-229').pk}"
     ]
     # What it finds can be seated: ref for ref, the run accepts it.
-    with mock.patch("arena.services.playground.enqueue"):
+    with mock.patch("arena.services.playground.runs.enqueue"):
         ref = by_owner["results"][0]["ref"]
         assert owner_client.post(RUNS, _body(opponents=[ref]), format="json").status_code == 201
     for hidden in ("zz-dice", "zz-off"):  # another game's, and a bot off the ladder

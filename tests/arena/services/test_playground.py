@@ -156,7 +156,7 @@ def test_a_draft_that_fails_the_upload_check_is_refused_with_its_line(
     owner, source, code, line
 ) -> None:
     with (
-        mock.patch("arena.services.playground.enqueue") as enqueue,
+        mock.patch("arena.services.playground.runs.enqueue") as enqueue,
         pytest.raises(InvalidInput) as refused,
     ):
         _run(owner, source=source)
@@ -257,7 +257,7 @@ def test_matches_per_run_are_one_to_ten(owner) -> None:
 
 
 def test_a_run_waiting_more_than_a_minute_for_a_worker_says_so(owner) -> None:
-    with mock.patch("arena.services.playground.enqueue"):  # no worker takes it
+    with mock.patch("arena.services.playground.runs.enqueue"):  # no worker takes it
         run = _run(owner, matches=2)
     view = run_view(run=run_get(user=owner, run_id=run.pk))
     assert view.status == "queued" and not view.waiting_for_worker
@@ -270,7 +270,7 @@ def test_a_run_waiting_more_than_a_minute_for_a_worker_says_so(owner) -> None:
 def test_a_match_waiting_beside_a_running_one_says_so_too(owner) -> None:
     """Issue 33: while any match of the run was running, ``waiting_for_worker`` stayed false,
     however long the others had waited; each waiting match says so now."""
-    with mock.patch("arena.services.playground.enqueue"):
+    with mock.patch("arena.services.playground.runs.enqueue"):
         run = _run(owner, matches=3)
     PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(seconds=90))
     first = run.matches.get(number=1)
@@ -295,7 +295,7 @@ def test_a_match_is_played_once_however_often_its_task_comes(owner) -> None:
 
 
 def test_the_sweeper_sends_lost_matches_again_and_takes_over_dead_ones(owner, settings) -> None:
-    with mock.patch("arena.services.playground.enqueue"):
+    with mock.patch("arena.services.playground.runs.enqueue"):
         run = _run(owner, matches=2)
     first, second = run.matches.order_by("number")
     PlaygroundRun.objects.filter(pk=run.pk).update(created=timezone.now() - timedelta(hours=1))
@@ -303,7 +303,7 @@ def test_the_sweeper_sends_lost_matches_again_and_takes_over_dead_ones(owner, se
     PlaygroundMatch.objects.filter(pk=second.pk).update(
         status="running", started_at=long_ago, attempts=1
     )
-    with mock.patch("arena.services.playground.enqueue") as enqueue:
+    with mock.patch("arena.services.playground.sweeping.enqueue") as enqueue:
         counts = playground_sweep()
     assert counts == {"playground_requeued": 2, "playground_failed": 0}
     assert sorted(call.args[1] for call in enqueue.call_args_list) == [first.pk, second.pk]

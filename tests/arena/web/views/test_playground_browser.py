@@ -241,7 +241,7 @@ def test_a_match_waiting_for_a_worker_says_so_while_another_plays(tab: Tab) -> N
     log_in(tab, "wanda", PASSWORD)
     tab.goto("/games/lie21/play/")
     page.wait_for_selector("#playground[data-ready=true]")
-    with mock.patch("arena.services.playground.enqueue"):  # no worker takes them
+    with mock.patch("arena.services.playground.runs.enqueue"):  # no worker takes them
         page.fill("#run-matches", "3")
         page.click("#run-button")
         page.wait_for_selector("#run-status[data-status=queued]")
