@@ -140,22 +140,7 @@ def ratings_refit(*, game: str) -> RefitReport:
         read_ms = (time.perf_counter() - started) * 1000
         fit_started = time.perf_counter()
         index = {version: k for k, (_, version, *_rest) in enumerate(ratings)}
-        known = np.array([version in index for version in versions.tolist()], dtype=bool)
-        results = whole_history.Results(
-            matches[known],
-            np.array([index[v] for v in versions[known].tolist()], dtype=np.int64),
-            placings[known],
-        )
-        fit = whole_history.fit_results(
-            len(ratings),
-            results,
-            prior_mu=[row[2] for row in ratings],
-            prior_sigma=[DEFAULT_SIGMA] * len(ratings),
-            draw_probability=whole_history.tie_rate(results),
-            # From the last fit (a version never fitted shows its prior): a few sweeps.
-            start_mu=[row[3] for row in ratings],
-            start_sigma=[row[4] for row in ratings],
-        )
+        results, fit = _fit(ratings, index, matches, versions, placings)
         fit_ms = (time.perf_counter() - fit_started) * 1000
         write_started = time.perf_counter()
         now = timezone.now()
@@ -184,6 +169,33 @@ def ratings_refit(*, game: str) -> RefitReport:
         report.total_ms,
     )
     return report
+
+
+def _fit(
+    ratings: list[tuple],
+    index: dict[int, int],
+    matches: np.ndarray,
+    versions: np.ndarray,
+    placings: np.ndarray,
+) -> tuple[whole_history.Results, whole_history.Fit]:
+    """The seats of versions that have a rating, as the fit's results, and their fit."""
+    known = np.array([version in index for version in versions.tolist()], dtype=bool)
+    results = whole_history.Results(
+        matches[known],
+        np.array([index[v] for v in versions[known].tolist()], dtype=np.int64),
+        placings[known],
+    )
+    fit = whole_history.fit_results(
+        len(ratings),
+        results,
+        prior_mu=[row[2] for row in ratings],
+        prior_sigma=[DEFAULT_SIGMA] * len(ratings),
+        draw_probability=whole_history.tie_rate(results),
+        # From the last fit (a version never fitted shows its prior): a few sweeps.
+        start_mu=[row[3] for row in ratings],
+        start_sigma=[row[4] for row in ratings],
+    )
+    return results, fit
 
 
 def _write(ratings: list[tuple], fit: whole_history.Fit, now: datetime) -> None:
