@@ -34,7 +34,7 @@ def _history(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A fresh copy of the round's history: each entry a flat dict whose only lists are the
     dice of a throw (``dice``, ``hide``, ``up``, ``cover``) and an announcement's ``hand``.
     Written out by shape: it is most of an observation, built on every decision."""
-    out = []
+    out: list[dict[str, Any]] = []
     append = out.append
     for entry in entries:
         copy = entry.copy()
@@ -55,7 +55,7 @@ def _history(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _rounds(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A fresh copy of the finished rounds' public summaries (lists: ``hand`` and ``dice``,
     either of them null, and ``lives``)."""
-    out = []
+    out: list[dict[str, Any]] = []
     append = out.append
     for summary in summaries:
         copy = summary.copy()
@@ -98,7 +98,7 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
     # The dice: values up to all, those under the cup to the seats that know them.
     everyone = state.everyone
     known = state.known
-    view = []
+    view: list[dict[str, Any]] = []
     append = view.append
     for d in _DICE:
         value = dice[d]

@@ -667,10 +667,10 @@ class LiarsState:
                     raise IllegalMove("'better' announcements are off in this match")
                 if self.phase == START:
                     raise IllegalMove("only a receiver may announce 'better'")
-                hand = self.minimum()
-                if hand is None:
+                lowest = self.minimum()
+                if lowest is None:
                     raise IllegalMove("there is no higher hand to announce")
-                return hand, True
+                return lowest, True
             try:
                 return parse_short(raw, self.order), False
             except ShortFormError as exc:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from engine.game import Event, IllegalMove
 from engine.games.tieng_len.cards import CODES, HAND_SIZE, INDEX, TWO, shuffled
@@ -210,7 +210,7 @@ class TiengLenState:
         rotation: int = 0,
         leader: int | None = None,
         instant_wins: bool = False,
-    ) -> TiengLenState:
+    ) -> Self:
         """Shuffle the pack from ``seed`` and deal 13 cards to each seat.
 
         Position p takes cards 13p to 13p + 12 of the shuffled pack, whoever deals; seat s
@@ -236,7 +236,7 @@ class TiengLenState:
         rotation: int = 0,
         leader: int | None = None,
         instant_wins: bool = False,
-    ) -> TiengLenState:
+    ) -> Self:
         """Deal a shuffled pack (card numbers, the first card dealt first): :meth:`deal`
         with its shuffle, or a replay's record (a referee's re-play)."""
         if sorted(deck) != list(range(52)):
@@ -256,7 +256,7 @@ class TiengLenState:
     @classmethod
     def from_hands(
         cls, hands: Sequence[Sequence[str]], *, leader: int | None = None, dealer: int = 0
-    ) -> TiengLenState:
+    ) -> Self:
         """A game from scripted hands of card codes (tests, examples)."""
         numbers = [[INDEX[c] for c in hand] for hand in hands]
         held = {c for hand in numbers for c in hand}
@@ -488,7 +488,7 @@ class TiengLenState:
         if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
             # The hand is sorted: the singles that beat the card are those after it.
             above = self.codes_in_hand[seat][bisect_right(hand, top) :]
-            actions = [{"cards": [c]} for c in above]
+            actions: list[dict[str, Any]] = [{"cards": [c]} for c in above]
         elif self.plays_of[seat] is None:
             # The hand's plays are not listed yet: list only those that beat the play (every
             # play is listed at the seat's first lead, on a hand smaller by then).

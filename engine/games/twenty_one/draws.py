@@ -116,9 +116,10 @@ class RecordedDraws:
             raise ValueError("the record holds no more cards put back this round")
         entry = put_back[self.put_backs]
         self.put_backs += 1
-        if entry["card"] != card or not 0 <= entry["slot"] <= size:
+        slot: int = entry["slot"]
+        if entry["card"] != card or not 0 <= slot <= size:
             raise ValueError(f"the record does not put card {card} back into {size} cards")
-        return size - entry["slot"]
+        return size - slot
 
     def discards(self, hand: list[str], count: int) -> list[str]:
         switched = self.round.get("switched", [])

@@ -375,7 +375,9 @@ class TwentyOneState:
         return [self._first_deal]
 
     # --- internals: a turn -------------------------------------------------------------------
-    def _play(self, seat: int, names: tuple[str, ...], then: str | None, events: list) -> None:
+    def _play(
+        self, seat: int, names: tuple[str, ...], then: str | None, events: list[Event]
+    ) -> None:
         for name in names:
             if name not in self.hands[seat]:
                 raise IllegalMove(f"{name!r} left your hand (Trump Switch) before its turn")
