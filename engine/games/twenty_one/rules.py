@@ -121,7 +121,6 @@ class TwentyOneState:
         "history",
         "hush",
         "last_round",
-        "last_seen",
         "order",
         "over",
         "passed",
@@ -142,6 +141,7 @@ class TwentyOneState:
         "switched",
         "table",
         "target",
+        "templates",
         "trump_counts",
         "trump_deck",
         "trump_start",
@@ -199,8 +199,9 @@ class TwentyOneState:
         self.rounds: list[dict[str, Any]] = []  # the spectator's record of finished rounds
         self.round_publics: list[dict[str, Any]] = []  # round_end payloads (public)
         self.last_round: dict[str, Any] | None = None
-        #: Each seat's own copy of last_round, made as it first observes it (observe.py).
-        self.last_seen: list[dict[str, Any] | None] = [None, None]
+        #: Each seat's observation template for the round, with its own copy of last_round,
+        #: made as it first observes the round (observe.py); dropped when a round ends.
+        self.templates: list[dict[str, Any] | None] = [None, None]
         self.round = 0
         self.acting_bet = 0
         self.over = False
@@ -654,7 +655,7 @@ class TwentyOneState:
         }
         self.round_publics.append(public)
         self.last_round = public
-        self.last_seen = [None, None]
+        self.templates = [None, None]
         self.rounds.append(
             {
                 "round": self.round,
