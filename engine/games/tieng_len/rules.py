@@ -88,6 +88,20 @@ def _shown(value: object) -> str:
     return text if len(text) <= 24 else text[:20] + "...'"
 
 
+def _check_deal(
+    hands: Sequence[Sequence[int]], out_of_play: Sequence[int], leader: int | None
+) -> None:
+    """ValueError unless the hands (2 to 4), the cards out of play and the leader make a deal."""
+    n = len(hands)
+    if not 2 <= n <= 4:
+        raise ValueError("Tieng Len is played by 2 to 4 seats")
+    every = [c for hand in hands for c in hand] + list(out_of_play)
+    if len(every) != len(set(every)) or not all(0 <= c < 52 for c in every):
+        raise ValueError("the hands must hold distinct cards of one pack")
+    if leader is not None and not 0 <= leader < n:
+        raise ValueError(f"leader must be a seat from 0 to {n - 1}")
+
+
 class TiengLenState:
     """One game in progress, from the deal until one seat alone holds cards.
 
@@ -148,13 +162,7 @@ class TiengLenState:
         instant_wins: bool = False,
     ) -> None:
         n = len(hands)
-        if not 2 <= n <= 4:
-            raise ValueError("Tieng Len is played by 2 to 4 seats")
-        every = [c for hand in hands for c in hand] + list(out_of_play)
-        if len(every) != len(set(every)) or not all(0 <= c < 52 for c in every):
-            raise ValueError("the hands must hold distinct cards of one pack")
-        if leader is not None and not 0 <= leader < n:
-            raise ValueError(f"leader must be a seat from 0 to {n - 1}")
+        _check_deal(hands, out_of_play, leader)
         self.num_players = n
         self.dealer = dealer % n
         self.rotation = rotation
@@ -405,8 +413,14 @@ class TiengLenState:
             self.trick.append((seat, None))
             self.trick_views.append({"seat": seat, "pass": True})
             events.append({"type": "pass", "public": {"seat": seat}})
-            self._advance(seat, events)
-            return events
+        elif self._play(seat, play, events):
+            return events  # the game is over
+        self._advance(seat, events)
+        return events
+
+    def _play(self, seat: int, play: Combo, events: list[Event]) -> bool:
+        """Take a legal play's cards from the hand onto the trick and log it (``play``, and
+        ``out`` when the hand is empty); True when that ended the game."""
         cards = play[3]
         hand = self.hands[seat]
         in_hand = self.codes_in_hand[seat]
@@ -445,9 +459,8 @@ class TiengLenState:
             events.append({"type": "out", "public": {"seat": seat, "rank": len(self.finished) - 1}})
             if sum(self.holding) <= 1:
                 self._end(events)
-                return events
-        self._advance(seat, events)
-        return events
+                return True
+        return False
 
     def start_events(self) -> list[Event]:
         """The deal (each hand to its owner only; counts, dealer and leader to everyone),
