@@ -132,10 +132,43 @@ def _template(state: LiarsState, seat: int) -> dict[str, Any]:
     return template
 
 
-def _dice_view(state: LiarsState, seat: int) -> list[dict[str, Any]]:
-    """The five dice as ``seat`` knows them: values up to all, those under the cup to the
-    seats that know them (a fresh dict and lists for each die)."""
+def observation(state: LiarsState, seat: int) -> dict[str, Any]:
+    """The game part of a seat's observation (the runner adds the match part).
+
+    The dice as this seat knows them, what the seat to move may do, and the seat's own
+    copies of the history, set into a copy of its template for the round (:func:`_template`).
+    Built on every decision, so it is written out in one function, over 60 lines: split
+    into helpers for the received hand, the dice and ``may``, a Liars game of random bots
+    took 1.8% more instructions (14.15 M against 13.90 M, ``docs/engine-speed.md``).
+    """
+    received = state.received
+    over = state.over
+    holder = state.holder
+    mine = not over and seat == holder
+    phase = state.phase
+    throws = state.throws
+    contest = state.contest
+    looked = state.looked
     dice, hidden, thrown = state.dice, state.hidden, state.thrown
+    template = state.templates[seat]
+    if template is None:
+        template = state.templates[seat] = _template(state, seat)
+    out = template.copy()
+    out["direction"] = state.direction
+    out["to_act"] = None if over else holder
+    out["phase"] = phase if mine else None
+    out["lives"] = state.lives[:]  # a seat out of the game has 0 (see LiarsState.scores)
+    out["out"] = state.out[:]
+    if received is not None:
+        hand, rank, limit = received
+        out["received"] = {
+            "hand": list(hand),
+            "category": CATEGORIES[state.order.category[rank]],
+            "rank": rank,
+            "throws": limit,
+            "from": state.bettor,
+        }
+    # The dice: values up to all, those under the cup to the seats that know them.
     everyone = state.everyone
     known = state.known
     view: list[dict[str, Any]] = []
@@ -160,76 +193,54 @@ def _dice_view(state: LiarsState, seat: int) -> list[dict[str, Any]]:
             die["known_by"] = [s for s in everyone if row[s]]
             die["thrown"] = thrown[d]
         append(die)
-    return view
-
-
-def _may(state: LiarsState) -> dict[str, Any]:
-    """What the seat to move may do now (the rules still check every action)."""
-    phase, throws, contest, looked = state.phase, state.throws, state.contest, state.looked
-    dice, hidden, thrown = state.dice, state.hidden, state.thrown
-    if phase == START:
-        unthrown = [d for d in _DICE if not dice[d]]
-        return {
-            "refuse": False,
-            "look": False,
-            "throw": unthrown,
-            "hide": unthrown[:],
-            "cover": [],
-            "announce": not unthrown,
-            "better": False,
-        }
+    if mine:
+        low = state.minimum()
+        out["minimum"] = list(low) if low is not None else None
+        # What the seat to move may do now (the rules still check every action).
+        if phase == START:
+            unthrown = [d for d in _DICE if not dice[d]]
+            may = {
+                "refuse": False,
+                "look": False,
+                "throw": unthrown,
+                "hide": unthrown[:],
+                "cover": [],
+                "announce": not unthrown,
+                "better": False,
+            }
+        elif contest is not None:
+            beat = contest[0] == "beat" and throws > 0
+            may = {
+                "refuse": phase == RECEIVE,
+                "look": False,
+                "throw": [0, 1, 2, 3, 4] if throws < contest[1] else [],
+                "hide": [],
+                "cover": [],
+                "announce": beat,
+                "better": beat and state.better,
+            }
+        else:
+            if looked:
+                throwable = [d for d in _DICE if not thrown[d]]
+            else:
+                throwable = [d for d in _DICE if not thrown[d] and not hidden[d]]
+            first = throws == 0
+            may = {
+                "refuse": phase == RECEIVE,
+                "look": not looked and True in hidden,
+                "throw": throwable,
+                # Uncovered dice may land under the cup only in the turn's first throw.
+                "hide": throwable[:] if first else [d for d in throwable if hidden[d]],
+                "cover": [d for d in _DICE if not hidden[d]] if first else [],
+                "announce": not (looked and first),
+                "better": state.better and not (looked and first),
+            }
+        out["may"] = may
+    out["dice"] = view
+    out["looked"] = looked
+    out["throws"] = throws
     if contest is not None:
-        beat = contest[0] == "beat" and throws > 0
-        return {
-            "refuse": phase == RECEIVE,
-            "look": False,
-            "throw": [0, 1, 2, 3, 4] if throws < contest[1] else [],
-            "hide": [],
-            "cover": [],
-            "announce": beat,
-            "better": beat and state.better,
-        }
-    if looked:
-        throwable = [d for d in _DICE if not thrown[d]]
-    else:
-        throwable = [d for d in _DICE if not thrown[d] and not hidden[d]]
-    first = throws == 0
-    return {
-        "refuse": phase == RECEIVE,
-        "look": not looked and True in hidden,
-        "throw": throwable,
-        # Uncovered dice may land under the cup only in the turn's first throw.
-        "hide": throwable[:] if first else [d for d in throwable if hidden[d]],
-        "cover": [d for d in _DICE if not hidden[d]] if first else [],
-        "announce": not (looked and first),
-        "better": state.better and not (looked and first),
-    }
-
-
-def _received(state: LiarsState) -> dict[str, Any] | None:
-    """The announcement the seat to move received, as observations show it."""
-    received = state.received
-    if received is None:
-        return None
-    hand, rank, limit = received
-    return {
-        "hand": list(hand),
-        "category": CATEGORIES[state.order.category[rank]],
-        "rank": rank,
-        "throws": limit,
-        "from": state.bettor,
-    }
-
-
-def observation(state: LiarsState, seat: int) -> dict[str, Any]:
-    """The game part of a seat's observation (the runner adds the match part): the dice
-    as this seat knows them, what the seat to move may do, and the seat's own copies of
-    the history, set into a copy of its template for the round (:func:`_template`)."""
-    over = state.over
-    holder = state.holder
-    mine = not over and seat == holder
-    throws = state.throws
-    contest = state.contest
+        out["contest"] = {"kind": contest[0], "limit": contest[1], "throws": throws}
     # The round's history and the past rounds: the seat's own copies, brought up to date.
     history, past = state.history, state.past
     seen = state.seen_history[seat]
@@ -238,26 +249,6 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
     rounds = state.seen_rounds[seat]
     if len(rounds) < len(past):
         rounds += _rounds(past[len(rounds) :])
-    template = state.templates[seat]
-    if template is None:
-        template = state.templates[seat] = _template(state, seat)
-    out = template.copy()
-    out["direction"] = state.direction
-    out["to_act"] = None if over else holder
-    out["phase"] = state.phase if mine else None
-    out["lives"] = state.lives[:]  # a seat out of the game has 0 (see LiarsState.scores)
-    out["out"] = state.out[:]
-    out["received"] = _received(state)
-    if mine:
-        low = state.minimum()
-        out["minimum"] = list(low) if low is not None else None
-    out["dice"] = _dice_view(state, seat)
-    out["looked"] = state.looked
-    out["throws"] = throws
-    if contest is not None:
-        out["contest"] = {"kind": contest[0], "limit": contest[1], "throws": throws}
-    if mine:
-        out["may"] = _may(state)
     out["history"] = seen[:]
     out["rounds"] = rounds[:]
     out["options"] = state.options_view.copy()
