@@ -143,6 +143,7 @@ class TiengLenState:
         "removed",
         "rotation",
         "seen_trick",
+        "templates",
         "trick",
         "trick_leader",
         "trick_views",
@@ -195,6 +196,8 @@ class TiengLenState:
         self.trick_views: list[dict[str, Any]] = []  # the trick's plays and passes
         # Each seat's own copies of trick_views, made as it first observes them.
         self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        #: Each seat's observation template (observe.py), made at its first observation.
+        self.templates: list[dict[str, Any] | None] = [None] * n
         # Every play each hand can make (sorted; None until first asked for) and the cards
         # it has played since: a hand only loses cards, so its plays are the plays it had
         # that use none of them (legal_actions filters them then, rather than search anew).
