@@ -100,16 +100,16 @@ def observation(state: TwentyOneState, seat: int) -> dict[str, Any]:
     if template is None:
         template = state.templates[seat] = _template(state, seat)
     out = template.copy()
-    up = state.up
-    up0, up1 = up
+    up0, up1 = state.up
     deck = state.deck
     unseen = deck[:]
     unseen.append(state.hush[1 - seat])
     unseen.sort()  # the deck's order and which unseen card is the hush card stay hidden
     table = state.table
-    out["total"] = template["hush"] + sum(up[seat])
+    visible = [sum(up0), sum(up1)]
+    out["total"] = template["hush"] + visible[seat]
     out["face_up"] = [up0[:], up1[:]]
-    out["visible_totals"] = [sum(up0), sum(up1)]
+    out["visible_totals"] = visible
     out["unseen"] = unseen
     out["deck_count"] = len(deck)
     out["trumps"] = state.hands[seat][:]
