@@ -76,7 +76,9 @@ def canonical(dice: Iterable[int]) -> Hand:
 
 #: The canonical hand of five dice in any order, by the dice as they lie (every one of the
 #: 7,776): what :func:`canonical` computes, looked up.
-_BY_SORTED = {d: canonical(d) for d in itertools.combinations_with_replacement(range(1, 7), 5)}
+_BY_SORTED: dict[tuple[int, ...], Hand] = {
+    d: canonical(d) for d in itertools.combinations_with_replacement(range(1, 7), 5)
+}
 CANONICAL: dict[tuple[int, ...], Hand] = {
     dice: _BY_SORTED[tuple(sorted(dice))] for dice in itertools.product(range(1, 7), repeat=5)
 }

@@ -34,7 +34,7 @@ def _history(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A fresh copy of the round's history: each entry a flat dict whose only lists are the
     dice of a throw (``dice``, ``hide``, ``up``, ``cover``) and an announcement's ``hand``.
     Written out by shape: it is most of an observation, built on every decision."""
-    out = []
+    out: list[dict[str, Any]] = []
     append = out.append
     for entry in entries:
         copy = entry.copy()
@@ -55,7 +55,7 @@ def _history(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _rounds(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A fresh copy of the finished rounds' public summaries (lists: ``hand`` and ``dice``,
     either of them null, and ``lives``)."""
-    out = []
+    out: list[dict[str, Any]] = []
     append = out.append
     for summary in summaries:
         copy = summary.copy()
@@ -69,11 +69,83 @@ def _rounds(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+#: A die as a seat is shown it, by where it lies (copied, then the rest set in: cheaper
+#: than a dict display under CPython 3.11, and on every die of every decision).
+_NOT_THROWN: dict[str, Any] = {
+    "value": None,
+    "hidden": False,
+    "known": None,
+    "known_by": None,
+    "thrown": False,
+}
+_UNCOVERED: dict[str, Any] = {
+    "value": None,
+    "hidden": False,
+    "known": "up",
+    "known_by": None,
+    "thrown": False,
+}
+_UNDER_CUP: dict[str, Any] = {
+    "value": None,
+    "hidden": True,
+    "known": None,
+    "known_by": None,
+    "thrown": False,
+}
+#: Every key of an observation in its place, the values filled in (see _template).
+_KEYS = dict.fromkeys(
+    (
+        "game",
+        "seat",
+        "seats",
+        "round",
+        "starter",
+        "direction",
+        "to_act",
+        "phase",
+        "lives",
+        "out",
+        "received",
+        "minimum",
+        "dice",
+        "looked",
+        "throws",
+        "contest",
+        "may",
+        "history",
+        "rounds",
+        "options",
+        # Two placeholders, taken out again below: with 22 keys the dict's table grows to
+        # room for 42, and a copy keeps that room, so the match part the runner adds (three
+        # keys) goes in without the table being rebuilt, as it would be from room for 21.
+        "",
+        " ",
+    )
+)
+del _KEYS[""], _KEYS[" "]
+
+
+def _template(state: LiarsState, seat: int) -> dict[str, Any]:
+    """A seat's observation for the round with what stays the same through it (the game,
+    the seat, the seats, the round and its starter) and ``contest`` null; the rest is set
+    in on each decision. Copying it costs less than writing out a 20-key dict display."""
+    template = _KEYS.copy()
+    template["game"] = "liars"
+    template["seat"] = seat
+    template["seats"] = state.n
+    template["round"] = state.round
+    template["starter"] = state.starter
+    return template
+
+
 def observation(state: LiarsState, seat: int) -> dict[str, Any]:
     """The game part of a seat's observation (the runner adds the match part).
 
-    Built on every decision, so it is written out in one function: the dice as this seat
-    knows them, what the seat to move may do, and the seat's own copies of the history.
+    The dice as this seat knows them, what the seat to move may do, and the seat's own
+    copies of the history, set into a copy of its template for the round (:func:`_template`).
+    Built on every decision, so it is written out in one function, over 60 lines: split
+    into helpers for the received hand, the dice and ``may``, a Liars game of random bots
+    took 1.8% more instructions (14.15 M against 13.90 M, ``docs/engine-speed.md``).
     """
     received = state.received
     over = state.over
@@ -84,52 +156,52 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
     contest = state.contest
     looked = state.looked
     dice, hidden, thrown = state.dice, state.hidden, state.thrown
+    template = state.templates[seat]
+    if template is None:
+        template = state.templates[seat] = _template(state, seat)
+    out = template.copy()
+    out["direction"] = state.direction
+    out["to_act"] = None if over else holder
+    out["phase"] = phase if mine else None
+    out["lives"] = state.lives[:]  # a seat out of the game has 0 (see LiarsState.scores)
+    out["out"] = state.out[:]
     if received is not None:
         hand, rank, limit = received
-        got: dict[str, Any] | None = {
+        out["received"] = {
             "hand": list(hand),
             "category": CATEGORIES[state.order.category[rank]],
             "rank": rank,
             "throws": limit,
             "from": state.bettor,
         }
-    else:
-        got = None
     # The dice: values up to all, those under the cup to the seats that know them.
     everyone = state.everyone
     known = state.known
-    view = []
+    view: list[dict[str, Any]] = []
     append = view.append
     for d in _DICE:
         value = dice[d]
         if not value:
-            append({"value": None, "hidden": False, "known": None, "known_by": [], "thrown": False})
+            die = _NOT_THROWN.copy()
+            die["known_by"] = []
         elif not hidden[d]:
-            append(
-                {
-                    "value": value,
-                    "hidden": False,
-                    "known": "up",
-                    "known_by": everyone[:],
-                    "thrown": thrown[d],
-                }
-            )
+            die = _UNCOVERED.copy()
+            die["value"] = value
+            die["known_by"] = everyone[:]
+            die["thrown"] = thrown[d]
         else:
             row = known[d]
             how = row[seat]
-            append(
-                {
-                    "value": value if how else None,  # UNKNOWN is 0
-                    "hidden": True,
-                    "known": KNOWN_WORDS[how],
-                    "known_by": [s for s in everyone if row[s]],
-                    "thrown": thrown[d],
-                }
-            )
-    if not mine:
-        low = may = None
-    else:
+            die = _UNDER_CUP.copy()
+            if how:  # UNKNOWN is 0: the value stays None
+                die["value"] = value
+                die["known"] = KNOWN_WORDS[how]
+            die["known_by"] = [s for s in everyone if row[s]]
+            die["thrown"] = thrown[d]
+        append(die)
+    if mine:
         low = state.minimum()
+        out["minimum"] = list(low) if low is not None else None
         # What the seat to move may do now (the rules still check every action).
         if phase == START:
             unthrown = [d for d in _DICE if not dice[d]]
@@ -169,6 +241,12 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
                 "announce": not (looked and first),
                 "better": state.better and not (looked and first),
             }
+        out["may"] = may
+    out["dice"] = view
+    out["looked"] = looked
+    out["throws"] = throws
+    if contest is not None:
+        out["contest"] = {"kind": contest[0], "limit": contest[1], "throws": throws}
     # The round's history and the past rounds: the seat's own copies, brought up to date.
     history, past = state.history, state.past
     seen = state.seen_history[seat]
@@ -177,32 +255,10 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
     rounds = state.seen_rounds[seat]
     if len(rounds) < len(past):
         rounds += _rounds(past[len(rounds) :])
-    return {
-        "game": "liars",
-        "seat": seat,
-        "seats": state.n,
-        "round": state.round,
-        "starter": state.starter,
-        "direction": state.direction,
-        "to_act": None if over else holder,
-        "phase": phase if mine else None,
-        "lives": state.lives[:],  # a seat out of the game has 0 (see LiarsState.scores)
-        "out": state.out[:],
-        "received": got,
-        "minimum": list(low) if low is not None else None,
-        "dice": view,
-        "looked": looked,
-        "throws": throws,
-        "contest": (
-            {"kind": contest[0], "limit": contest[1], "throws": throws}
-            if contest is not None
-            else None
-        ),
-        "may": may,
-        "history": seen[:],
-        "rounds": rounds[:],
-        "options": state.options_view.copy(),
-    }
+    out["history"] = seen[:]
+    out["rounds"] = rounds[:]
+    out["options"] = state.options_view.copy()
+    return out
 
 
 def game_reveal(state: LiarsState) -> dict[str, Any]:

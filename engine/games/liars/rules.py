@@ -185,6 +185,7 @@ class LiarsState:
         "steps",
         "stop_first",
         "straights",
+        "templates",
         "throw_log",
         "thrown",
         "throws",
@@ -319,6 +320,8 @@ class LiarsState:
         self.chain: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
         self.seen_history: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
+        #: Each seat's observation template for the round (observe.py), made as it is needed.
+        self.templates: list[dict[str, Any] | None] = [None] * self.n
         self.round_dirs = self.direction
         self.decisions = 0
         self.throw_log: list[dict[str, Any]] = []  # every throw's values, for the record
@@ -533,12 +536,14 @@ class LiarsState:
             raise IllegalMove(f"'{key}' names a die twice")
         return raw
 
-    def _throw(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+    def _throw_lists(self, action: Mapping[str, Any]) -> tuple[list[int], list[int], list[int]]:
+        """A throw's ``throw``, ``hide`` and ``cover`` lists, each of distinct dice indexes
+        (an absent key: an empty list); IllegalMove with the reason when one is not."""
         get = action.get
         dice_idx, hide, cover = get("throw"), get("hide", _NO_DICE), get("cover", _NO_DICE)
         # The common, well-formed case checked at once (see _indexes); else its messages.
         lists = _INDEX_LISTS
-        if not (
+        if (
             type(dice_idx) is list
             and tuple(dice_idx) in lists
             and set(map(type, dice_idx)) <= _INT
@@ -547,55 +552,18 @@ class LiarsState:
             and set(map(type, hide)) <= _INT
             and set(map(type, cover)) <= _INT
         ):
-            dice_idx = self._indexes(action, "throw")
-            hide = self._indexes(action, "hide")
-            cover = self._indexes(action, "cover")
-        if not dice_idx:
-            raise IllegalMove("'throw' must name at least one die")
-        for d in hide:
-            if d not in dice_idx:
-                raise IllegalMove(f"die {d} is in 'hide' but not thrown")
+            return dice_idx, hide, cover
+        return (
+            self._indexes(action, "throw"),
+            self._indexes(action, "hide"),
+            self._indexes(action, "cover"),
+        )
+
+    def _throw(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        dice_idx, hide, cover = self._throw_lists(action)
+        self._check_throw(dice_idx, hide, cover)
         phase = self.phase
         contest = self.contest
-        if phase == START:
-            if cover:
-                raise IllegalMove("the starter has no dice on the table to cover")
-            for d in dice_idx:
-                if self.dice[d] != 0:
-                    raise IllegalMove(f"die {d} has already been thrown this turn")
-        elif contest is not None:
-            if hide or cover:
-                raise IllegalMove("contest throws land where the rules say: no 'hide' or 'cover'")
-            if self.throws == 0 and len(dice_idx) != DICE:
-                raise IllegalMove("a contest starts with a throw of all five dice")
-            if self.throws >= contest[1]:
-                raise IllegalMove("the contest's throws are used up: announce")
-        else:
-            if self.throws == 0 and cover:
-                for d in cover:
-                    if self.hidden[d]:
-                        raise IllegalMove(f"die {d} is already under the cup")
-                    if d in dice_idx:
-                        raise IllegalMove(f"die {d} cannot be covered and thrown at once")
-            elif cover:
-                raise IllegalMove("dice may be covered only before the turn's first throw")
-            hidden = self.hidden
-            for d in dice_idx:
-                if self.thrown[d]:
-                    raise IllegalMove(f"die {d} has already been thrown this turn")
-                if hidden[d] and not self.looked and d not in cover:
-                    raise IllegalMove(
-                        f"die {d} is under the cup: look before taking it out to throw it"
-                    )
-            if self.throws > 0:
-                # The seed: uncovered dice may be hidden only before the turn's first throw;
-                # after it, a die lying on the mat stays uncovered when thrown again.
-                for d in hide:
-                    if not hidden[d]:
-                        raise IllegalMove(
-                            f"die {d} lies uncovered: after the turn's first throw it cannot "
-                            "go under the cup"
-                        )
         n = self.n
         known = self.known
         values = self.dice
@@ -642,6 +610,54 @@ class LiarsState:
             events += self._contest_check(seat)
         return events
 
+    def _check_throw(self, dice_idx: list[int], hide: list[int], cover: list[int]) -> None:
+        """The rules a throw's well-formed dice lists must meet in the current phase."""
+        if not dice_idx:
+            raise IllegalMove("'throw' must name at least one die")
+        for d in hide:
+            if d not in dice_idx:
+                raise IllegalMove(f"die {d} is in 'hide' but not thrown")
+        contest = self.contest
+        if self.phase == START:
+            if cover:
+                raise IllegalMove("the starter has no dice on the table to cover")
+            for d in dice_idx:
+                if self.dice[d] != 0:
+                    raise IllegalMove(f"die {d} has already been thrown this turn")
+        elif contest is not None:
+            if hide or cover:
+                raise IllegalMove("contest throws land where the rules say: no 'hide' or 'cover'")
+            if self.throws == 0 and len(dice_idx) != DICE:
+                raise IllegalMove("a contest starts with a throw of all five dice")
+            if self.throws >= contest[1]:
+                raise IllegalMove("the contest's throws are used up: announce")
+        else:
+            if self.throws == 0 and cover:
+                for d in cover:
+                    if self.hidden[d]:
+                        raise IllegalMove(f"die {d} is already under the cup")
+                    if d in dice_idx:
+                        raise IllegalMove(f"die {d} cannot be covered and thrown at once")
+            elif cover:
+                raise IllegalMove("dice may be covered only before the turn's first throw")
+            hidden = self.hidden
+            for d in dice_idx:
+                if self.thrown[d]:
+                    raise IllegalMove(f"die {d} has already been thrown this turn")
+                if hidden[d] and not self.looked and d not in cover:
+                    raise IllegalMove(
+                        f"die {d} is under the cup: look before taking it out to throw it"
+                    )
+            if self.throws > 0:
+                # The seed: uncovered dice may be hidden only before the turn's first throw;
+                # after it, a die lying on the mat stays uncovered when thrown again.
+                for d in hide:
+                    if not hidden[d]:
+                        raise IllegalMove(
+                            f"die {d} lies uncovered: after the turn's first throw it cannot "
+                            "go under the cup"
+                        )
+
     def _contest_check(self, seat: int) -> list[Event]:
         kind, limit = self.contest  # type: ignore[misc]
         if kind == "equal":
@@ -667,10 +683,10 @@ class LiarsState:
                     raise IllegalMove("'better' announcements are off in this match")
                 if self.phase == START:
                     raise IllegalMove("only a receiver may announce 'better'")
-                hand = self.minimum()
-                if hand is None:
+                lowest = self.minimum()
+                if lowest is None:
                     raise IllegalMove("there is no higher hand to announce")
-                return hand, True
+                return lowest, True
             try:
                 return parse_short(raw, self.order), False
             except ShortFormError as exc:
@@ -682,10 +698,9 @@ class LiarsState:
         order = self.order
         rank = order.rank_of[hand]  # type: ignore[index]
         category = order.category[rank]
-        phase = self.phase
         throws: int | None = None
         direction = action.get("direction")
-        if phase == START:
+        if self.phase == START:
             if 0 in self.dice:
                 raise IllegalMove("throw all five dice before announcing")
             if direction is not None:
@@ -696,28 +711,7 @@ class LiarsState:
         else:
             if direction is not None:
                 raise IllegalMove("only the round's starter chooses the direction")
-            received = self.received
-            assert received is not None
-            contest = self.contest
-            if contest is not None:
-                if contest[0] == "equal":
-                    raise IllegalMove("no hand beats five 6s: refuse it or throw all five dice")
-                if self.throws == 0:
-                    raise IllegalMove("a contest starts with a throw of all five dice")
-                if category != FIVE:
-                    raise IllegalMove("a contest ends with a five of a kind announced")
-                throws = self.throws
-            elif self.looked and self.throws == 0:
-                raise IllegalMove("you looked under the cup: throw at least one die first")
-            if category == NOTHING:
-                raise IllegalMove("only the round's starter may announce 'nothing'")
-            if throws is None and self.contest_next and category == FIVE:
-                throws = 5
-            # self.key() written out: it runs on every announcement.
-            mine = (rank, 5 - throws) if throws is not None else (rank, 0)
-            theirs = (received[1], 5 - received[2]) if received[2] is not None else (received[1], 0)
-            if mine <= theirs:
-                raise IllegalMove("the announcement must be higher than the one received")
+            throws = self._check_raise(rank, category)
         if throws is None and self.contest_next and category == FIVE:
             throws = 5
         dice = self.dice[:]
@@ -743,20 +737,7 @@ class LiarsState:
         self.history.append({"type": "announce", **public})
         events: list[Event] = [{"type": "announce", "public": public}]
         if self.no_lying and self.round == 1 and not true:
-            # The no-lying variant: a lie in the game's first round costs the liar a life.
-            events.append(
-                {
-                    "type": "lie",
-                    "public": {
-                        "seat": seat,
-                        "hand": list(hand),
-                        "dice": dice,
-                        "dice_hand": list(_CANONICAL[tuple(dice)]),
-                    },
-                }
-            )
-            self.bettor = seat  # the round's last announcer is the liar
-            return events + self._end_round(seat, "lie", seat)
+            return events + self._lie(seat, hand, dice)
         self.received = (hand, rank, throws)
         self.bettor = seat
         self.holder = receiver
@@ -771,6 +752,48 @@ class LiarsState:
         self.thrown = [False] * DICE
         self.throws = 0
         return events
+
+    def _lie(self, seat: int, hand: tuple[int, ...], dice: list[int]) -> list[Event]:
+        """The no-lying variant: a lie in the game's first round costs the liar a life."""
+        event: Event = {
+            "type": "lie",
+            "public": {
+                "seat": seat,
+                "hand": list(hand),
+                "dice": dice,
+                "dice_hand": list(_CANONICAL[tuple(dice)]),
+            },
+        }
+        self.bettor = seat  # the round's last announcer is the liar
+        return [event, *self._end_round(seat, "lie", seat)]
+
+    def _check_raise(self, rank: int, category: int) -> int | None:
+        """A receiver's announcement checked against the one received; returns its throws
+        (a contest's, or 5 for a five of a kind in the straight-contest variant)."""
+        received = self.received
+        assert received is not None
+        throws: int | None = None
+        contest = self.contest
+        if contest is not None:
+            if contest[0] == "equal":
+                raise IllegalMove("no hand beats five 6s: refuse it or throw all five dice")
+            if self.throws == 0:
+                raise IllegalMove("a contest starts with a throw of all five dice")
+            if category != FIVE:
+                raise IllegalMove("a contest ends with a five of a kind announced")
+            throws = self.throws
+        elif self.looked and self.throws == 0:
+            raise IllegalMove("you looked under the cup: throw at least one die first")
+        if category == NOTHING:
+            raise IllegalMove("only the round's starter may announce 'nothing'")
+        if throws is None and self.contest_next and category == FIVE:
+            throws = 5
+        # self.key() written out: it runs on every announcement.
+        mine = (rank, 5 - throws) if throws is not None else (rank, 0)
+        theirs = (received[1], 5 - received[2]) if received[2] is not None else (received[1], 0)
+        if mine <= theirs:
+            raise IllegalMove("the announcement must be higher than the one received")
+        return throws
 
     # --- absent players and faults ----------------------------------------------------------
     def default_action(self, seat: int) -> dict[str, Any]:

@@ -33,42 +33,38 @@ def _steps(game: Mapping[str, Any]) -> tuple[list[dict[str, Any]], Any]:
     return steps, state
 
 
-def upgrade_replay(old: Mapping[str, Any]) -> dict[str, Any]:
-    """A format-1 Lie 21 replay as format 2."""
-    from engine.replay import REPLAY_FORMAT
+def _upgrade_game(game: Mapping[str, Any]) -> dict[str, Any]:
+    """One game of a format-1 replay as a format-2 game entry (its steps played again)."""
+    steps, state = _steps(game)
+    complete = game["end"] == "complete"
+    return {
+        "number": game["number"],
+        "seed": game["seed"],
+        "dealer": game["dealer"],
+        "rotation": 0,
+        "start": state.start_events(),
+        "steps": steps,
+        "end": "complete" if complete else "fault",
+        "placings": list(ranks_from_scores(game["scores"])) if complete else None,
+        "scores": list(game["scores"]),
+        "awarded": list(game["awarded"]),
+        "result": game["result"] if complete else "fault",
+        "record": {
+            "deck": game["deck"],
+            "trump_card": game["trump_card"],
+            "trump_suit": game["trump_suit"],
+            "deal": game["deal"],
+            "hands": game["hands"],
+            "scores": game["scores"],
+        },
+    }
 
-    if old.get("format") != 1:
-        raise ValueError(f"not a format-1 replay (format {old.get('format')!r})")
-    result = old["result"]
-    games = []
-    for game in old["games"]:
-        steps, state = _steps(game)
-        complete = game["end"] == "complete"
-        games.append(
-            {
-                "number": game["number"],
-                "seed": game["seed"],
-                "dealer": game["dealer"],
-                "rotation": 0,
-                "start": state.start_events(),
-                "steps": steps,
-                "end": "complete" if complete else "fault",
-                "placings": list(ranks_from_scores(game["scores"])) if complete else None,
-                "scores": list(game["scores"]),
-                "awarded": list(game["awarded"]),
-                "result": game["result"] if complete else "fault",
-                "record": {
-                    "deck": game["deck"],
-                    "trump_card": game["trump_card"],
-                    "trump_suit": game["trump_suit"],
-                    "deal": game["deal"],
-                    "hands": game["hands"],
-                    "scores": game["scores"],
-                },
-            }
-        )
+
+def _placings_and_faults(
+    result: Mapping[str, Any], seats: int
+) -> tuple[list[int], list[dict[str, Any]]]:
+    """A format-1 result's placings and its fault (the seat in error), as format 2 has them."""
     error = result.get("error")
-    seats = len(old["players"])
     if result["winner"] is None:
         placings = (
             [0] * seats if error is None else [0 if s != error["seat"] else 1 for s in range(seats)]
@@ -90,6 +86,18 @@ def upgrade_replay(old: Mapping[str, Any]) -> dict[str, Any]:
                 "where": where,
             }
         )
+    return placings, faults
+
+
+def upgrade_replay(old: Mapping[str, Any]) -> dict[str, Any]:
+    """A format-1 Lie 21 replay as format 2."""
+    from engine.replay import REPLAY_FORMAT
+
+    if old.get("format") != 1:
+        raise ValueError(f"not a format-1 replay (format {old.get('format')!r})")
+    result = old["result"]
+    games = [_upgrade_game(game) for game in old["games"]]
+    placings, faults = _placings_and_faults(result, len(old["players"]))
     return {
         "format": REPLAY_FORMAT,
         "game": "lie21",

@@ -101,6 +101,77 @@ def hand_views(
     )
 
 
+def _challenged(
+    shown: dict[str, Any],
+    liar_cards: tuple[str, str, str],
+    judge_cards: tuple[str, str, str],
+    deck_count: int,
+    private: dict[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A challenged hand's views (``shown`` for seat 0, a copy for seat 1) and its event."""
+    # The other player's copy and the event's, each with lists of its own.
+    other = shown.copy()
+    other["liar_cards"] = list(liar_cards)
+    other["judge_cards"] = list(judge_cards)
+    public = shown.copy()  # the same keys in the same order, then the deck count
+    public["liar_cards"] = liar_cards  # tuples: the replay's, shared with no bot
+    public["judge_cards"] = judge_cards
+    public["deck_count"] = deck_count
+    if not private:
+        return shown, other, {"type": "hand_end", "public": public}
+    return shown, other, {"type": "hand_end", "public": public, "private": private}
+
+
+def _forfeited(
+    number: int,
+    liar: int,
+    up: str,
+    liar_cards: tuple[str, str, str],
+    judge_cards: tuple[str, str, str],
+    winner: int,
+    deck_count: int,
+    private: dict[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A forfeited hand's views (seat 0's, seat 1's) and its event."""
+    judge = 1 - liar
+    # A forfeit: each side saw its own three cards and The Liar's face-up card, no sums.
+    liar_view = {
+        "number": number,
+        "liar": liar,
+        "judge": judge,
+        "face_up": up,
+        "challenge": False,
+        "liar_cards": list(liar_cards),
+        "judge_cards": None,
+        "liar_sum": None,
+        "judge_sum": None,
+        "winner": winner,
+        "rule": "forfeit",
+    }
+    judge_view = liar_view.copy()
+    judge_view["liar_cards"] = None
+    judge_view["judge_cards"] = list(judge_cards)
+    common = {
+        "number": number,
+        "liar": liar,
+        "judge": judge,
+        "face_up": up,
+        "challenge": False,
+        "winner": winner,
+        "rule": "forfeit",
+        "deck_count": deck_count,
+    }
+    # each side's own cards are in its action; only the draws are private here
+    event: dict[str, Any] = (
+        {"type": "hand_end", "public": common, "private": private}
+        if private
+        else {"type": "hand_end", "public": common}
+    )
+    if liar == 0:
+        return liar_view, judge_view, event
+    return judge_view, liar_view, event
+
+
 def views_of_hand(
     number: int,
     liar: int,
@@ -146,53 +217,8 @@ def views_of_hand(
             "winner": winner,
             "rule": rule,
         }
-        # The other player's copy and the event's, each with lists of its own.
-        other = shown.copy()
-        other["liar_cards"] = list(liar_cards)
-        other["judge_cards"] = list(judge_cards)
-        public = shown.copy()  # the same keys in the same order, then the deck count
-        public["liar_cards"] = liar_cards  # tuples: the replay's, shared with no bot
-        public["judge_cards"] = judge_cards
-        public["deck_count"] = deck_count
-        if not private:
-            return shown, other, {"type": "hand_end", "public": public}
-        return shown, other, {"type": "hand_end", "public": public, "private": private}
-    # A forfeit: each side saw its own three cards and The Liar's face-up card, no sums.
-    liar_view = {
-        "number": number,
-        "liar": liar,
-        "judge": judge,
-        "face_up": up,
-        "challenge": False,
-        "liar_cards": list(liar_cards),
-        "judge_cards": None,
-        "liar_sum": None,
-        "judge_sum": None,
-        "winner": winner,
-        "rule": "forfeit",
-    }
-    judge_view = liar_view.copy()
-    judge_view["liar_cards"] = None
-    judge_view["judge_cards"] = list(judge_cards)
-    common = {
-        "number": number,
-        "liar": liar,
-        "judge": judge,
-        "face_up": up,
-        "challenge": False,
-        "winner": winner,
-        "rule": "forfeit",
-        "deck_count": deck_count,
-    }
-    # each side's own cards are in its action; only the draws are private here
-    event: dict[str, Any] = (
-        {"type": "hand_end", "public": common, "private": private}
-        if private
-        else {"type": "hand_end", "public": common}
-    )
-    if liar == 0:
-        return liar_view, judge_view, event
-    return judge_view, liar_view, event
+        return _challenged(shown, liar_cards, judge_cards, deck_count, private)
+    return _forfeited(number, liar, up, liar_cards, judge_cards, winner, deck_count, private)
 
 
 def observation(state: GameInPlay, seat: int) -> dict[str, Any]:

@@ -436,12 +436,13 @@ class Lie21State:
         return ranks_from_scores(self.points)
 
     # --- internals -----------------------------------------------------------------------
-    def _finish_hand(self, answer: Answer) -> list[Event]:
-        lie: Lie = self.pending  # type: ignore[assignment]  # an answer follows a lie
+    def _judged(
+        self, liar_cards: tuple[str, ...], judge_cards: tuple[str, ...], challenge: bool
+    ) -> tuple[int, WinRule, int, int]:
+        """Who wins the hand and by which rule, with both sums (a forfeit's too: a
+        spectator's replay shows them)."""
         liar = self.liar
         judge = 1 - liar
-        liar_cards, face_up = lie
-        judge_cards, challenge = answer
         a, b, c = liar_cards
         d, e, f = judge_cards
         # move_total() written out for three cards: at most one Ace is ever raised (two
@@ -464,11 +465,10 @@ class Lie21State:
         else:  # equal sums or both bust: the trumps decide, rarely enough to ask judge_hand
             role, rule, _, _ = judge_hand(liar_cards, judge_cards, self.trump_suit)
             winner = liar if role is Role.LIAR else judge
-        won = liar_cards + judge_cards
-        self.captured[winner].extend(won)
-        points = self.points
-        score = SCORE
-        points[winner] += score[a] + score[b] + score[c] + score[d] + score[e] + score[f]
+        return winner, rule, liar_sum, judge_sum
+
+    def _draw_after(self, winner: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        """The winner draws first, then the loser, while cards last: who drew what."""
         draws: tuple[tuple[int, tuple[str, ...]], ...] = ()
         pos = self._pos
         if pos < _DECK_SIZE:  # the winner draws first, then the loser, while cards last
@@ -485,6 +485,24 @@ class Lie21State:
                 draws = ((winner, first), (1 - winner, second))
             else:
                 draws = ((winner, first),)
+        return draws
+
+    def _finish_hand(self, answer: Answer) -> list[Event]:
+        lie: Lie = self.pending  # type: ignore[assignment]  # an answer follows a lie
+        liar = self.liar
+        judge = 1 - liar
+        liar_cards, face_up = lie
+        judge_cards, challenge = answer
+        winner, rule, liar_sum, judge_sum = self._judged(liar_cards, judge_cards, challenge)
+        won = liar_cards + judge_cards
+        self.captured[winner].extend(won)
+        points = self.points
+        score = SCORE
+        a, b, c = liar_cards
+        d, e, f = judge_cards
+        points[winner] += score[a] + score[b] + score[c] + score[d] + score[e] + score[f]
+        draws = self._draw_after(winner)
+        pos = self._pos
         number = self.hand_number
         self.log.append(
             _new(
@@ -526,12 +544,15 @@ class Lie21State:
         self.hand_number = number + 1
         if number < HANDS_PER_GAME:
             return [hand_event]
-        captured = self.captured
-        game_end = {
+        return [hand_event, self._game_end_event()]
+
+    def _game_end_event(self) -> Event:
+        """The last hand is over: the points and every card each side captured."""
+        points, captured = self.points, self.captured
+        return {
             "type": "game_end",
             "public": {
                 "scores": [points[0], points[1]],
                 "captured": [captured[0][:], captured[1][:]],
             },
         }
-        return [hand_event, game_end]

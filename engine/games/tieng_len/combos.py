@@ -55,7 +55,7 @@ class Kind(enum.IntEnum):
 
 _LABELS = ("single", "pair", "triple", "four", "sequence", "double_sequence")
 SINGLE, PAIR, TRIPLE, FOUR, SEQUENCE, DOUBLE_SEQUENCE = range(6)
-_SETS = (None, PAIR, TRIPLE, FOUR)  # cards of one rank -> the kind they make
+_SETS = (SINGLE, PAIR, TRIPLE, FOUR)  # n cards of one rank -> the kind they make
 
 #: What beats a play of 2s besides higher 2s (ruling 2): a single 2 falls to a four or to
 #: three consecutive pairs; a pair of 2s to four pairs; three 2s to five pairs.
@@ -81,7 +81,7 @@ def classify(cards: Sequence[int]) -> Combo | None:
     top = cards[-1]
     low_rank, top_rank = cards[0] >> 2, top >> 2
     if low_rank == top_rank:  # one rank: at most four cards, since the cards are distinct
-        return (SINGLE, 1, top, tuple(cards)) if n == 1 else (_SETS[n - 1], n, top, tuple(cards))
+        return (_SETS[n - 1], n, top, tuple(cards))
     if top_rank > ACE:
         return None
     if n >= 3 and top_rank - low_rank == n - 1:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from engine.game import Event, IllegalMove
 from engine.games.tieng_len.cards import CODES, HAND_SIZE, INDEX, TWO, shuffled
@@ -88,6 +88,20 @@ def _shown(value: object) -> str:
     return text if len(text) <= 24 else text[:20] + "...'"
 
 
+def _check_deal(
+    hands: Sequence[Sequence[int]], out_of_play: Sequence[int], leader: int | None
+) -> None:
+    """ValueError unless the hands (2 to 4), the cards out of play and the leader make a deal."""
+    n = len(hands)
+    if not 2 <= n <= 4:
+        raise ValueError("Tieng Len is played by 2 to 4 seats")
+    every = [c for hand in hands for c in hand] + list(out_of_play)
+    if len(every) != len(set(every)) or not all(0 <= c < 52 for c in every):
+        raise ValueError("the hands must hold distinct cards of one pack")
+    if leader is not None and not 0 <= leader < n:
+        raise ValueError(f"leader must be a seat from 0 to {n - 1}")
+
+
 class TiengLenState:
     """One game in progress, from the deal until one seat alone holds cards.
 
@@ -129,6 +143,7 @@ class TiengLenState:
         "removed",
         "rotation",
         "seen_trick",
+        "templates",
         "trick",
         "trick_leader",
         "trick_views",
@@ -148,13 +163,7 @@ class TiengLenState:
         instant_wins: bool = False,
     ) -> None:
         n = len(hands)
-        if not 2 <= n <= 4:
-            raise ValueError("Tieng Len is played by 2 to 4 seats")
-        every = [c for hand in hands for c in hand] + list(out_of_play)
-        if len(every) != len(set(every)) or not all(0 <= c < 52 for c in every):
-            raise ValueError("the hands must hold distinct cards of one pack")
-        if leader is not None and not 0 <= leader < n:
-            raise ValueError(f"leader must be a seat from 0 to {n - 1}")
+        _check_deal(hands, out_of_play, leader)
         self.num_players = n
         self.dealer = dealer % n
         self.rotation = rotation
@@ -187,6 +196,8 @@ class TiengLenState:
         self.trick_views: list[dict[str, Any]] = []  # the trick's plays and passes
         # Each seat's own copies of trick_views, made as it first observes them.
         self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        #: Each seat's observation template (observe.py), made at its first observation.
+        self.templates: list[dict[str, Any] | None] = [None] * n
         # Every play each hand can make (sorted; None until first asked for) and the cards
         # it has played since: a hand only loses cards, so its plays are the plays it had
         # that use none of them (legal_actions filters them then, rather than search anew).
@@ -210,7 +221,7 @@ class TiengLenState:
         rotation: int = 0,
         leader: int | None = None,
         instant_wins: bool = False,
-    ) -> TiengLenState:
+    ) -> Self:
         """Shuffle the pack from ``seed`` and deal 13 cards to each seat.
 
         Position p takes cards 13p to 13p + 12 of the shuffled pack, whoever deals; seat s
@@ -236,7 +247,7 @@ class TiengLenState:
         rotation: int = 0,
         leader: int | None = None,
         instant_wins: bool = False,
-    ) -> TiengLenState:
+    ) -> Self:
         """Deal a shuffled pack (card numbers, the first card dealt first): :meth:`deal`
         with its shuffle, or a replay's record (a referee's re-play)."""
         if sorted(deck) != list(range(52)):
@@ -256,7 +267,7 @@ class TiengLenState:
     @classmethod
     def from_hands(
         cls, hands: Sequence[Sequence[str]], *, leader: int | None = None, dealer: int = 0
-    ) -> TiengLenState:
+    ) -> Self:
         """A game from scripted hands of card codes (tests, examples)."""
         numbers = [[INDEX[c] for c in hand] for hand in hands]
         held = {c for hand in numbers for c in hand}
@@ -405,8 +416,14 @@ class TiengLenState:
             self.trick.append((seat, None))
             self.trick_views.append({"seat": seat, "pass": True})
             events.append({"type": "pass", "public": {"seat": seat}})
-            self._advance(seat, events)
-            return events
+        elif self._play(seat, play, events):
+            return events  # the game is over
+        self._advance(seat, events)
+        return events
+
+    def _play(self, seat: int, play: Combo, events: list[Event]) -> bool:
+        """Take a legal play's cards from the hand onto the trick and log it (``play``, and
+        ``out`` when the hand is empty); True when that ended the game."""
         cards = play[3]
         hand = self.hands[seat]
         in_hand = self.codes_in_hand[seat]
@@ -445,9 +462,8 @@ class TiengLenState:
             events.append({"type": "out", "public": {"seat": seat, "rank": len(self.finished) - 1}})
             if sum(self.holding) <= 1:
                 self._end(events)
-                return events
-        self._advance(seat, events)
-        return events
+                return True
+        return False
 
     def start_events(self) -> list[Event]:
         """The deal (each hand to its owner only; counts, dealer and leader to everyone),
@@ -488,7 +504,7 @@ class TiengLenState:
         if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
             # The hand is sorted: the singles that beat the card are those after it.
             above = self.codes_in_hand[seat][bisect_right(hand, top) :]
-            actions = [{"cards": [c]} for c in above]
+            actions: list[dict[str, Any]] = [{"cards": [c]} for c in above]
         elif self.plays_of[seat] is None:
             # The hand's plays are not listed yet: list only those that beat the play (every
             # play is listed at the seat's first lead, on a hand smaller by then).

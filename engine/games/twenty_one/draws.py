@@ -11,6 +11,7 @@ each one (``trump_deck``, ``trump_refills``, each round's ``deck``, ``put_back``
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,6 +20,10 @@ from engine.draws import below, shuffle
 from engine.games.twenty_one.cards import CARDS
 
 __all__ = ["RecordedDraws", "SeededDraws", "below", "shuffle"]
+
+#: The generator's own seeding (what ``Random.seed`` does for an int, without its Python
+#: wrapper, which also clears the ``gauss`` cache no draw here uses).
+_seed = _random.Random.seed
 
 
 class SeededDraws:
@@ -30,16 +35,20 @@ class SeededDraws:
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self.rng = random.Random(0)  # replaced by each round's own
+        # One generator: the first trump deck's until round 1, then seeded again for each
+        # round (the state a new generator from that seed has: seeding costs a third less).
+        self.rng = random.Random(seed * 128)
 
     def first_trumps(self, deck: list[str]) -> None:
-        """Shuffle the first trump deck in place (the list is bottom first)."""
-        shuffle(random.Random(self.seed * 128), deck)
+        """Shuffle the first trump deck in place (the list is bottom first); called once,
+        before the first round, while the generator is as seeded from ``seed * 128``."""
+        shuffle(self.rng, deck)
 
     def round_deck(self, number: int, scripted: Sequence[int] | None = None) -> list[int]:
         """The playing deck of round ``number``, top first (a test's ``scripted`` deck as
         given: the round's generator then draws nothing for it)."""
-        rng = self.rng = random.Random(self.seed * 128 + number)
+        rng = self.rng
+        _seed(rng, self.seed * 128 + number)
         if scripted is not None:
             return list(scripted)
         order = list(CARDS)
@@ -116,9 +125,10 @@ class RecordedDraws:
             raise ValueError("the record holds no more cards put back this round")
         entry = put_back[self.put_backs]
         self.put_backs += 1
-        if entry["card"] != card or not 0 <= entry["slot"] <= size:
+        slot: int = entry["slot"]
+        if entry["card"] != card or not 0 <= slot <= size:
             raise ValueError(f"the record does not put card {card} back into {size} cards")
-        return size - entry["slot"]
+        return size - slot
 
     def discards(self, hand: list[str], count: int) -> list[str]:
         switched = self.round.get("switched", [])

@@ -36,49 +36,96 @@ def _round_result(public: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+#: Every key of an observation in its place (the values are filled in; see _template).
+_KEYS = dict.fromkeys(
+    (
+        "game",
+        "seat",
+        "round",
+        "starter",
+        "dealer_mode",
+        "hush",
+        "total",
+        "face_up",
+        "visible_totals",
+        "unseen",
+        "deck_count",
+        "trumps",
+        "opponent_trumps",
+        "table",
+        "trump_deck_count",
+        "trump_discards",
+        "target",
+        "bets",
+        "acting_bet",
+        "stakes",
+        "passed",
+        "drawn",
+        "trumps_played_this_turn",
+        "history",
+        "last_round",
+    )
+)
+
+
+def _template(state: TwentyOneState, seat: int) -> dict[str, Any]:
+    """A seat's observation for the round, every key in its place, holding what stays the
+    same for the seat until the round ends (the rest is filled in on each decision).
+
+    Copying a dict and setting its values costs less than writing out a dict display of 25
+    keys (about a third, under CPython 3.11). ``last_round`` is the seat's own copy of the
+    last round's result, handed to it until the next round ends.
+    """
+    template = _KEYS.copy()
+    template["game"] = "twenty_one"
+    template["seat"] = seat
+    template["round"] = state.round
+    template["starter"] = state.starter
+    template["dealer_mode"] = state.dealer_mode
+    template["hush"] = state.hush[seat]
+    template["acting_bet"] = state.acting_bet
+    last = state.last_round
+    template["last_round"] = _round_result(last) if last is not None else None
+    return template
+
+
 def observation(state: TwentyOneState, seat: int) -> dict[str, Any]:
     """The game part of a bot's observation (the runner adds the match part).
 
-    Built for every decision, so it reads the state's fields directly.
+    Built for every decision, so it reads the state's fields directly, into a copy of the
+    seat's template for the round (:func:`_template`), made at its first decision of the
+    round (the state drops the templates when a round ends).
     """
-    up = state.up
-    mine = up[seat]
-    unseen = state.deck[:]
+    template = state.templates[seat]
+    if template is None:
+        template = state.templates[seat] = _template(state, seat)
+    out = template.copy()
+    up0, up1 = state.up
+    deck = state.deck
+    unseen = deck[:]
     unseen.append(state.hush[1 - seat])
     unseen.sort()  # the deck's order and which unseen card is the hush card stay hidden
-    last_seen = state.last_seen[seat]
-    if last_seen is None and state.last_round is not None:
-        # The seat's own copy, handed to it until the next round ends.
-        last_seen = state.last_seen[seat] = _round_result(state.last_round)
     table = state.table
-    return {
-        "game": "twenty_one",
-        "seat": seat,
-        "round": state.round,
-        "starter": state.starter,
-        "dealer_mode": state.dealer_mode,
-        "hush": state.hush[seat],
-        "total": state.hush[seat] + sum(mine),
-        "face_up": [up[0][:], up[1][:]],
-        "visible_totals": [sum(up[0]), sum(up[1])],
-        "unseen": unseen,
-        "deck_count": len(state.deck),
-        "trumps": state.hands[seat][:],
-        "opponent_trumps": len(state.hands[1 - seat]),
-        "table": [table[0][:], table[1][:]],
-        "trump_deck_count": len(state.trump_deck),
-        "trump_discards": len(state.discards),
-        "target": state.target,
-        "bets": state.bets[:],
-        "acting_bet": state.acting_bet,
-        "stakes": state.stake[:],
-        "passed": state.passed[:],
-        "drawn": state.drawn[:],
-        "trumps_played_this_turn": state.played,
-        # The seat's own entries (made for it as play went): a new list of them.
-        "history": state.history[seat][:],
-        "last_round": last_seen,
-    }
+    visible = [sum(up0), sum(up1)]
+    out["total"] = template["hush"] + visible[seat]
+    out["face_up"] = [up0[:], up1[:]]
+    out["visible_totals"] = visible
+    out["unseen"] = unseen
+    out["deck_count"] = len(deck)
+    out["trumps"] = state.hands[seat][:]
+    out["opponent_trumps"] = len(state.hands[1 - seat])
+    out["table"] = [table[0][:], table[1][:]]
+    out["trump_deck_count"] = len(state.trump_deck)
+    out["trump_discards"] = len(state.discards)
+    out["target"] = state.target
+    out["bets"] = state.bets[:]
+    out["stakes"] = state.stake[:]
+    out["passed"] = state.passed[:]
+    out["drawn"] = state.drawn[:]
+    out["trumps_played_this_turn"] = state.played
+    # The seat's own entries (made for it as play went): a new list of them.
+    out["history"] = state.history[seat][:]
+    return out
 
 
 def game_reveal(state: TwentyOneState) -> dict[str, Any]:

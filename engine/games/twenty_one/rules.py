@@ -121,7 +121,6 @@ class TwentyOneState:
         "history",
         "hush",
         "last_round",
-        "last_seen",
         "order",
         "over",
         "passed",
@@ -142,6 +141,7 @@ class TwentyOneState:
         "switched",
         "table",
         "target",
+        "templates",
         "trump_counts",
         "trump_deck",
         "trump_start",
@@ -199,13 +199,18 @@ class TwentyOneState:
         self.rounds: list[dict[str, Any]] = []  # the spectator's record of finished rounds
         self.round_publics: list[dict[str, Any]] = []  # round_end payloads (public)
         self.last_round: dict[str, Any] | None = None
-        #: Each seat's own copy of last_round, made as it first observes it (observe.py).
-        self.last_seen: list[dict[str, Any] | None] = [None, None]
+        #: Each seat's observation template for the round, with its own copy of last_round,
+        #: made as it first observes the round (observe.py); dropped when a round ends.
+        self.templates: list[dict[str, Any] | None] = [None, None]
         self.round = 0
         self.acting_bet = 0
         self.over = False
         self.turn: int | None = None
-        # Set by _deal; declared here so every slot exists.
+        self._declare_round(dealer)
+        self._first_deal = self._deal()
+
+    def _declare_round(self, dealer: int) -> None:
+        """The round's fields, set by ``_deal``: declared here so every slot exists."""
         self.order: list[int] = []
         self.deck: list[int] = []
         self.hush = [0, 0]
@@ -219,7 +224,6 @@ class TwentyOneState:
         self.stake = [0, 0]
         self.starter = dealer
         self.history: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
-        self._first_deal = self._deal()
 
     # --- reading the position ---------------------------------------------------------------
     def to_act(self) -> int | None:
@@ -375,7 +379,9 @@ class TwentyOneState:
         return [self._first_deal]
 
     # --- internals: a turn -------------------------------------------------------------------
-    def _play(self, seat: int, names: tuple[str, ...], then: str | None, events: list) -> None:
+    def _play(
+        self, seat: int, names: tuple[str, ...], then: str | None, events: list[Event]
+    ) -> None:
         for name in names:
             if name not in self.hands[seat]:
                 raise IllegalMove(f"{name!r} left your hand (Trump Switch) before its turn")
@@ -475,7 +481,6 @@ class TwentyOneState:
 
     def _trump(self, seat: int, name: str) -> Event:
         """Play one trump (it is in the hand): resolve it and log its ``trump`` event."""
-        other = 1 - seat
         hand = self.hands[seat]
         hand.remove(name)
         self.played += 1
@@ -483,6 +488,34 @@ class TwentyOneState:
         public: dict[str, Any] = {"seat": seat, "trump": name}
         event: Event = {"type": "trump", "public": public}
         up, deck = self.up, self.deck
+        if not self._card_effect(seat, name, public):
+            self._other_effect(seat, name, hand, event)
+        # one_up, two_up and shield only lie on the table (the stakes show their effect).
+        if name in TABLE_TRUMPS:
+            self.table[seat].append(name)
+            self._restake()
+            if name == "two_up":
+                got_one = self._draw_trump(seat)
+                public["drew"] = int(got_one is not None)
+                event["private"] = {_SEAT_KEYS[seat]: {"trumps": (got_one,) if got_one else ()}}
+        else:
+            self.discards.append(name)  # resolved: to the discard pile after its effect
+        common = {"type": "trump", **public}  # the seats' history entries: no position
+        public["target"] = self.target
+        public["stakes"] = (self.stake[0], self.stake[1])
+        public["deck_count"] = len(deck)
+        public["hands"] = (len(self.hands[0]), len(self.hands[1]))
+        # The public position after the trump, so a viewer draws it without the rules.
+        public["face_up"] = (tuple(up[0]), tuple(up[1]))
+        table = self.table
+        public["table"] = (tuple(table[0]), tuple(table[1]))
+        return self._note(event, common)
+
+    def _card_effect(self, seat: int, name: str, public: dict[str, Any]) -> bool:
+        """Resolve a trump that moves playing cards (a card trump, Perfect Draw, Remove,
+        Return, Exchange) into ``public``; False for any other trump."""
+        up, deck = self.up, self.deck
+        other = 1 - seat
         if name in CARD_TRUMPS or name in ADD_TRUMPS:
             value = CARD_TRUMPS.get(name) or ADD_TRUMPS[name]
             # Add Number: the dealer checks the value is nowhere on the table (hush cards too);
@@ -514,7 +547,16 @@ class TwentyOneState:
                 public["gave"], public["got"] = mine, theirs
             else:
                 public["gave"] = public["got"] = None
-        elif name in GO_FOR:
+        else:
+            return False
+        return True
+
+    def _other_effect(self, seat: int, name: str, hand: list[str], event: Event) -> None:
+        """Resolve a Go For, Destroy or Trump Switch into ``event`` (the table trumps only
+        lie on the table: ``_trump`` places them)."""
+        public = event["public"]
+        other = 1 - seat
+        if name in GO_FOR:
             replaced = None
             for row in self.table:
                 for lying in row:
@@ -543,26 +585,6 @@ class TwentyOneState:
             public["discarded"] = tuple(gone)
             public["drew"] = len(got)
             event["private"] = {_SEAT_KEYS[seat]: {"trumps": tuple(got)}}
-        # one_up, two_up and shield only lie on the table (the stakes show their effect).
-        if name in TABLE_TRUMPS:
-            self.table[seat].append(name)
-            self._restake()
-            if name == "two_up":
-                got_one = self._draw_trump(seat)
-                public["drew"] = int(got_one is not None)
-                event["private"] = {_SEAT_KEYS[seat]: {"trumps": (got_one,) if got_one else ()}}
-        else:
-            self.discards.append(name)  # resolved: to the discard pile after its effect
-        common = {"type": "trump", **public}  # the seats' history entries: no position
-        public["target"] = self.target
-        public["stakes"] = (self.stake[0], self.stake[1])
-        public["deck_count"] = len(deck)
-        public["hands"] = (len(self.hands[0]), len(self.hands[1]))
-        # The public position after the trump, so a viewer draws it without the rules.
-        public["face_up"] = (tuple(up[0]), tuple(up[1]))
-        table = self.table
-        public["table"] = (tuple(table[0]), tuple(table[1]))
-        return self._note(event, common)
 
     # --- internals: rounds -------------------------------------------------------------------
     def _deal(self) -> Event:
@@ -652,7 +674,19 @@ class TwentyOneState:
         }
         self.round_publics.append(public)
         self.last_round = public
-        self.last_seen = [None, None]
+        self.templates = [None, None]
+        self._log_round(totals, target, winner, paid)
+        events.append({"type": "round_end", "public": public})
+        if min(self.bets) == 0 or self.round >= MAX_ROUNDS:
+            events.append(self._game_end())
+            return
+        events.append(self._deal())
+
+    def _log_round(
+        self, totals: tuple[int, int], target: int, winner: int | None, paid: int
+    ) -> None:
+        """The spectator's record of the round that ended (``rounds``), lists of its own."""
+        stakes = self.stake
         self.rounds.append(
             {
                 "round": self.round,
@@ -673,25 +707,22 @@ class TwentyOneState:
                 "switched": self.switched,
             }
         )
-        events.append({"type": "round_end", "public": public})
-        if min(self.bets) == 0 or self.round >= MAX_ROUNDS:
-            self.over = True
-            self.turn = None
-            ranks = self.placings()
-            winner_seat = ranks.index(0) if ranks.count(0) == 1 else None
-            events.append(
-                {
-                    "type": "game_end",
-                    "public": {
-                        "bets": (self.bets[0], self.bets[1]),
-                        "winner": winner_seat,
-                        "rounds": self.round,
-                        "reason": "bets" if min(self.bets) == 0 else "round_cap",
-                    },
-                }
-            )
-            return
-        events.append(self._deal())
+
+    def _game_end(self) -> Event:
+        """End the game (a seat at zero bets, or the round cap): its ``game_end`` event."""
+        self.over = True
+        self.turn = None
+        ranks = self.placings()
+        winner_seat = ranks.index(0) if ranks.count(0) == 1 else None
+        return {
+            "type": "game_end",
+            "public": {
+                "bets": (self.bets[0], self.bets[1]),
+                "winner": winner_seat,
+                "rounds": self.round,
+                "reason": "bets" if min(self.bets) == 0 else "round_cap",
+            },
+        }
 
     # --- internals: undoing a combined action that fails part way --------------------------
     def _snapshot(self) -> tuple[Any, ...]:

@@ -289,32 +289,39 @@ def act(observation):
             dealt[s] = sorted(unseen[at : at + counts[s]])
             at += counts[s]
         dealt[me] = hand
+        start = (passed0, finished0, current, current_by)
         for index, move in enumerate(moves):
-            hands = [h[:] for h in dealt]
-            holding = [len(h) > 0 for h in hands]
-            passed = passed0[:]
-            finished = finished0[:]
-            cur, by = current, current_by
-            if move is None:
-                passed[me] = True
-            else:
-                mine = hands[me]
-                for c in move[3]:
-                    mine.remove(c)
-                cur, by = move, me
-                if not mine:
-                    totals[index] += n - 1 - len(finished)
-                    continue
-            turn = _next(me, hands, holding, passed, by, n)
-            if turn is None:  # everyone else passed: the trick's last player leads
-                leader = by
-                while not holding[leader]:
-                    leader = (leader + 1) % n
-                turn, cur, by, passed = leader, None, None, [False] * n
-            rank = rollout(hands, holding, passed, cur, by, turn, finished, me)
-            totals[index] += n - 1 - rank
+            totals[index] += _score(move, me, dealt, start, n)
     best = max(range(len(moves)), key=lambda i: totals[i])
     return _action(moves[best])
+
+
+def _score(move, me, dealt, start, n):
+    """How many seats ``me`` beats when it makes ``move`` in one dealt world and the game
+    is played out (``start``: who has passed, who is out, the play to beat and its seat)."""
+    passed0, finished0, current, current_by = start
+    hands = [h[:] for h in dealt]
+    holding = [len(h) > 0 for h in hands]
+    passed = passed0[:]
+    finished = finished0[:]
+    cur, by = current, current_by
+    if move is None:
+        passed[me] = True
+    else:
+        mine = hands[me]
+        for c in move[3]:
+            mine.remove(c)
+        cur, by = move, me
+        if not mine:
+            return n - 1 - len(finished)
+    turn = _next(me, hands, holding, passed, by, n)
+    if turn is None:  # everyone else passed: the trick's last player leads
+        leader = by
+        while not holding[leader]:
+            leader = (leader + 1) % n
+        turn, cur, by, passed = leader, None, None, [False] * n
+    rank = rollout(hands, holding, passed, cur, by, turn, finished, me)
+    return n - 1 - rank
 
 
 def _next(seat, hands, holding, passed, current_by, n):
