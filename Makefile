@@ -74,17 +74,23 @@ bot-packages: $(VENV)/.run-deps
 run: $(VENV)/.run-deps system-packages bot-packages
 	DEBUG=$${DEBUG:-1} $(PY) manage.py arena_up --host $(HOST) --port $(PORT)
 
+# The suite runs on PYTEST_WORKERS processes (pytest-xdist; default: one per CPU, at most 4;
+# PYTEST_WORKERS=0 runs it in this one process). Each worker has its own test database,
+# Redis database, sandbox uid and cgroup (tests/README.md).
+PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
+XDIST := -n $(PYTEST_WORKERS) --dist worksteal
+
 test: $(VENV)/.dev-deps test-packages bot-packages
-	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(PYTEST_ARGS)
+	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The inner loop: everything but browser, strength, slow and fault tests (a few minutes).
 FAST_MARKERS := not browser and not strength and not slow and not faults
 test-fast: $(VENV)/.dev-deps bot-packages
-	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
+	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(XDIST) -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
 
 # Also part of `make test`: the built-in bots' strength, hundreds of matches each.
 test-strength: $(VENV)/.dev-deps bot-packages
-	DEBUG=$${DEBUG:-0} $(PY) -m pytest -m strength $(PYTEST_ARGS)
+	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(XDIST) -m strength $(PYTEST_ARGS)
 
 # Not part of `make test`: builds the image and runs the compose stack (tests/deploy). Needs a
 # Docker engine and the pinned base images (or tests/deploy/standin/build.sh without a registry).

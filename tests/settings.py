@@ -27,4 +27,9 @@ STORAGES = {
 
 # Each test process keeps its own cache: counts cached by the API must not leak between tests.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405 - whitenoise warns without it
+# An empty STATIC_ROOT of the tests' own. Every test client loads the middleware again, and
+# WhiteNoise reads its whole STATIC_ROOT each time: the project's staticfiles/ (filled by
+# `make run` or `make schemathesis`, some 700 files) cost every request of the suite a tenth
+# of a second. Tests that collect point STATIC_ROOT at a directory of their own.
+STATIC_ROOT = BASE_DIR / "test-artifacts" / "empty-static-root"  # noqa: F405
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns without it

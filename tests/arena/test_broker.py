@@ -101,6 +101,7 @@ def test_the_settings_use_it_without_redis(tmp_path: Path) -> None:
     assert broker["queues"][:4] == ["control", *ORDER]
 
 
+@pytest.mark.slow
 @pytest.mark.redis
 def test_redis_serves_the_queues_in_the_order_the_settings_give(tmp_path: Path) -> None:
     """With Redis, the settings' ``queue_order_strategy`` makes kombu read control, then

@@ -15,6 +15,7 @@ from arena.checks import static_files_problem
 MANIFEST_STORAGE = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
 
 
+@pytest.mark.slow
 def test_a_production_start_without_collected_files_is_one_clear_line(settings, tmp_path):
     settings.STATIC_ROOT = tmp_path / "static"
     settings.STORAGES = {**settings.STORAGES, "staticfiles": MANIFEST_STORAGE}
@@ -25,6 +26,7 @@ def test_a_production_start_without_collected_files_is_one_clear_line(settings, 
     assert static_files_problem() is None
 
 
+@pytest.mark.slow
 def test_the_arena_up_collection_writes_the_manifest_even_in_debug(settings, tmp_path):
     """make run collects with the manifest whatever DEBUG is, so DEBUG=0 later serves."""
     from arena.management.commands import arena_up

@@ -27,6 +27,7 @@ def test_apart_gives_the_generator_a_cpu_the_server_never_runs_on(cpus, server, 
         assert not api_load.cpu_list(server) & api_load.cpu_list(client)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_web_mix_spreads_over_every_page_match_and_replay(monkeypatch):
     from tests.arena.factories import MatchFactory

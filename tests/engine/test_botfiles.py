@@ -224,6 +224,7 @@ _REFUSALS = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(names=st.lists(_name_parts, min_size=1, max_size=5))
 def test_whatever_is_accepted_unpacks(tmp_path_factory, names):

@@ -63,6 +63,7 @@ def test_a_bad_redis_url_is_one_line(tmp_path):
     assert "REDIS_URL='http://x' must start with redis://" in one_line(result)
 
 
+@pytest.mark.slow
 def test_an_unreachable_redis_in_production_mode_is_one_line(tmp_path):
     env = {
         "DEBUG": "0",
@@ -84,6 +85,7 @@ def test_a_bad_number_is_one_line(tmp_path):
     assert "ARENA_UPLOAD_MAX_BYTES='lots' is not an integer" in one_line(result)
 
 
+@pytest.mark.slow
 def test_defaults_need_no_server(tmp_path):
     env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
     assert manage("migrate", "-v0", env=env).returncode == 0
@@ -104,6 +106,7 @@ def test_celery_is_configured_for_reliable_json_tasks():
     assert conf.task_time_limit > conf.task_soft_time_limit > 0
 
 
+@pytest.mark.slow
 def test_demo_content_is_off_in_production_and_on_in_development(tmp_path):
     show = (
         "from django.conf import settings as s; print(s.ARENA_DEMO_ADMIN, s.ARENA_DEMO_TOURNAMENT)"
@@ -122,6 +125,7 @@ def test_demo_content_is_off_in_production_and_on_in_development(tmp_path):
     assert dev.stdout.split() == ["True", "True"], dev.stderr
 
 
+@pytest.mark.slow
 def test_forwarded_proto_is_believed_only_when_asked_and_behind_a_trusted_proxy(tmp_path):
     base = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "ARENA_DATA_DIR": str(tmp_path)}
     show = (
@@ -140,6 +144,7 @@ def test_forwarded_proto_is_believed_only_when_asked_and_behind_a_trusted_proxy(
     assert "ARENA_TRUSTED_PROXIES=0" in one_line(alone)
 
 
+@pytest.mark.slow
 def test_arena_check_sandbox_reports_the_limits_in_force(tmp_path):
     env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
     assert manage("migrate", "-v0", env=env).returncode == 0
@@ -155,6 +160,7 @@ def test_arena_check_sandbox_reports_the_limits_in_force(tmp_path):
     assert "sandbox cgroups: off (ARENA_SANDBOX_CGROUP=off): rlimits only" in off.stdout
 
 
+@pytest.mark.slow
 def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
     """Finding 2 of issue 20: no task is consumed, the reason is one line, the exit code is 78."""
     env = {
@@ -176,6 +182,7 @@ def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
     assert "ready." not in result.stderr  # Celery's line once it consumes
 
 
+@pytest.mark.slow
 def test_a_worker_without_the_bot_packages_refuses_to_take_tasks(tmp_path):
     """Issue 32: a host without numpy would lose every numpy bot's matches for the host's
     fault; the worker exits instead, saying how to install them."""
@@ -211,6 +218,7 @@ def test_the_old_password_throttles_are_refused_not_silently_ignored(tmp_path, g
     assert "ARENA_LOGIN_FAILURES" in line
 
 
+@pytest.mark.slow
 def test_login_waits_must_make_sense(tmp_path):
     env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
     result = manage(

@@ -89,6 +89,7 @@ def _compose_command():
     return None
 
 
+@pytest.mark.slow
 def test_docker_compose_config_accepts_the_file(tmp_path):
     """`config` with the documented env file, in a copy of docker/ (docker/.env is the user's)."""
     command = _compose_command()

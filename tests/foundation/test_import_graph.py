@@ -27,6 +27,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("arena", "engine", "sandbox", "workers")
 
@@ -257,6 +259,7 @@ def _describe(components: list[list[str]], graph, key=lambda m: m) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_no_module_imports_itself_round_a_circle():
     graph = project_graph()
     components = strongly_connected(graph)

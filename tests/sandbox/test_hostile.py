@@ -219,6 +219,7 @@ def test_computing_just_under_the_move_limit_never_touches_the_bank(sandbox):
     assert player.time_bank_s == FAST.time_bank_s
 
 
+@pytest.mark.slow
 def test_sleeping_just_under_the_move_wall_limit_loses_on_the_match_wall_cap(sandbox):
     """Issue 13, finding 2: under every per-call limit, such a bot held the worker until
     the task's time limit voided the match; now it loses on time, with a result."""
@@ -258,6 +259,7 @@ def test_sleeping_in_hooks_counts_too(sandbox):
     assert "on_hand_end()" in fault.detail
 
 
+@pytest.mark.slow
 def test_a_slow_bot_loses_a_whole_match_on_time_within_its_bound(sandbox):
     limits = dataclasses.replace(FAST, move_wall_s=0.3, wall_bank_s=0.2, match_wall_s=2.0)
     sleeper = sandbox("sleepy.py", limits=limits)

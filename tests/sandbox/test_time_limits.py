@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import time
 
+import pytest
+
 from engine.players import FaultKind
 from tests.sandbox.conftest import FAST, cpu_seconds, expect_fault
 
@@ -41,6 +43,7 @@ def test_sleeping_past_the_move_and_its_bank_is_a_wall_clock_timeout(sandbox):
     assert allowance <= elapsed < allowance + 3.0
 
 
+@pytest.mark.slow
 def test_time_bank_covers_overruns_until_it_is_spent(sandbox):
     # 0.2 s of CPU per move against a 0.1 s limit: each move draws 0.1 s from a 0.35 s bank.
     limits = dataclasses.replace(FAST, move_timeout_s=0.1, time_bank_s=0.35)

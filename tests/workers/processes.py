@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -22,11 +23,23 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 def redis_url() -> str:
     """The tests' Redis: ARENA_TEST_REDIS_URL, else REDIS_URL, else database 15 on localhost.
 
-    The tests flush it, so it must be a database of its own.
+    The tests flush it, so it must be a database of its own. Under pytest-xdist each worker
+    takes the database that many below it (gw0 the named one, gw1 the one below, ...), so two
+    workers never flush or consume each other's queues.
     """
-    return (
-        os.environ.get("ARENA_TEST_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-    )
+    url = os.environ.get("ARENA_TEST_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    return _for_this_worker(url)
+
+
+def _for_this_worker(url: str) -> str:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    offset = int(worker[2:]) if worker[2:].isdigit() else 0
+    if not offset:
+        return url
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    database = int(path) if path.isdigit() else 0
+    return urlunsplit(parts._replace(path=f"/{(database - offset) % 16}"))
 
 
 def require_redis(url: str) -> Any:

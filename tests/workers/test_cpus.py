@@ -54,6 +54,7 @@ def _pinned_pool(worker, size: int) -> list[int]:
     return worker.pids()[1:]
 
 
+@pytest.mark.slow
 @needs_affinity
 @pytest.mark.redis
 def test_a_worker_with_a_process_per_cpu_plays_one_match_per_core(redis, start_worker):
@@ -69,6 +70,7 @@ def test_a_worker_with_a_process_per_cpu_plays_one_match_per_core(redis, start_w
     assert os.sched_getaffinity(main) == allowed  # the parent still goes anywhere
 
 
+@pytest.mark.slow
 @needs_affinity
 @pytest.mark.redis
 def test_a_smaller_pool_is_left_to_the_scheduler(redis, start_worker):

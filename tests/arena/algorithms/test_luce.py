@@ -54,6 +54,7 @@ def test_probabilities_sum_to_one_and_information_sees_no_common_shift(strengths
     assert np.all(np.linalg.eigvalsh(information) > -1e-9)
 
 
+@pytest.mark.slow
 def test_the_fit_finds_the_strengths_it_was_given():
     model = luce.Model(np.array([0.4, -0.1, -0.4, 0.1]), {2: -1.0})
     rng = np.random.default_rng(0)

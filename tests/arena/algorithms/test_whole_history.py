@@ -110,6 +110,7 @@ def test_the_order_of_the_matches_does_not_matter():
     assert np.allclose(forward.mu, backward.mu, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_a_warm_start_and_matches_added_later_reach_the_same_fit():
     tables, placings = _history(7, 10, 4, 120)
     options = {"prior_mu": [wh.MU] * 10, "prior_sigma": [wh.SIGMA] * 10}

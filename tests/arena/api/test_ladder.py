@@ -159,6 +159,7 @@ def test_ranks_continue_across_pages(anon_client):
     assert "page=3" in page["next"]
 
 
+@pytest.mark.slow
 def test_page_size_is_at_most_200(anon_client):
     for n in range(201):
         rate(f"b{n}", mu=n)

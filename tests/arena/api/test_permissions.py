@@ -8,10 +8,15 @@ shape, and every write without credentials is a 401.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import override_settings
 
 from arena.services.accounts import organiser_make
 from arena.services.challenges import challenge_create
@@ -33,9 +38,41 @@ from tests.arena.helpers import assert_error, client_for
 ROLES = ("anon", "owner", "other", "organiser", "staff")
 
 
-@pytest.fixture
-def world(owner, other_user, staff) -> dict[str, Any]:
-    """alice's bot alpha against carol's bot gamma, rated, in a match with logs and replay."""
+@pytest.fixture(scope="module")
+def world_media(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("media")
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, world_media: Path) -> Path:
+    """The world's stored files (the version's source) stay where every test finds them."""
+    settings.MEDIA_ROOT = world_media
+    return world_media
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker, world_media: Path) -> Iterator[dict[str, Any]]:
+    """alice's bot alpha against carol's bot gamma, rated, in a match with logs and replay.
+
+    Built once for the module (350 requests) inside a transaction rolled back after the last
+    one. Each test runs in a savepoint of its own (the ``db`` fixture) that is rolled back
+    after it, so every request still meets the same fresh world.
+    """
+    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=world_media):
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        built = _built_world()
+    yield built
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        atomic.__exit__(None, None, None)
+
+
+def _built_world() -> dict[str, Any]:
+    users = get_user_model().objects
+    owner = users.create_user("alice", "alice@example.com", "alice-pass-123")
+    other_user = users.create_user("bob", "bob@example.com", "bob-pass-123")
+    staff = users.create_user("olga", "olga@example.com", "olga-pass-123", is_staff=True)
     carol = UserFactory(username="carol")
     oscar = organiser_make(username=UserFactory(username="oscar").username)
     alpha = BotVersionFactory(bot=BotFactory(owner=owner, name="alpha")).bot
@@ -249,7 +286,7 @@ def _filled(body: Any, ids: dict[str, int]) -> Any:
 
 
 @pytest.mark.parametrize(("method", "path", "body", "role", "status"), CASES)
-def test_it_answers_each_role_as_the_matrix_says(world, method, path, body, role, status):
+def test_it_answers_each_role_as_the_matrix_says(db, world, method, path, body, role, status):
     client = world["clients"][role]
     url = path.format(**world["ids"])
     data = body() if callable(body) else _filled(body, world["ids"])

@@ -25,6 +25,7 @@ def old_apps():
         yield apps
 
 
+@pytest.mark.slow
 def test_games_per_match_is_kept_as_matches_per_pairing(old_apps):
     tournaments = old_apps.get_model("arena", "Tournament").objects
     schedules = old_apps.get_model("arena", "TournamentSchedule").objects

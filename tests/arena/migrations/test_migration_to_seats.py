@@ -130,6 +130,7 @@ def _old_data(apps):
     }
 
 
+@pytest.mark.slow
 def test_every_match_rating_and_replay_survives_the_move_to_seats(old_apps):
     ids = _old_data(old_apps)
     call_command("migrate", "arena", verbosity=0)

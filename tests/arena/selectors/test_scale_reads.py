@@ -233,6 +233,7 @@ def test_a_head_to_head_shows_its_most_played_and_counts_every_opponent():
 SORTS = [f"{way}{key}" for key in LADDER_SORTS for way in ("-", "")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_every_ladder_page_in_every_order_is_the_databases(seed, monkeypatch):
     monkeypatch.setattr(ladder, "ORDER_CHUNK", 4)  # pages and ranks across chunk edges

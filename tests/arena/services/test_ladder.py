@@ -81,6 +81,7 @@ def test_the_tick_seats_the_pair_the_ratings_are_least_sure_of(field, monkeypatc
     assert seated[frozenset(level)] >= 19, seated
 
 
+@pytest.mark.slow
 def test_a_new_version_in_doubt_plays_more_than_a_settled_one(field, monkeypatch):
     """A wide interval is doubt against every neighbour: such a bot is seated often."""
     monkeypatch.setattr(ladder, "TICK_BATCH", 1)

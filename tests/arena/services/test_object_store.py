@@ -83,6 +83,7 @@ def test_a_file_changed_in_the_bucket_is_a_platform_error_not_a_bot_to_run(
     assert hashlib.sha256(SOURCE).hexdigest() == version.sha256  # the record is unchanged
 
 
+@pytest.mark.slow
 def test_the_settings_choose_the_bucket_only_when_asked(tmp_path):
     from tests.foundation.test_config import manage
 

@@ -71,6 +71,7 @@ def rate_concurrently(match_ids: list[int]) -> list[BaseException]:
     return errors
 
 
+@pytest.mark.slow
 def test_concurrent_ratings_equal_rating_one_by_one_in_recorded_order(finished_matches):
     ids = [match.pk for match in finished_matches]
     doubled = ids + random.Random(7).sample(ids, 15)  # some redelivered rate_match tasks

@@ -192,6 +192,7 @@ def head(path: str, port: int, content_type: str, extra: str, token: str = "") -
     )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_runserver_answers_an_oversized_upload_413_not_500(live_server):
     """The 413 used to carry ``Connection: close``; wsgiref (runserver) refuses hop-by-hop

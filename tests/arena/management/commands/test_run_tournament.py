@@ -13,6 +13,7 @@ from arena.models import MatchSeat, Tournament
 from tests.workers.fixtures import REPO
 
 
+@pytest.mark.slow
 def test_it_runs_a_tournament_and_prints_the_standings(transactional_db, make_bot):
     for name in ("anna", "bert", "cleo"):
         make_bot(name)
@@ -37,6 +38,7 @@ def test_it_refuses_too_few_bots_and_leaves_nothing_behind(db, make_bot):
     assert not Tournament.objects.exists()
 
 
+@pytest.mark.slow
 def test_it_runs_a_swiss_round_by_round(transactional_db, make_bot):
     for name in ("anna", "bert", "cleo", "dora"):
         make_bot(name)

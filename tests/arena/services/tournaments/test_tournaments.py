@@ -328,6 +328,7 @@ class TestStandings:
         ]
 
 
+@pytest.mark.slow
 def test_a_three_seat_game_gets_a_balanced_schedule_and_placing_standings(
     owner, make_bot, run_on_commit
 ):

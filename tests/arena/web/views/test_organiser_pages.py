@@ -297,6 +297,7 @@ def test_an_owner_signs_up_one_of_their_bots_and_withdraws_it(owner):
     assert not TournamentSignup.objects.exists()
 
 
+@pytest.mark.slow
 def test_nobody_signs_up_a_strangers_or_a_built_in_bot_but_organisers_the_built_ins(
     owner, other_user, oscar
 ):

@@ -253,6 +253,7 @@ def test_head_to_head_is_counted_per_opponent_at_any_table_size(db) -> None:
     assert rows["rival"].played == 2 and rows["other"].played == 1
 
 
+@pytest.mark.slow
 def test_the_bot_page_shows_each_versions_record_its_rank_and_its_matches(owner) -> None:
     bot = bot_make(owner, name="alpha", description="Line one\nLine two", on_ladder=True)
     rival = bot_make(name="rival", on_ladder=True)
@@ -426,6 +427,7 @@ def cup(db) -> Tournament:
     return tournament
 
 
+@pytest.mark.slow
 def test_a_finished_tournament_shows_standings_and_a_crosstable(cup) -> None:
     tournament_finish(tournament_id=cup.pk)
     html = _html(f"/tournaments/{cup.pk}/")
@@ -443,6 +445,7 @@ def test_a_finished_tournament_shows_standings_and_a_crosstable(cup) -> None:
     assert 'data-done="3" data-total="3"' in html
 
 
+@pytest.mark.slow
 def test_a_running_tournament_shows_progress_and_refreshes(cup) -> None:
     last = Match.objects.filter(tournament=cup).order_by("-id").first()
     Match.objects.filter(pk=last.pk).update(status=Match.Status.QUEUED)

@@ -81,6 +81,7 @@ def _check(client: Client, path: Callable[[], str], grow: Callable[[], None], as
     assert response.status_code == 200
 
 
+@pytest.mark.slow
 def test_home(client, django_assert_max_num_queries) -> None:
     bot = bot_make(name="first")
     _rated(bot)
@@ -97,6 +98,7 @@ def test_home(client, django_assert_max_num_queries) -> None:
     _check(client, lambda: "/", grow, django_assert_max_num_queries)
 
 
+@pytest.mark.slow
 def test_ladder(client, django_assert_max_num_queries) -> None:
     _rated(bot_make(), histories=1)
 
@@ -196,6 +198,7 @@ def test_tournament_detail(client, status, django_assert_max_num_queries) -> Non
     _check(client, lambda: f"/tournaments/{tournament.pk}/", grow, django_assert_max_num_queries)
 
 
+@pytest.mark.slow
 def test_bot_and_match_lists(client, django_assert_max_num_queries) -> None:
     first = bot_make()
     _play(first, bot_make())

@@ -7,6 +7,7 @@ replays the same (relabelled) actions from the relabelled deck, and checks the o
 is identical.
 """
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +53,7 @@ def _replay(deck, dealer, actions):
     steps=st.integers(min_value=0, max_value=14),
     rng=st.randoms(use_true_random=False),
 )
+@pytest.mark.slow
 def test_observation_is_identical_for_states_differing_only_in_unseen_cards(
     seed, dealer, viewer, steps, rng
 ):

@@ -22,6 +22,7 @@ def load_search_bot():
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("other", ["random", "greedy", "heuristic"])
 def test_search_plays_a_whole_match_of_legal_moves_within_the_validation_limits(other):
     # The arena validates an upload with 1 s of CPU per decision and a 2 s time bank.
@@ -35,6 +36,7 @@ def test_search_plays_a_whole_match_of_legal_moves_within_the_validation_limits(
     assert result.reason in {"match_points", "sweep", "game_cap"}
 
 
+@pytest.mark.slow
 def test_the_same_seeds_give_a_byte_identical_replay_and_its_own_seed_matters():
     def play(search_seed):
         players = [
