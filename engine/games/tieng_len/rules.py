@@ -27,7 +27,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from engine.game import Event, IllegalMove
+from engine.game import Event, IllegalMove, Verifies
 from engine.games.tieng_len.cards import CODES, HAND_SIZE, INDEX, TWO, shuffled
 from engine.games.tieng_len.combos import (
     BOMBS_OVER_TWOS,
@@ -102,7 +102,7 @@ def _check_deal(
         raise ValueError(f"leader must be a seat from 0 to {n - 1}")
 
 
-class TiengLenState:
+class TiengLenState(Verifies):
     """One game in progress, from the deal until one seat alone holds cards.
 
     ``hands`` are the hands by seat (card numbers); ``leader`` is the seat that leads the
@@ -374,13 +374,6 @@ class TiengLenState:
         if current is not None and not beats(play, current):
             raise IllegalMove(f"a {describe(play)} does not beat the {describe(current)}")
         return play
-
-    def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
-        try:
-            self.verify(seat, action)
-        except IllegalMove:
-            return False
-        return True
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         """Play a bot's action; returns its events (see ``rules.md``).
