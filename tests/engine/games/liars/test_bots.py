@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import ast
 import itertools
 import statistics
 import time
-from pathlib import Path
 
 import pytest
 
 from engine import InProcessPlayer, builtin_bot, derive_seed, get_game, play_match, read_bot_path
 from engine import replay as replay_io
+from tests.source_imports import top_level_packages
 
 BOTS = ["random", "honest", "bayes", "starter"]
 
@@ -20,13 +19,7 @@ BOTS = ["random", "honest", "bayes", "starter"]
 def test_builtin_bots_import_only_the_standard_library(name):
     path = builtin_bot("liars", name)
     read_bot_path(path)  # passes the same checks as an upload
-    tree = ast.parse(Path(path).read_text())
-    modules = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules = top_level_packages(path)
     assert modules <= {"random", "itertools", "math"}
 
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import statistics
 import time
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from engine import InProcessPlayer, builtin_bot, play_match, read_bot_path
 from tests.engine.games.twenty_one.helpers import deck, game, play
+from tests.source_imports import top_level_packages
 
 BOTS = ["random", "basic", "exact", "starter"]
 
@@ -43,13 +42,7 @@ class Untrusted(InProcessPlayer):
 def test_builtin_bots_are_plain_bot_files_importing_only_the_standard_library(name):
     path = builtin_bot("twenty_one", name)
     read_bot_path(path)  # the same checks as an upload
-    tree = ast.parse(Path(path).read_text())
-    modules = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules = top_level_packages(path)
     assert modules <= {"random", "math", "itertools", "collections"}
 
 
