@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 import statistics
-import time
 
 import pytest
 
 from engine import InProcessPlayer, builtin_bot, derive_seed, get_game, play_match, read_bot_path
 from engine import replay as replay_io
+from tests.engine.players import TimedPlayer
 from tests.source_imports import top_level_packages
 
 BOTS = ["random", "honest", "bayes", "starter"]
@@ -53,21 +53,9 @@ def test_the_bayes_bot_replays_exactly_from_its_seed():
     assert play() == play()
 
 
-class _Timed(InProcessPlayer):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.times: list[float] = []
-
-    def act(self, observation):
-        began = time.thread_time()
-        action = super().act(observation)
-        self.times.append(time.thread_time() - began)
-        return action
-
-
 def test_the_bayes_bot_decides_well_within_its_time():
     def decision_times(i: int, seats: int) -> list[float]:
-        bayes = _Timed("bayes", builtin_bot("liars", "bayes"))
+        bayes = TimedPlayer("bayes", builtin_bot("liars", "bayes"))
         others = [InProcessPlayer(f"h{s}", builtin_bot("liars", "honest")) for s in range(1, seats)]
         play_match("liars", [bayes, *others], seed=derive_seed(3, "timing", i))
         return bayes.times
