@@ -1,5 +1,5 @@
 """Helpers the arena tests share: clients for the cast, the error shape, stored files,
-the database at an earlier migration."""
+the database at an earlier migration, the keys of a standings row."""
 
 from __future__ import annotations
 
@@ -12,6 +12,25 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+#: The keys of a row of a tournament's standings (the API's and the services' alike).
+STANDINGS_ROW_FIELDS = {
+    "rank",
+    "bot",
+    "version",
+    "seed",
+    "played",
+    "points",
+    "points_interval",
+    "first_places",
+    "wins",
+    "draws",
+    "losses",
+    "mean_place",
+    "match_points",
+    "faults",
+    "superiority_over_next",
+}
 
 
 def client_for(user=None) -> APIClient:

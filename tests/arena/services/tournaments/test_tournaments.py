@@ -29,6 +29,7 @@ from arena.services.tournaments import (
 from engine import derive_seed
 from engine.registry import GAMES
 from tests.arena import bots
+from tests.arena.helpers import STANDINGS_ROW_FIELDS
 from tests.workers.fixtures import tasks_queued, version_add
 
 pytestmark = pytest.mark.django_db
@@ -227,23 +228,7 @@ class TestStandings:
         assert (standings["matches_total"], standings["matches_done"]) == (6, 0)
         assert standings["matches_planned"] == [6, 6]
         row = standings["rows"][0]
-        assert set(row) == {
-            "rank",
-            "bot",
-            "version",
-            "seed",
-            "played",
-            "points",
-            "points_interval",
-            "first_places",
-            "wins",
-            "draws",
-            "losses",
-            "mean_place",
-            "match_points",
-            "faults",
-            "superiority_over_next",
-        }
+        assert set(row) == STANDINGS_ROW_FIELDS
         assert set(row["bot"]) == {"id", "name", "owner"}
         assert row["bot"]["owner"] == "alice"
         assert row["version"] == 1
