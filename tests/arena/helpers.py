@@ -1,5 +1,5 @@
 """Helpers the arena tests share: clients for the cast, the error shape, stored files,
-the database at an earlier migration, the keys of a standings row."""
+the database at an earlier migration, the keys of a standings row, a valid schedule form."""
 
 from __future__ import annotations
 
@@ -76,3 +76,20 @@ def migrated_back(target: list[tuple[str, str]]) -> Iterator:
         yield apps
     finally:
         call_command("migrate", verbosity=0)
+
+
+def schedule_admin_form(**fields: object) -> dict[str, object]:
+    """The admin's change form of a tournament schedule, every field valid (the nightly
+    round robin of Lie 21), with ``fields`` over it."""
+    return {
+        "name": "Nightly",
+        "game": "lie21",
+        "crontab": "0 3 * * *",
+        "enabled": "on",
+        "due_after_0": "2026-01-01",
+        "due_after_1": "00:00:00",
+        "format": "round_robin",
+        "matches_per_pairing": "1",
+        "rated": "on",
+        "entry": "all",
+    } | fields
