@@ -13,6 +13,22 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+#: The keys of a tournament's standings (the API's and the services' alike).
+STANDINGS_FIELDS = {
+    "version",
+    "tournament",
+    "game",
+    "format",
+    "seats",
+    "matches_per_pairing",
+    "status",
+    "matches_total",
+    "matches_done",
+    "matches_planned",
+    "how_to_read",
+    "rows",
+    "crosstable",
+}
 #: The keys of a row of a tournament's standings (the API's and the services' alike).
 STANDINGS_ROW_FIELDS = {
     "rank",

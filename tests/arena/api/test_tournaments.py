@@ -20,7 +20,7 @@ from tests.arena.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tests.arena.helpers import STANDINGS_ROW_FIELDS, assert_error
+from tests.arena.helpers import STANDINGS_FIELDS, STANDINGS_ROW_FIELDS, assert_error
 from tests.arena.recorded import match_played
 
 
@@ -150,21 +150,7 @@ def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
 
     body = anon_client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
 
-    assert set(body) == {
-        "version",
-        "tournament",
-        "game",
-        "format",
-        "seats",
-        "matches_per_pairing",
-        "status",
-        "matches_total",
-        "matches_done",
-        "matches_planned",
-        "how_to_read",
-        "rows",
-        "crosstable",
-    }
+    assert set(body) == STANDINGS_FIELDS
     assert (body["tournament"], body["game"], body["seats"]) == (tournament.pk, "lie21", 2)
     assert body["status"] == "running"
     assert (body["matches_total"], body["matches_done"]) == (3, 1)

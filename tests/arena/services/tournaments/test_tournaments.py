@@ -29,7 +29,7 @@ from arena.services.tournaments import (
 from engine import derive_seed
 from engine.registry import GAMES
 from tests.arena import bots
-from tests.arena.helpers import STANDINGS_ROW_FIELDS
+from tests.arena.helpers import STANDINGS_FIELDS, STANDINGS_ROW_FIELDS
 from tests.workers.fixtures import tasks_queued, version_add
 
 pytestmark = pytest.mark.django_db
@@ -208,21 +208,7 @@ class TestStandings:
     def test_they_have_exactly_the_documented_shape(self, owner, four):
         tournament = started(owner)
         standings = tournament_standings(tournament=tournament)
-        assert set(standings) == {
-            "version",
-            "tournament",
-            "game",
-            "format",
-            "seats",
-            "matches_per_pairing",
-            "status",
-            "matches_total",
-            "matches_done",
-            "matches_planned",
-            "how_to_read",
-            "rows",
-            "crosstable",
-        }
+        assert set(standings) == STANDINGS_FIELDS
         assert (standings["tournament"], standings["status"]) == (tournament.pk, "running")
         assert (standings["game"], standings["seats"]) == ("lie21", 2)
         assert (standings["matches_total"], standings["matches_done"]) == (6, 0)
