@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from engine import InProcessPlayer
@@ -24,8 +23,8 @@ class TimedPlayer(InProcessPlayer):
 
 
 class WrappedPlayer:
-    """A seat that passes every call to ``inner``, an in-process bot: a test's wrapper
-    overrides the calls it watches or changes."""
+    """A seat that passes every call it does not define itself to ``inner``, an in-process
+    bot: a test's wrapper defines the calls it watches or changes."""
 
     trusted = True
     last_move_late = False
@@ -34,24 +33,5 @@ class WrappedPlayer:
         self.inner = inner
         self.name = inner.name
 
-    @property
-    def hooks(self) -> Any:
-        return self.inner.hooks
-
-    def start(self, info: Mapping[str, Any], hooks: Any = ()) -> None:
-        self.inner.start(info, hooks)
-
-    def act(self, observation: Any) -> dict[str, Any]:
-        return self.inner.act(observation)
-
-    def notify(self, hook: str, payload: Any) -> None:
-        self.inner.notify(hook, payload)
-
-    def close(self) -> None:
-        self.inner.close()
-
-    def output(self) -> str:
-        return self.inner.output()
-
-    def take_output(self) -> str:
-        return self.inner.take_output()
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
