@@ -46,7 +46,6 @@ that work, 7471de4 (``sequential_vs_base`` with ``--compare 7471de4``).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import os
@@ -57,10 +56,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+from engine_checkout import checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The tree whose arena, engine and sandbox run here (``--serve`` sets another).
@@ -423,21 +423,6 @@ class Server:
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait(120)
-
-
-@contextlib.contextmanager
-def checkout(ref: str) -> Iterator[Path]:
-    """``ref`` as a tree: a directory as it is, else a commit in a temporary worktree."""
-    if Path(ref).is_dir():
-        yield Path(ref).resolve()
-        return
-    where = Path(tempfile.mkdtemp(prefix="bench-base-"))
-    git = ["git", "-C", str(ROOT)]
-    subprocess.run([*git, "worktree", "add", "--detach", str(where), ref], check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run([*git, "worktree", "remove", "--force", str(where)], check=False)
 
 
 def _next_db(url: str) -> str:
