@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.tournament_speed import (  # noqa: E402 - after the path is set
     drop_postgres,
+    empty_broker,
     scratch_postgres,
     start_workers,
     stop_workers,
@@ -114,14 +115,7 @@ def main() -> None:
             "file instead, not the conditions of the figure",
             file=sys.stderr,
         )
-    import redis
-
-    broker = redis.Redis.from_url(args.redis_url)
-    try:
-        broker.ping()
-    except redis.RedisError as exc:
-        sys.exit(f"needs Redis at {args.redis_url}: {exc}")
-    broker.flushdb()
+    broker = empty_broker(args.redis_url)
     scratch = Path(tempfile.mkdtemp(prefix="arena-bench-playground-"))
     os.chmod(scratch, 0o755)
     database_url, admin, name = scratch_postgres(args.database_url) if postgres else ("", "", "")

@@ -26,7 +26,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -102,44 +101,23 @@ def setup_database(count: int) -> None:
 
 def swiss(timeout: float) -> tuple[float, int, int]:
     """(seconds, matches, rounds) from the start to finished with every match rated."""
-    from django.db.models import Max
-    from django.utils import timezone
-
-    from arena.models import Match, RatingHistory, Tournament
-    from arena.services.tournaments import tournament_create, tournament_start
+    from arena.services.tournaments import tournament_create
 
     tournament = tournament_create(
         name="Swiss 64", game="lie21", created_by=None, seed=SEED, format="swiss"
     )
-    started = timezone.now()
-    tournament_start(tournament_id=tournament.pk)
-    deadline = time.monotonic() + timeout
-    matches = Match.objects.filter(tournament=tournament)
-    while not (
-        Tournament.objects.filter(pk=tournament.pk, status="finished").exists()
-        and not matches.filter(rated=False).exists()
-    ):
-        if time.monotonic() > deadline:
-            sys.exit("the Swiss did not finish in time (see the worker logs)")
-        time.sleep(0.5)
+    started, matches = tournament_speed.start_until_rated(
+        tournament, timeout, what="the Swiss", poll=0.5
+    )
     if matches.exclude(status="done").exists():
         sys.exit(f"{matches.exclude(status='done').count()} matches did not play")
-    tournament.refresh_from_db()
-    rated = RatingHistory.objects.filter(match__tournament=tournament).aggregate(Max("created"))
-    ended = max(tournament.finished_at, rated["created__max"])
-    return (ended - started).total_seconds(), matches.count(), tournament.rounds
+    seconds = tournament_speed.seconds_to_rated(tournament, started)
+    return seconds, matches.count(), tournament.rounds
 
 
 def main() -> None:
     args = parse_args()
-    import redis
-
-    broker = redis.Redis.from_url(args.redis_url)
-    try:
-        broker.ping()
-    except redis.RedisError as exc:
-        sys.exit(f"needs Redis at {args.redis_url}: {exc}")
-    broker.flushdb()
+    broker = tournament_speed.empty_broker(args.redis_url)
     scratch = Path(tempfile.mkdtemp(prefix="arena-swiss-"))
     os.chmod(scratch, 0o755)
     admin = ""

@@ -58,6 +58,7 @@ import tempfile
 import time
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from engine_checkout import checkout
@@ -291,16 +292,27 @@ def pipeline(timeout: float) -> float:
     The end is read from the rows' own timestamps (``finished_at``, the last rating), so
     this process can poll lazily and leave the two cores to the workers.
     """
-    from django.db.models import Max
-    from django.utils import timezone
-
-    from arena.models import Match, RatingHistory, Tournament
-    from arena.services.tournaments import tournament_create, tournament_start
+    from arena.services.tournaments import tournament_create
 
     # Every run is a new tournament with the same seed: the same 28 matches each time.
     tournament = tournament_create(
         name="Benchmark", game="lie21", created_by=None, seed=TOURNAMENT_SEED
     )
+    started, matches = start_until_rated(tournament, timeout, what="the pipeline", poll=0.25)
+    if matches.exclude(status="done").exists() or matches.count() != 28:
+        statuses = ", ".join(matches.values_list("status", flat=True))
+        sys.exit(f"some matches did not play: {statuses}")
+    return seconds_to_rated(tournament, started)
+
+
+def start_until_rated(tournament: Any, timeout: float, *, what: str, poll: float) -> Any:
+    """Start ``tournament`` and wait (``poll`` seconds between looks) until it is finished
+    with every match rated: (its start time, its matches). Exits after ``timeout``."""
+    from django.utils import timezone
+
+    from arena.models import Match, Tournament
+    from arena.services.tournaments import tournament_start
+
     started = timezone.now()
     tournament_start(tournament_id=tournament.pk)
     deadline = time.monotonic() + timeout
@@ -310,30 +322,43 @@ def pipeline(timeout: float) -> float:
         and not matches.filter(rated=False).exists()
     ):
         if time.monotonic() > deadline:
-            sys.exit("the pipeline did not finish in time (see the worker logs)")
-        time.sleep(0.25)
-    if matches.exclude(status="done").exists() or matches.count() != 28:
-        statuses = ", ".join(matches.values_list("status", flat=True))
-        sys.exit(f"some matches did not play: {statuses}")
+            sys.exit(f"{what} did not finish in time (see the worker logs)")
+        time.sleep(poll)
+    return started, matches
+
+
+def seconds_to_rated(tournament: Any, started: Any) -> float:
+    """Seconds from ``started`` to the later of the tournament's end and its last rating,
+    read from the rows' own timestamps (the poll's lateness does not count)."""
+    from django.db.models import Max
+
+    from arena.models import RatingHistory
+
     tournament.refresh_from_db()
     rated = RatingHistory.objects.filter(match__tournament=tournament).aggregate(Max("created"))
     ended = max(tournament.finished_at, rated["created__max"])
     return (ended - started).total_seconds()
 
 
+def empty_broker(url: str) -> Any:
+    """The Redis broker at ``url``, emptied (exits if it does not answer)."""
+    import redis
+
+    broker = redis.Redis.from_url(url)
+    try:
+        broker.ping()
+    except redis.RedisError as exc:
+        sys.exit(f"needs Redis at {url}: {exc}")
+    broker.flushdb()
+    return broker
+
+
 class Session:
     """One tree's scratch database, bots and workers, and its two ways of playing."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        import redis
-
         self.args = args
-        self.broker = redis.Redis.from_url(args.redis_url)
-        try:
-            self.broker.ping()
-        except redis.RedisError as exc:
-            sys.exit(f"needs Redis at {args.redis_url}: {exc}")
-        self.broker.flushdb()
+        self.broker = empty_broker(args.redis_url)
         self.scratch = Path(tempfile.mkdtemp(prefix="arena-bench-"))
         os.chmod(self.scratch, 0o755)
         self.pg: list[str] = []
