@@ -175,6 +175,41 @@ def displayed_rating(rng: random.Random, mu: float, played: int) -> tuple[float,
     return mu + rng.gauss(0, 1), 25 / 3 / (1 + played / 4) ** 0.5
 
 
+def random_rating(
+    rng: random.Random, version: Any, *, fitted: Any, current: bool, spread_places: bool = False
+) -> Any:
+    """An unsaved rating of ``version`` with figures drawn from ``rng``: up to 400 matches,
+    every place after the first a second one (``spread_places``: a sum of places drawn
+    between 0 and twice the matches)."""
+    from arena.models import Rating
+
+    mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
+    played = rng.randint(0, 400)
+    wins = rng.randint(0, played)
+    draws = rng.randint(0, played - wins)
+    rating, rating_sigma = displayed_rating(rng, mu, played)
+    placing_sum = rng.randint(0, 2 * played) if spread_places else played - wins - draws
+    return Rating(
+        version=version,
+        bot_id=version.bot_id,
+        game=version.bot.game,
+        current=current,
+        mu=mu,
+        sigma=sigma,
+        score=mu - 3 * sigma,
+        rating=rating,
+        rating_sigma=rating_sigma,
+        fitted=fitted,
+        matches=played,
+        wins=wins,
+        draws=draws,
+        losses=played - wins - draws,
+        first_places=wins + draws,
+        placing_sum=placing_sum,
+        faults=rng.randint(0, played // 20),
+    )
+
+
 def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     """Users, bots, versions and per-version ratings; the versions of each game's bots.
 
@@ -226,32 +261,8 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     Bot.objects.bulk_update(created, ["active_version", "is_active"], batch_size=BATCH)
     ratings = []
     for version in versions:
-        mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
-        played = rng.randint(0, 400)
-        wins = rng.randint(0, played)
-        draws = rng.randint(0, played - wins)
-        rating, rating_sigma = displayed_rating(rng, mu, played)
-        ratings.append(
-            Rating(
-                version=version,
-                bot_id=version.bot_id,
-                game=version.bot.game,
-                current=latest[version.bot_id] is version,
-                mu=mu,
-                sigma=sigma,
-                score=mu - 3 * sigma,
-                rating=rating,
-                rating_sigma=rating_sigma,
-                fitted=fitted,
-                matches=played,
-                wins=wins,
-                draws=draws,
-                losses=played - wins - draws,
-                first_places=wins + draws,
-                placing_sum=played - wins - draws,
-                faults=rng.randint(0, played // 20),
-            )
-        )
+        current = latest[version.bot_id] is version
+        ratings.append(random_rating(rng, version, fitted=fitted, current=current))
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
     RatingFit.objects.bulk_create(
         RatingFit(game=game, fitted=fitted, matches=0, versions=0) for game in set(games)

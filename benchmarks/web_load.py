@@ -353,32 +353,9 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         bot.is_active = rng.random() > 0.05
     Bot.objects.bulk_update(created, ["active_version", "is_active"], batch_size=BATCH)
     ratings = []
-    for bot, version in zip(created, versions, strict=True):
-        mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
-        played = rng.randint(0, 400)
-        wins = rng.randint(0, played)
-        draws = rng.randint(0, played - wins)
-        rating, rating_sigma = api_load.displayed_rating(rng, mu, played)
+    for version in versions:
         ratings.append(
-            Rating(
-                version=version,
-                bot=bot,
-                game=bot.game,
-                current=True,
-                mu=mu,
-                sigma=sigma,
-                score=mu - 3 * sigma,
-                rating=rating,
-                rating_sigma=rating_sigma,
-                fitted=fitted,
-                matches=played,
-                wins=wins,
-                draws=draws,
-                losses=played - wins - draws,
-                first_places=wins + draws,
-                placing_sum=rng.randint(0, 2 * played),
-                faults=rng.randint(0, played // 20),
-            )
+            api_load.random_rating(rng, version, fitted=fitted, current=True, spread_places=True)
         )
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
     RatingFit.objects.bulk_create(
