@@ -260,6 +260,23 @@ class Tally:
                 summed[seat] += value
 
 
+class GamesByPoints:
+    """``decide`` and ``standing`` of match rules that play ``games`` games and rank the
+    seats by their match points (Liars' ``games`` option, the tests' High Card): a match
+    rules class lists it among its bases and sets ``games``."""
+
+    __slots__ = ()
+    games: int
+
+    def decide(self, tally: Tally) -> MatchDecision | None:
+        if tally.games_played < self.games:
+            return None
+        return MatchDecision(ranks_from_scores(tally.match_points), "games")
+
+    def standing(self, tally: Tally) -> tuple[int, ...]:
+        return ranks_from_scores(tally.match_points)
+
+
 class MatchRules(Protocol):
     """How games add up to a match. Built by :meth:`Game.match_rules` from the options."""
 

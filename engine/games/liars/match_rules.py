@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from engine.game import GameOutcome, GamePlan, GameState, MatchDecision, Tally, ranks_from_scores
+from engine.game import GameOutcome, GamePlan, GamesByPoints, GameState
 from engine.games.liars.rules import Variant
 
 __all__ = ["LiarsMatch", "placing_points"]
@@ -37,7 +37,7 @@ _RULE_OPTIONS = tuple(f.name for f in fields(Variant))
 
 
 @dataclass(frozen=True, slots=True)
-class LiarsMatch:
+class LiarsMatch(GamesByPoints):
     """The options (engine/games/liars/rules.md, "Options"): ``games``, then the rule options
     of every game, its :class:`Variant`."""
 
@@ -90,11 +90,3 @@ class LiarsMatch:
                 "lives_left": tuple(lives),
             },
         )
-
-    def decide(self, tally: Tally) -> MatchDecision | None:
-        if tally.games_played < self.games:
-            return None
-        return MatchDecision(ranks_from_scores(tally.match_points), "games")
-
-    def standing(self, tally: Tally) -> tuple[int, ...]:
-        return ranks_from_scores(tally.match_points)
