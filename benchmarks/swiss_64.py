@@ -21,7 +21,6 @@ Usage: ``python benchmarks/swiss_64.py [--workers 2] [--redis-url URL] [--databa
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shutil
 import sys
@@ -65,38 +64,8 @@ def scratch_postgres(url: str, name: str) -> tuple[str, str]:
 
 def setup_database(count: int) -> None:
     """Migrate the scratch database and add ``count`` bots with a valid version each."""
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from django.contrib.auth import get_user_model
-    from django.core.files.base import ContentFile
-
-    from arena.models import Bot, BotVersion
-    from arena.services.ratings import rating_activate
-    from engine import builtin_bot
-
-    owner = get_user_model().objects.create_user("bench")
-    for number in range(1, count + 1):
-        name = STRENGTHS[number % len(STRENGTHS)]
-        path = builtin_bot("lie21", name)
-        data = path.read_bytes()
-        bot = Bot.objects.create(owner=owner, name=f"{name}-{number}", game="lie21")
-        version = BotVersion(
-            bot=bot,
-            number=1,
-            filename=path.name,
-            kind="py",
-            sha256=hashlib.sha256(data).hexdigest(),
-            size=len(data),
-            status="valid",
-        )
-        version.file.save(path.name, ContentFile(data), save=False)
-        version.save()
-        Bot.objects.filter(pk=bot.pk).update(active_version=version)
-        rating_activate(version=version)
+    names = [STRENGTHS[number % len(STRENGTHS)] for number in range(1, count + 1)]
+    tournament_speed.setup_database(names)
 
 
 def swiss(timeout: float) -> tuple[float, int, int]:

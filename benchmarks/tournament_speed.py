@@ -137,8 +137,9 @@ def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dic
     return {**os.environ, **env}
 
 
-def setup_database() -> list:
-    """Migrate the scratch database and add 8 bots with a valid version each."""
+def setup_database(names: list[str] | None = None) -> list:
+    """Migrate the scratch database and add a bot with a valid version for each built-in
+    Lie 21 bot of ``names`` (the 8 of ``BOTS``): number n, bot ``<name>-<n>``."""
     import django
 
     django.setup()
@@ -154,7 +155,7 @@ def setup_database() -> list:
 
     owner = get_user_model().objects.create_user("bench")
     bots = []
-    for number, name in enumerate(BOTS, start=1):
+    for number, name in enumerate(names or BOTS, start=1):
         path = builtin_bot("lie21", name)
         data = path.read_bytes()
         bot = Bot.objects.create(owner=owner, name=f"{name}-{number}", game="lie21")
