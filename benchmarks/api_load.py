@@ -671,14 +671,20 @@ def measure(
         with lock:
             latencies.extend(mine)
 
-    workers = [threading.Thread(target=client, args=(n,)) for n in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    if failures:
-        sys.exit(f"api_load: {len(failures)} failed requests, e.g. {failures[:3]}")
+    run_clients(client, threads, failures, "api_load")
     return latencies
+
+
+def run_clients(client: Callable[[int], None], count: int, failures: list[str], name: str) -> None:
+    """``client(n)`` for each n below ``count``, in threads side by side; exits if any
+    request of theirs failed (``failures``), saying so as ``name``."""
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        sys.exit(f"{name}: {len(failures)} failed requests, e.g. {failures[:3]}")
 
 
 def percentile(values: list[float], fraction: float) -> float:

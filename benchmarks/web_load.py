@@ -55,7 +55,6 @@ import http.client
 import os
 import random
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -528,13 +527,7 @@ def _drive(
                 latencies[kind].append(ms)
             statuses.update(codes)
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if failures:
-        sys.exit(f"web_load: {len(failures)} failed requests, e.g. {failures[:3]}")
+    api_load.run_clients(client, clients, failures, "web_load")
     return latencies, statuses
 
 
