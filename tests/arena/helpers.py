@@ -13,6 +13,17 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+#: A rating's record of 10 matches (6 won, 1 drawn, 3 lost, a place sum of 3) as the API
+#: shows it.
+TEN_MATCHES = {
+    "matches": 10,
+    "wins": 6,
+    "draws": 1,
+    "losses": 3,
+    "first_places": 7,
+    "mean_place": 1.3,
+    "win_rate": 0.6,
+}
 #: The keys of a tournament's standings (the API's and the services' alike).
 STANDINGS_FIELDS = {
     "version",
