@@ -128,13 +128,7 @@ def run(args: argparse.Namespace, data_dir: str) -> dict[str, tuple[list[float],
                         if status != 200:
                             failures.append(f"{side} {status} {path}")
 
-        threads = [threading.Thread(target=client, args=(n,)) for n in range(args.threads)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if failures:
-            sys.exit(f"pages_ab: {len(failures)} failed requests, e.g. {failures[:3]}")
+        api_load.run_clients(client, args.threads, failures, "pages_ab")
         return {
             side: (latencies[side], api_load.session_cpu_seconds(server.pid) - before[side])
             for side, server in servers.items()
