@@ -117,8 +117,16 @@ def drop_postgres(admin: str, name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dict[str, str]:
-    """The environment of this process and of the workers: everything points at scratch."""
+def configure(
+    scratch: Path,
+    args: argparse.Namespace,
+    database_url: str,
+    *,
+    log_level: str = "WARNING",
+    **settings: str,
+) -> dict[str, str]:
+    """The environment of this process and of the workers: everything points at scratch
+    (``settings`` besides; ``BENCH_LOG_LEVEL`` over ``log_level``)."""
     env = {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "SECRET_KEY": "benchmark-only",
@@ -126,8 +134,9 @@ def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dic
         "ARENA_DATA_DIR": str(scratch),
         "REDIS_URL": args.redis_url,
         "ARENA_DEMO_TOURNAMENT": "0",
-        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", log_level),
         "PYTHONPATH": str(TREE),
+        **settings,
     }
     if database_url:
         env["DATABASE_URL"] = database_url
