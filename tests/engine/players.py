@@ -34,4 +34,6 @@ class WrappedPlayer:
         self.name = inner.name
 
     def __getattr__(self, name: str) -> Any:
+        if name == "inner":  # not set yet (a copy being made): no endless lookup
+            raise AttributeError(name)
         return getattr(self.inner, name)
