@@ -484,7 +484,6 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
 def seed(*, bots: int, matches: int, replays: int) -> list[int]:
     """Fill the database; returns the ids of the matches that have a replay."""
     from django.core.management import call_command
-    from django.db import connection
 
     from arena.models import Match, Replay
     from engine.replay import REPLAY_FORMAT
@@ -513,14 +512,22 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
             )
             for match_id in recent[start : start + BATCH]
         )
-    sizes = sorted(len(document) for document in documents)
+    seeding_done(started, len(recent), [len(document) for document in documents])
+    return recent
+
+
+def seeding_done(started: float, replays: int, sizes: list[int]) -> None:
+    """Say how many replays were seeded (``sizes``: their gzip bytes), vacuum and analyse the
+    tables, close the connection and say how long the seeding took since ``started``."""
+    from django.db import connection
+
     elapsed = time.perf_counter() - started
-    log(f"seeded {len(recent)} replays (gzip {sizes[0]}-{sizes[-1]} bytes) in {elapsed:.1f} s")
+    sizes = sorted(sizes)
+    log(f"seeded {replays} replays (gzip {sizes[0]}-{sizes[-1]} bytes) in {elapsed:.1f} s")
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     connection.close()
     log(f"seeding done in {time.perf_counter() - started:.1f} s")
-    return recent
 
 
 # --- the server and the load ---------------------------------------------------------------

@@ -453,13 +453,8 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
             )
             for match_id, game in newest[start : start + BATCH]
         )
-    sizes = sorted(len(document) for docs in documents.values() for document in docs)
-    elapsed = time.perf_counter() - started
-    log(f"seeded {len(newest)} replays (gzip {sizes[0]}-{sizes[-1]} bytes) in {elapsed:.1f} s")
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
-    connection.close()
-    log(f"seeding done in {time.perf_counter() - started:.1f} s")
+    sizes = [len(document) for docs in documents.values() for document in docs]
+    api_load.seeding_done(started, len(newest), sizes)
     return [match_id for match_id, _ in newest]
 
 
