@@ -754,12 +754,9 @@ LADDER_PAGE_SORTS = tuple(
 )
 
 
-def run(
-    args: argparse.Namespace, url: str, data_dir: str
-) -> dict[str, tuple[list[float], float, float]]:
-    """Seed (unless told not to), serve, measure; by endpoint, the latencies and the CPU
-    seconds the server and the database spent on them."""
-    env = {
+def server_env(url: str, data_dir: str, **settings: str) -> dict[str, str]:
+    """The server's settings: the database at ``url``, ``settings`` besides."""
+    return {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "DATABASE_URL": url,
         "SECRET_KEY": "benchmark-only-not-a-secret",
@@ -767,9 +764,16 @@ def run(
         "ALLOWED_HOSTS": "127.0.0.1",
         "ARENA_DATA_DIR": data_dir,  # media and the broker's files: nothing is written there
         "LOG_LEVEL": "WARNING",
-        "ARENA_EXTRA_GAMES": MULTI_GAME_MODULE,
-        "PYTHONPATH": str(ROOT),
+        **settings,
     }
+
+
+def run(
+    args: argparse.Namespace, url: str, data_dir: str
+) -> dict[str, tuple[list[float], float, float]]:
+    """Seed (unless told not to), serve, measure; by endpoint, the latencies and the CPU
+    seconds the server and the database spent on them."""
+    env = server_env(url, data_dir, ARENA_EXTRA_GAMES=MULTI_GAME_MODULE, PYTHONPATH=str(ROOT))
     if not args.no_seed:
         recreate_database(url)
     setup_django(env)

@@ -156,16 +156,13 @@ def _start(args: argparse.Namespace, side: str, data_dir: str) -> subprocess.Pop
     root = str(Path(getattr(args, side)).resolve())
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "arena.settings",
-        "DATABASE_URL": getattr(args, f"{side}_db"),
-        "REDIS_URL": getattr(args, f"{side}_redis"),
-        "SECRET_KEY": "benchmark-only-not-a-secret",
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "ARENA_DATA_DIR": data_dir,
-        "LOG_LEVEL": "WARNING",
-        "ARENA_EXTRA_GAMES": api_load.MULTI_GAME_MODULE,
-        "PYTHONPATH": root,
+        **api_load.server_env(
+            getattr(args, f"{side}_db"),
+            data_dir,
+            REDIS_URL=getattr(args, f"{side}_redis"),
+            ARENA_EXTRA_GAMES=api_load.MULTI_GAME_MODULE,
+            PYTHONPATH=root,
+        ),
     }
     _clear(env["REDIS_URL"])
     server = subprocess.Popen(

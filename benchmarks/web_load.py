@@ -145,15 +145,7 @@ def apart(cpus: list[int]) -> tuple[str | None, str | None]:
 
 
 def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> dict:
-    env = {
-        "DJANGO_SETTINGS_MODULE": "arena.settings",
-        "DATABASE_URL": url,
-        "SECRET_KEY": "benchmark-only-not-a-secret",
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "ARENA_DATA_DIR": data_dir,
-        "LOG_LEVEL": "WARNING",
-    }
+    env = api_load.server_env(url, data_dir)
     if args.workers:
         env["WEB_WORKERS"] = str(args.workers)
     if args.threads:
