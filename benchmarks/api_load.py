@@ -175,6 +175,41 @@ def displayed_rating(rng: random.Random, mu: float, played: int) -> tuple[float,
     return mu + rng.gauss(0, 1), 25 / 3 / (1 + played / 4) ** 0.5
 
 
+def random_rating(
+    rng: random.Random, version: Any, *, fitted: Any, current: bool, spread_places: bool = False
+) -> Any:
+    """An unsaved rating of ``version`` with figures drawn from ``rng``: up to 400 matches,
+    every place after the first a second one (``spread_places``: a sum of places drawn
+    between 0 and twice the matches)."""
+    from arena.models import Rating
+
+    mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
+    played = rng.randint(0, 400)
+    wins = rng.randint(0, played)
+    draws = rng.randint(0, played - wins)
+    rating, rating_sigma = displayed_rating(rng, mu, played)
+    placing_sum = rng.randint(0, 2 * played) if spread_places else played - wins - draws
+    return Rating(
+        version=version,
+        bot_id=version.bot_id,
+        game=version.bot.game,
+        current=current,
+        mu=mu,
+        sigma=sigma,
+        score=mu - 3 * sigma,
+        rating=rating,
+        rating_sigma=rating_sigma,
+        fitted=fitted,
+        matches=played,
+        wins=wins,
+        draws=draws,
+        losses=played - wins - draws,
+        first_places=wins + draws,
+        placing_sum=placing_sum,
+        faults=rng.randint(0, played // 20),
+    )
+
+
 def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     """Users, bots, versions and per-version ratings; the versions of each game's bots.
 
@@ -226,32 +261,8 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     Bot.objects.bulk_update(created, ["active_version", "is_active"], batch_size=BATCH)
     ratings = []
     for version in versions:
-        mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
-        played = rng.randint(0, 400)
-        wins = rng.randint(0, played)
-        draws = rng.randint(0, played - wins)
-        rating, rating_sigma = displayed_rating(rng, mu, played)
-        ratings.append(
-            Rating(
-                version=version,
-                bot_id=version.bot_id,
-                game=version.bot.game,
-                current=latest[version.bot_id] is version,
-                mu=mu,
-                sigma=sigma,
-                score=mu - 3 * sigma,
-                rating=rating,
-                rating_sigma=rating_sigma,
-                fitted=fitted,
-                matches=played,
-                wins=wins,
-                draws=draws,
-                losses=played - wins - draws,
-                first_places=wins + draws,
-                placing_sum=played - wins - draws,
-                faults=rng.randint(0, played // 20),
-            )
-        )
+        current = latest[version.bot_id] is version
+        ratings.append(random_rating(rng, version, fitted=fitted, current=current))
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
     RatingFit.objects.bulk_create(
         RatingFit(game=game, fitted=fitted, matches=0, versions=0) for game in set(games)
@@ -473,7 +484,6 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
 def seed(*, bots: int, matches: int, replays: int) -> list[int]:
     """Fill the database; returns the ids of the matches that have a replay."""
     from django.core.management import call_command
-    from django.db import connection
 
     from arena.models import Match, Replay
     from engine.replay import REPLAY_FORMAT
@@ -502,14 +512,22 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
             )
             for match_id in recent[start : start + BATCH]
         )
-    sizes = sorted(len(document) for document in documents)
+    seeding_done(started, len(recent), [len(document) for document in documents])
+    return recent
+
+
+def seeding_done(started: float, replays: int, sizes: list[int]) -> None:
+    """Say how many replays were seeded (``sizes``: their gzip bytes), vacuum and analyse the
+    tables, close the connection and say how long the seeding took since ``started``."""
+    from django.db import connection
+
     elapsed = time.perf_counter() - started
-    log(f"seeded {len(recent)} replays (gzip {sizes[0]}-{sizes[-1]} bytes) in {elapsed:.1f} s")
+    sizes = sorted(sizes)
+    log(f"seeded {replays} replays (gzip {sizes[0]}-{sizes[-1]} bytes) in {elapsed:.1f} s")
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     connection.close()
     log(f"seeding done in {time.perf_counter() - started:.1f} s")
-    return recent
 
 
 # --- the server and the load ---------------------------------------------------------------
@@ -660,14 +678,20 @@ def measure(
         with lock:
             latencies.extend(mine)
 
-    workers = [threading.Thread(target=client, args=(n,)) for n in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    if failures:
-        sys.exit(f"api_load: {len(failures)} failed requests, e.g. {failures[:3]}")
+    run_clients(client, threads, failures, "api_load")
     return latencies
+
+
+def run_clients(client: Callable[[int], None], count: int, failures: list[str], name: str) -> None:
+    """``client(n)`` for each n below ``count``, in threads side by side; exits if any
+    request of theirs failed (``failures``), saying so as ``name``."""
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        sys.exit(f"{name}: {len(failures)} failed requests, e.g. {failures[:3]}")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -730,12 +754,9 @@ LADDER_PAGE_SORTS = tuple(
 )
 
 
-def run(
-    args: argparse.Namespace, url: str, data_dir: str
-) -> dict[str, tuple[list[float], float, float]]:
-    """Seed (unless told not to), serve, measure; by endpoint, the latencies and the CPU
-    seconds the server and the database spent on them."""
-    env = {
+def server_env(url: str, data_dir: str, **settings: str) -> dict[str, str]:
+    """The server's settings: the database at ``url``, ``settings`` besides."""
+    return {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "DATABASE_URL": url,
         "SECRET_KEY": "benchmark-only-not-a-secret",
@@ -743,9 +764,16 @@ def run(
         "ALLOWED_HOSTS": "127.0.0.1",
         "ARENA_DATA_DIR": data_dir,  # media and the broker's files: nothing is written there
         "LOG_LEVEL": "WARNING",
-        "ARENA_EXTRA_GAMES": MULTI_GAME_MODULE,
-        "PYTHONPATH": str(ROOT),
+        **settings,
     }
+
+
+def run(
+    args: argparse.Namespace, url: str, data_dir: str
+) -> dict[str, tuple[list[float], float, float]]:
+    """Seed (unless told not to), serve, measure; by endpoint, the latencies and the CPU
+    seconds the server and the database spent on them."""
+    env = server_env(url, data_dir, ARENA_EXTRA_GAMES=MULTI_GAME_MODULE, PYTHONPATH=str(ROOT))
     if not args.no_seed:
         recreate_database(url)
     setup_django(env)

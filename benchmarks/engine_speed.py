@@ -45,6 +45,7 @@ import sys
 import time
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -52,32 +53,14 @@ from engine_checkout import REPO, export, use_engine
 
 
 def game_loop_rate(bot: str, *, seconds: float, runs: int = 5) -> float:
+    """Games per second of two of a built-in Lie 21 bot, through the rules alone (no
+    ``legal_actions`` in the observations): the best of ``runs`` timed runs."""
     from engine import InProcessPlayer, builtin_bot, get_game
 
-    game = get_game("lie21")
     players = [InProcessPlayer(f"{bot}{seat}", builtin_bot("lie21", bot)) for seat in (0, 1)]
-    for seat, player in enumerate(players):
-        player.start({"game": "lie21", "seat": seat, "players": 2, "seed": seat})
-    acts = [player.act for player in players]
-    context = {"game_number": 1, "match_points": [0, 0], "games": []}
-    best = 0.0
-    seed = 0
-    for _ in range(runs):
-        games = 0
-        started = time.perf_counter()
-        while (elapsed := time.perf_counter() - started) < seconds:
-            for _ in range(10):
-                seed += 1
-                state = game.new_game(seed=seed, dealer=seed & 1, num_players=2)
-                seat = state.to_act()
-                while seat is not None:
-                    observation = state.observation(seat)
-                    observation.update(context)
-                    state.apply(seat, acts[seat](observation))
-                    seat = state.to_act()
-            games += 10
-        best = max(best, games / elapsed)
-    return best
+    return _rules_rate(
+        get_game("lie21"), players, options=None, legal=False, seconds=seconds, runs=runs
+    )
 
 
 def random_game_rate(name: str, *, seconds: float, runs: int = 3) -> float:
@@ -86,15 +69,24 @@ def random_game_rate(name: str, *, seconds: float, runs: int = 3) -> float:
     from engine import InProcessPlayer, builtin_bot, get_game
 
     game = get_game(name)
-    seats = min(4, game.max_players)
     path = builtin_bot(name, "random")
-    players = [InProcessPlayer(f"random{seat}", path) for seat in range(seats)]
+    players = [InProcessPlayer(f"random{seat}", path) for seat in range(min(4, game.max_players))]
+    options = game.match_rules(None).options()
+    legal = game.lists_legal_actions
+    return _rules_rate(game, players, options=options, legal=legal, seconds=seconds, runs=runs)
+
+
+def _rules_rate(
+    game: Any, players: list[Any], *, options: Any, legal: bool, seconds: float, runs: int
+) -> float:
+    """Games per second of ``players`` at ``game``'s table, the loop the runner runs with
+    nothing else (``legal_actions`` added to the observations if ``legal``): the best of
+    ``runs`` timed runs of ``seconds`` each."""
+    seats = len(players)
     for seat, player in enumerate(players):
-        player.start({"game": name, "seat": seat, "players": seats, "seed": seat})
+        player.start({"game": game.name, "seat": seat, "players": seats, "seed": seat})
     acts = [player.act for player in players]
     context = {"game_number": 1, "match_points": [0] * seats, "games": []}
-    options = game.match_rules(None).options()
-    lists = game.lists_legal_actions
     best = 0.0
     seed = 0
     for _ in range(runs):
@@ -110,7 +102,7 @@ def random_game_rate(name: str, *, seconds: float, runs: int = 3) -> float:
                 while seat is not None:
                     observation = state.observation(seat)
                     observation.update(context)
-                    if lists:
+                    if legal:
                         observation["legal_actions"] = state.legal_actions(seat)
                     state.apply(seat, acts[seat](observation))
                     seat = state.to_act()

@@ -128,13 +128,7 @@ def run(args: argparse.Namespace, data_dir: str) -> dict[str, tuple[list[float],
                         if status != 200:
                             failures.append(f"{side} {status} {path}")
 
-        threads = [threading.Thread(target=client, args=(n,)) for n in range(args.threads)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if failures:
-            sys.exit(f"pages_ab: {len(failures)} failed requests, e.g. {failures[:3]}")
+        api_load.run_clients(client, args.threads, failures, "pages_ab")
         return {
             side: (latencies[side], api_load.session_cpu_seconds(server.pid) - before[side])
             for side, server in servers.items()
@@ -162,16 +156,13 @@ def _start(args: argparse.Namespace, side: str, data_dir: str) -> subprocess.Pop
     root = str(Path(getattr(args, side)).resolve())
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "arena.settings",
-        "DATABASE_URL": getattr(args, f"{side}_db"),
-        "REDIS_URL": getattr(args, f"{side}_redis"),
-        "SECRET_KEY": "benchmark-only-not-a-secret",
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "ARENA_DATA_DIR": data_dir,
-        "LOG_LEVEL": "WARNING",
-        "ARENA_EXTRA_GAMES": api_load.MULTI_GAME_MODULE,
-        "PYTHONPATH": root,
+        **api_load.server_env(
+            getattr(args, f"{side}_db"),
+            data_dir,
+            REDIS_URL=getattr(args, f"{side}_redis"),
+            ARENA_EXTRA_GAMES=api_load.MULTI_GAME_MODULE,
+            PYTHONPATH=root,
+        ),
     }
     _clear(env["REDIS_URL"])
     server = subprocess.Popen(

@@ -35,7 +35,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.tournament_speed import (  # noqa: E402 - after the path is set
+    configure as pipeline_configure,
+)
+from benchmarks.tournament_speed import (  # noqa: E402 - after the path is set
     drop_postgres,
+    empty_broker,
     scratch_postgres,
     start_workers,
     stop_workers,
@@ -58,25 +62,16 @@ def parse_args() -> argparse.Namespace:
 
 
 def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dict[str, str]:
-    env = {
-        "DJANGO_SETTINGS_MODULE": "arena.settings",
-        "SECRET_KEY": "benchmark-only",
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": "testserver",
-        "ARENA_DATA_DIR": str(scratch),
-        "REDIS_URL": args.redis_url,
-        "ARENA_DEMO_TOURNAMENT": "0",
-        "ARENA_PLAYGROUND_RUNS_PER_HOUR": "1000000",
-        # The polls meet 404s until the replay is there: nothing worth a line.
-        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "ERROR"),
-        "PYTHONPATH": str(ROOT),
-    }
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    else:
-        os.environ.pop("DATABASE_URL", None)  # the default: a SQLite file under the data dir
-    os.environ.update(env)
-    return {**os.environ, **env}
+    """tournament_speed's environment, for the site's client too; the polls meet 404s until
+    the replay is there: nothing worth a line."""
+    return pipeline_configure(
+        scratch,
+        args,
+        database_url,
+        log_level="ERROR",
+        ALLOWED_HOSTS="testserver",
+        ARENA_PLAYGROUND_RUNS_PER_HOUR="1000000",
+    )
 
 
 def one_run(client, starter: str, timeout: float) -> float:
@@ -114,14 +109,7 @@ def main() -> None:
             "file instead, not the conditions of the figure",
             file=sys.stderr,
         )
-    import redis
-
-    broker = redis.Redis.from_url(args.redis_url)
-    try:
-        broker.ping()
-    except redis.RedisError as exc:
-        sys.exit(f"needs Redis at {args.redis_url}: {exc}")
-    broker.flushdb()
+    broker = empty_broker(args.redis_url)
     scratch = Path(tempfile.mkdtemp(prefix="arena-bench-playground-"))
     os.chmod(scratch, 0o755)
     database_url, admin, name = scratch_postgres(args.database_url) if postgres else ("", "", "")

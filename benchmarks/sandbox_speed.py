@@ -48,7 +48,6 @@ or not; ARENA_SANDBOX_* settings apply).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import os
@@ -59,9 +58,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from engine_checkout import checkout
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCH_GAMES = (("lie21", 2), ("liars", 4), ("tieng_len", 4))
@@ -429,21 +430,6 @@ class Server:
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait(60)
-
-
-@contextlib.contextmanager
-def checkout(ref: str) -> Iterator[Path]:
-    """``ref`` as a tree: a directory as it is, else a commit in a temporary worktree."""
-    if Path(ref).is_dir():
-        yield Path(ref).resolve()
-        return
-    where = Path(tempfile.mkdtemp(prefix="bench-base-"))
-    git = ["git", "-C", str(ROOT)]
-    subprocess.run([*git, "worktree", "add", "--detach", str(where), ref], check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run([*git, "worktree", "remove", "--force", str(where)], check=False)
 
 
 def _median(samples: list[float]) -> float | None:

@@ -21,12 +21,10 @@ Usage: ``python benchmarks/swiss_64.py [--workers 2] [--redis-url URL] [--databa
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -66,80 +64,29 @@ def scratch_postgres(url: str, name: str) -> tuple[str, str]:
 
 def setup_database(count: int) -> None:
     """Migrate the scratch database and add ``count`` bots with a valid version each."""
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from django.contrib.auth import get_user_model
-    from django.core.files.base import ContentFile
-
-    from arena.models import Bot, BotVersion
-    from arena.services.ratings import rating_activate
-    from engine import builtin_bot
-
-    owner = get_user_model().objects.create_user("bench")
-    for number in range(1, count + 1):
-        name = STRENGTHS[number % len(STRENGTHS)]
-        path = builtin_bot("lie21", name)
-        data = path.read_bytes()
-        bot = Bot.objects.create(owner=owner, name=f"{name}-{number}", game="lie21")
-        version = BotVersion(
-            bot=bot,
-            number=1,
-            filename=path.name,
-            kind="py",
-            sha256=hashlib.sha256(data).hexdigest(),
-            size=len(data),
-            status="valid",
-        )
-        version.file.save(path.name, ContentFile(data), save=False)
-        version.save()
-        Bot.objects.filter(pk=bot.pk).update(active_version=version)
-        rating_activate(version=version)
+    names = [STRENGTHS[number % len(STRENGTHS)] for number in range(1, count + 1)]
+    tournament_speed.setup_database(names)
 
 
 def swiss(timeout: float) -> tuple[float, int, int]:
     """(seconds, matches, rounds) from the start to finished with every match rated."""
-    from django.db.models import Max
-    from django.utils import timezone
-
-    from arena.models import Match, RatingHistory, Tournament
-    from arena.services.tournaments import tournament_create, tournament_start
+    from arena.services.tournaments import tournament_create
 
     tournament = tournament_create(
         name="Swiss 64", game="lie21", created_by=None, seed=SEED, format="swiss"
     )
-    started = timezone.now()
-    tournament_start(tournament_id=tournament.pk)
-    deadline = time.monotonic() + timeout
-    matches = Match.objects.filter(tournament=tournament)
-    while not (
-        Tournament.objects.filter(pk=tournament.pk, status="finished").exists()
-        and not matches.filter(rated=False).exists()
-    ):
-        if time.monotonic() > deadline:
-            sys.exit("the Swiss did not finish in time (see the worker logs)")
-        time.sleep(0.5)
+    started, matches = tournament_speed.start_until_rated(
+        tournament, timeout, what="the Swiss", poll=0.5
+    )
     if matches.exclude(status="done").exists():
         sys.exit(f"{matches.exclude(status='done').count()} matches did not play")
-    tournament.refresh_from_db()
-    rated = RatingHistory.objects.filter(match__tournament=tournament).aggregate(Max("created"))
-    ended = max(tournament.finished_at, rated["created__max"])
-    return (ended - started).total_seconds(), matches.count(), tournament.rounds
+    seconds = tournament_speed.seconds_to_rated(tournament, started)
+    return seconds, matches.count(), tournament.rounds
 
 
 def main() -> None:
     args = parse_args()
-    import redis
-
-    broker = redis.Redis.from_url(args.redis_url)
-    try:
-        broker.ping()
-    except redis.RedisError as exc:
-        sys.exit(f"needs Redis at {args.redis_url}: {exc}")
-    broker.flushdb()
+    broker = tournament_speed.empty_broker(args.redis_url)
     scratch = Path(tempfile.mkdtemp(prefix="arena-swiss-"))
     os.chmod(scratch, 0o755)
     admin = ""

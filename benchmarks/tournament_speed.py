@@ -46,7 +46,6 @@ that work, 7471de4 (``sequential_vs_base`` with ``--compare 7471de4``).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import os
@@ -57,10 +56,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+from engine_checkout import checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The tree whose arena, engine and sandbox run here (``--serve`` sets another).
@@ -116,8 +117,16 @@ def drop_postgres(admin: str, name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dict[str, str]:
-    """The environment of this process and of the workers: everything points at scratch."""
+def configure(
+    scratch: Path,
+    args: argparse.Namespace,
+    database_url: str,
+    *,
+    log_level: str = "WARNING",
+    **settings: str,
+) -> dict[str, str]:
+    """The environment of this process and of the workers: everything points at scratch
+    (``settings`` besides; ``BENCH_LOG_LEVEL`` over ``log_level``)."""
     env = {
         "DJANGO_SETTINGS_MODULE": "arena.settings",
         "SECRET_KEY": "benchmark-only",
@@ -125,8 +134,9 @@ def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dic
         "ARENA_DATA_DIR": str(scratch),
         "REDIS_URL": args.redis_url,
         "ARENA_DEMO_TOURNAMENT": "0",
-        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", log_level),
         "PYTHONPATH": str(TREE),
+        **settings,
     }
     if database_url:
         env["DATABASE_URL"] = database_url
@@ -136,8 +146,9 @@ def configure(scratch: Path, args: argparse.Namespace, database_url: str) -> dic
     return {**os.environ, **env}
 
 
-def setup_database() -> list:
-    """Migrate the scratch database and add 8 bots with a valid version each."""
+def setup_database(names: list[str] | None = None) -> list:
+    """Migrate the scratch database and add a bot with a valid version for each built-in
+    Lie 21 bot of ``names`` (the 8 of ``BOTS``): number n, bot ``<name>-<n>``."""
     import django
 
     django.setup()
@@ -153,7 +164,7 @@ def setup_database() -> list:
 
     owner = get_user_model().objects.create_user("bench")
     bots = []
-    for number, name in enumerate(BOTS, start=1):
+    for number, name in enumerate(names or BOTS, start=1):
         path = builtin_bot("lie21", name)
         data = path.read_bytes()
         bot = Bot.objects.create(owner=owner, name=f"{name}-{number}", game="lie21")
@@ -291,16 +302,27 @@ def pipeline(timeout: float) -> float:
     The end is read from the rows' own timestamps (``finished_at``, the last rating), so
     this process can poll lazily and leave the two cores to the workers.
     """
-    from django.db.models import Max
-    from django.utils import timezone
-
-    from arena.models import Match, RatingHistory, Tournament
-    from arena.services.tournaments import tournament_create, tournament_start
+    from arena.services.tournaments import tournament_create
 
     # Every run is a new tournament with the same seed: the same 28 matches each time.
     tournament = tournament_create(
         name="Benchmark", game="lie21", created_by=None, seed=TOURNAMENT_SEED
     )
+    started, matches = start_until_rated(tournament, timeout, what="the pipeline", poll=0.25)
+    if matches.exclude(status="done").exists() or matches.count() != 28:
+        statuses = ", ".join(matches.values_list("status", flat=True))
+        sys.exit(f"some matches did not play: {statuses}")
+    return seconds_to_rated(tournament, started)
+
+
+def start_until_rated(tournament: Any, timeout: float, *, what: str, poll: float) -> Any:
+    """Start ``tournament`` and wait (``poll`` seconds between looks) until it is finished
+    with every match rated: (its start time, its matches). Exits after ``timeout``."""
+    from django.utils import timezone
+
+    from arena.models import Match, Tournament
+    from arena.services.tournaments import tournament_start
+
     started = timezone.now()
     tournament_start(tournament_id=tournament.pk)
     deadline = time.monotonic() + timeout
@@ -310,30 +332,43 @@ def pipeline(timeout: float) -> float:
         and not matches.filter(rated=False).exists()
     ):
         if time.monotonic() > deadline:
-            sys.exit("the pipeline did not finish in time (see the worker logs)")
-        time.sleep(0.25)
-    if matches.exclude(status="done").exists() or matches.count() != 28:
-        statuses = ", ".join(matches.values_list("status", flat=True))
-        sys.exit(f"some matches did not play: {statuses}")
+            sys.exit(f"{what} did not finish in time (see the worker logs)")
+        time.sleep(poll)
+    return started, matches
+
+
+def seconds_to_rated(tournament: Any, started: Any) -> float:
+    """Seconds from ``started`` to the later of the tournament's end and its last rating,
+    read from the rows' own timestamps (the poll's lateness does not count)."""
+    from django.db.models import Max
+
+    from arena.models import RatingHistory
+
     tournament.refresh_from_db()
     rated = RatingHistory.objects.filter(match__tournament=tournament).aggregate(Max("created"))
     ended = max(tournament.finished_at, rated["created__max"])
     return (ended - started).total_seconds()
 
 
+def empty_broker(url: str) -> Any:
+    """The Redis broker at ``url``, emptied (exits if it does not answer)."""
+    import redis
+
+    broker = redis.Redis.from_url(url)
+    try:
+        broker.ping()
+    except redis.RedisError as exc:
+        sys.exit(f"needs Redis at {url}: {exc}")
+    broker.flushdb()
+    return broker
+
+
 class Session:
     """One tree's scratch database, bots and workers, and its two ways of playing."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        import redis
-
         self.args = args
-        self.broker = redis.Redis.from_url(args.redis_url)
-        try:
-            self.broker.ping()
-        except redis.RedisError as exc:
-            sys.exit(f"needs Redis at {args.redis_url}: {exc}")
-        self.broker.flushdb()
+        self.broker = empty_broker(args.redis_url)
         self.scratch = Path(tempfile.mkdtemp(prefix="arena-bench-"))
         os.chmod(self.scratch, 0o755)
         self.pg: list[str] = []
@@ -423,21 +458,6 @@ class Server:
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait(120)
-
-
-@contextlib.contextmanager
-def checkout(ref: str) -> Iterator[Path]:
-    """``ref`` as a tree: a directory as it is, else a commit in a temporary worktree."""
-    if Path(ref).is_dir():
-        yield Path(ref).resolve()
-        return
-    where = Path(tempfile.mkdtemp(prefix="bench-base-"))
-    git = ["git", "-C", str(ROOT)]
-    subprocess.run([*git, "worktree", "add", "--detach", str(where), ref], check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run([*git, "worktree", "remove", "--force", str(where)], check=False)
 
 
 def _next_db(url: str) -> str:

@@ -55,7 +55,6 @@ import http.client
 import os
 import random
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -146,15 +145,7 @@ def apart(cpus: list[int]) -> tuple[str | None, str | None]:
 
 
 def run(args: argparse.Namespace, url: str, data_dir: str, modes: list[str]) -> dict:
-    env = {
-        "DJANGO_SETTINGS_MODULE": "arena.settings",
-        "DATABASE_URL": url,
-        "SECRET_KEY": "benchmark-only-not-a-secret",
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "ARENA_DATA_DIR": data_dir,
-        "LOG_LEVEL": "WARNING",
-    }
+    env = api_load.server_env(url, data_dir)
     if args.workers:
         env["WEB_WORKERS"] = str(args.workers)
     if args.threads:
@@ -353,32 +344,9 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
         bot.is_active = rng.random() > 0.05
     Bot.objects.bulk_update(created, ["active_version", "is_active"], batch_size=BATCH)
     ratings = []
-    for bot, version in zip(created, versions, strict=True):
-        mu, sigma = rng.gauss(25, 5), rng.uniform(0.8, 8.3)
-        played = rng.randint(0, 400)
-        wins = rng.randint(0, played)
-        draws = rng.randint(0, played - wins)
-        rating, rating_sigma = api_load.displayed_rating(rng, mu, played)
+    for version in versions:
         ratings.append(
-            Rating(
-                version=version,
-                bot=bot,
-                game=bot.game,
-                current=True,
-                mu=mu,
-                sigma=sigma,
-                score=mu - 3 * sigma,
-                rating=rating,
-                rating_sigma=rating_sigma,
-                fitted=fitted,
-                matches=played,
-                wins=wins,
-                draws=draws,
-                losses=played - wins - draws,
-                first_places=wins + draws,
-                placing_sum=rng.randint(0, 2 * played),
-                faults=rng.randint(0, played // 20),
-            )
+            api_load.random_rating(rng, version, fitted=fitted, current=True, spread_places=True)
         )
     Rating.objects.bulk_create(ratings, batch_size=BATCH)
     RatingFit.objects.bulk_create(
@@ -477,13 +445,8 @@ def seed(*, bots: int, matches: int, replays: int) -> list[int]:
             )
             for match_id, game in newest[start : start + BATCH]
         )
-    sizes = sorted(len(document) for docs in documents.values() for document in docs)
-    elapsed = time.perf_counter() - started
-    log(f"seeded {len(newest)} replays (gzip {sizes[0]}-{sizes[-1]} bytes) in {elapsed:.1f} s")
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
-    connection.close()
-    log(f"seeding done in {time.perf_counter() - started:.1f} s")
+    sizes = [len(document) for docs in documents.values() for document in docs]
+    api_load.seeding_done(started, len(newest), sizes)
     return [match_id for match_id, _ in newest]
 
 
@@ -551,13 +514,7 @@ def _drive(
                 latencies[kind].append(ms)
             statuses.update(codes)
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if failures:
-        sys.exit(f"web_load: {len(failures)} failed requests, e.g. {failures[:3]}")
+    api_load.run_clients(client, clients, failures, "web_load")
     return latencies, statuses
 
 

@@ -61,6 +61,24 @@ class IllegalMove(ValueError):
     """A bot's action breaks the rules; the message says how (it goes into the public replay)."""
 
 
+class Verifies:
+    """``can_apply`` for a game state whose ``verify(seat, action)`` checks a move, raising
+    :class:`IllegalMove`: a state class lists it among its bases (no slots of its own)."""
+
+    __slots__ = ()
+
+    def verify(self, seat: int, action: Mapping[str, Any]) -> object:
+        raise NotImplementedError
+
+    def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
+        """Whether ``verify`` takes the action (asks without raising)."""
+        try:
+            self.verify(seat, action)
+        except IllegalMove:
+            return False
+        return True
+
+
 def event(
     kind: str, public: Mapping[str, Any] | None = None, private: Mapping[int, Any] | None = None
 ) -> Event:
@@ -240,6 +258,23 @@ class Tally:
             summed = self.totals.setdefault(key, [0] * self.seats)
             for seat, value in enumerate(values):
                 summed[seat] += value
+
+
+class GamesByPoints:
+    """``decide`` and ``standing`` of match rules that play ``games`` games and rank the
+    seats by their match points (Liars' ``games`` option, the tests' High Card): a match
+    rules class lists it among its bases and sets ``games``."""
+
+    __slots__ = ()
+    games: int
+
+    def decide(self, tally: Tally) -> MatchDecision | None:
+        if tally.games_played < self.games:
+            return None
+        return MatchDecision(ranks_from_scores(tally.match_points), "games")
+
+    def standing(self, tally: Tally) -> tuple[int, ...]:
+        return ranks_from_scores(tally.match_points)
 
 
 class MatchRules(Protocol):

@@ -14,6 +14,7 @@ from rest_framework.authtoken.models import Token
 __all__ = [
     "ORGANISER_GROUP",
     "STAFF_GROUP",
+    "STAFF_MODELS",
     "admin_from_env_ensure",
     "demo_admin_ensure",
     "organiser_group_ensure",
@@ -29,9 +30,9 @@ STAFF_GROUP = "arena staff"
 #: Who organise tournaments on the site without being staff (no admin access).
 ORGANISER_GROUP = "organisers"
 
-# What staff look at in the admin (every arena model), and the tournaments they organise
-# (on the site and through the API they create, start, cancel and schedule them).
-_STAFF_MODELS = (
+#: What staff look at in the admin (every arena model's changelist, each tested to load in a
+#: constant number of queries: tests/arena/test_admin.py).
+STAFF_MODELS = (
     "bot",
     "botversion",
     "match",
@@ -44,6 +45,8 @@ _STAFF_MODELS = (
     "tournamententry",
     "tournamentschedule",
 )
+# And the tournaments they organise (on the site and through the API they create, start,
+# cancel and schedule them).
 _STAFF_EXTRA = (
     "add_tournament",
     "change_tournament",
@@ -114,7 +117,7 @@ def staff_group_ensure() -> Group:
 
     # Permissions are created after migrate; make sure they exist on a fresh database.
     create_permissions(apps.get_app_config("arena"), verbosity=0)
-    codenames = [f"view_{model}" for model in _STAFF_MODELS] + list(_STAFF_EXTRA)
+    codenames = [f"view_{model}" for model in STAFF_MODELS] + list(_STAFF_EXTRA)
     permissions = Permission.objects.filter(content_type__app_label="arena", codename__in=codenames)
     group, _ = Group.objects.get_or_create(name=STAFF_GROUP)
     group.permissions.set(permissions)

@@ -287,3 +287,15 @@ class PlaygroundRunFactory(factory.django.DjangoModelFactory):
             replay=dumps(result.replay) if extracted is not False else None,
             output="hello from the draft\n",
         )
+
+
+def staff_match(staff) -> Match:
+    """Rows for an API test of every endpoint to find as ``staff``: a rated bot of staff's
+    (``staffbot``) and one of another owner's, and their match with its replay."""
+    mine = BotVersionFactory(bot=BotFactory(owner=staff, name="staffbot")).bot
+    theirs = BotVersionFactory().bot
+    for bot in (mine, theirs):
+        RatingFactory(version=bot.active_version)
+    match = MatchFactory(versions=[mine.active_version, theirs.active_version])
+    ReplayFactory(match=match)
+    return match

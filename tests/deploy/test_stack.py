@@ -33,6 +33,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.compose import compose_command
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
 
@@ -69,16 +71,6 @@ finally:
 """
 
 
-def _compose_command() -> list[str] | None:
-    if shutil.which("docker"):
-        probe = subprocess.run(["docker", "compose", "version"], capture_output=True)
-        if probe.returncode == 0:
-            return ["docker", "compose"]
-    if shutil.which("docker-compose"):
-        return ["docker-compose"]
-    return None
-
-
 def _pinned_images() -> list[str]:
     images = re.findall(r"^FROM (\S+)", (DOCKER / "Dockerfile").read_text(), re.M)
     compose = yaml.safe_load((DOCKER / "compose.yml").read_text())
@@ -91,7 +83,7 @@ def _why_not() -> str | None:
         return "the Docker stack test runs only with ARENA_DOCKER_TESTS=1 (minutes, needs Docker)"
     if not shutil.which("docker"):
         return "ARENA_DOCKER_TESTS=1 but no docker client here"
-    if _compose_command() is None:
+    if compose_command() is None:
         return "ARENA_DOCKER_TESTS=1 but neither `docker compose` nor `docker-compose` is here"
     if subprocess.run(["docker", "info"], capture_output=True).returncode != 0:
         return "ARENA_DOCKER_TESTS=1 but the Docker engine does not answer (docker info)"
@@ -121,7 +113,7 @@ class Stack:
         self.directory, self.project, self.files, self.env = directory, project, files, env
 
     def compose(self, *args: str, check: bool = True, timeout: float = 600) -> str:
-        command = [*_compose_command(), "-p", self.project]
+        command = [*compose_command(), "-p", self.project]
         for name in self.files:
             command += ["-f", str(self.directory / name)]
         done = subprocess.run(
@@ -405,7 +397,7 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
         timings["down_s"] = time.monotonic() - t
         timings["total_s"] = time.monotonic() - started
         compose = subprocess.run(
-            [*_compose_command(), "version", "--short"], capture_output=True, text=True
+            [*compose_command(), "version", "--short"], capture_output=True, text=True
         ).stdout.strip()
         print(
             f"docker stack timings (compose {compose}): "

@@ -1,24 +1,16 @@
 """The built-in bots are ordinary bot files, and the heuristic one plays well."""
 
-import ast
-from pathlib import Path
-
 import pytest
 
 from engine import InProcessPlayer, builtin_bot, derive_seed, get_game, play_match, read_bot_path
+from tests.source_imports import top_level_packages
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "search"])
 def test_builtin_bots_import_only_the_standard_library(name):
     path = builtin_bot("lie21", name)
     read_bot_path(path)  # passes the same checks as an upload
-    tree = ast.parse(Path(path).read_text())
-    modules = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules = top_level_packages(path)
     assert modules <= {"random", "itertools", "collections", "math", "time"}
 
 

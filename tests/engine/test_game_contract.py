@@ -22,6 +22,7 @@ from engine import BotFault, FaultKind, InProcessPlayer, builtin_bot, play_match
 from engine import replay as replay_io
 from engine.actions import action_problem
 from engine.registry import GAMES, get_game
+from tests.engine.players import WrappedPlayer
 from tests.replay_schemas import game_schema_path, validate_replay
 
 GAME_NAMES = list(GAMES)
@@ -38,22 +39,14 @@ def tables() -> Iterator[tuple[str, int]]:
             yield name, seats
 
 
-class Recorder:
+class Recorder(WrappedPlayer):
     """A seat that records everything it is given (observations and hook payloads)."""
 
+    trusted = False  # so the runner checks every action against the schema
+
     def __init__(self, inner: InProcessPlayer) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.trusted = False  # so the runner checks every action against the schema
-        self.last_move_late = False
+        super().__init__(inner)
         self.seen: list[tuple[str, dict[str, Any]]] = []
-
-    @property
-    def hooks(self) -> frozenset[str]:
-        return self.inner.hooks
-
-    def start(self, info: Mapping[str, Any], hooks=()):
-        self.inner.start(info, hooks)
 
     def act(self, observation: Mapping[str, Any]) -> dict[str, Any]:
         self.seen.append(("act", json.loads(json.dumps(observation))))
@@ -62,15 +55,6 @@ class Recorder:
     def notify(self, hook: str, payload: Mapping[str, Any]) -> None:
         self.seen.append((hook, json.loads(json.dumps(payload))))
         self.inner.notify(hook, payload)
-
-    def close(self) -> None:
-        self.inner.close()
-
-    def output(self) -> str:
-        return self.inner.output()
-
-    def take_output(self) -> str:
-        return self.inner.take_output()
 
 
 def random_players(name: str, seats: int, *, record: bool = False) -> list[Any]:
@@ -328,20 +312,16 @@ def _scribble(value: Any) -> None:
     value.clear()
 
 
-class _Scribbler:
+class _Scribbler(WrappedPlayer):
     """A random bot that, once it has decided, scribbles over everything it was given
     (observations and hook payloads alike). It decides on a copy, so what it plays does not
     depend on what it did to its earlier views."""
 
-    trusted = True
-    last_move_late = False
     hooks = None  # every hook the game offers
 
     def __init__(self, inner: InProcessPlayer) -> None:
-        self.inner, self.name, self.actions = inner, inner.name, []
-
-    def start(self, info: Mapping[str, Any], hooks=()):
-        self.inner.start(info, hooks)
+        super().__init__(inner)
+        self.actions: list[dict[str, Any]] = []
 
     def act(self, observation: dict[str, Any]) -> dict[str, Any]:
         action = json.loads(json.dumps(self.inner.act(json.loads(json.dumps(observation)))))
@@ -352,9 +332,6 @@ class _Scribbler:
     def notify(self, hook: str, payload: dict[str, Any]) -> None:
         self.inner.notify(hook, json.loads(json.dumps(payload)))
         _scribble(payload)
-
-    def close(self) -> None:
-        self.inner.close()
 
     def output(self) -> str:
         return ""

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_imports import imported_modules
+
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = {"django", "celery", "kombu", "rest_framework", "arena", "workers"}
 
@@ -17,15 +19,10 @@ FORBIDDEN = {"django", "celery", "kombu", "rest_framework", "arena", "workers"}
 def test_package_imports_nothing_from_the_layers_above(package, forbidden):
     offenders = []
     for path in (ROOT / package).rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            offenders += [
-                f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in forbidden
-            ]
+        names = imported_modules(path)
+        offenders += [
+            f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in forbidden
+        ]
     assert offenders == []
 
 
@@ -35,15 +32,10 @@ def test_the_arena_imports_nothing_from_the_workers():
     ``workers.tasks`` imports the services."""
     offenders = []
     for path in (ROOT / "arena").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            offenders += [
-                f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] == "workers"
-            ]
+        names = imported_modules(path)
+        offenders += [
+            f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] == "workers"
+        ]
     assert offenders == []
 
 
@@ -51,16 +43,6 @@ def test_the_arena_imports_nothing_from_the_workers():
 
 GAME_NEUTRAL = ["arena", "workers", "sandbox"]
 ENGINE_CORE = list((ROOT / "engine").glob("*.py"))
-
-
-def _imports(path: Path) -> list[str]:
-    names = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.append(node.module)
-    return names
 
 
 def _code_strings_and_names(path: Path) -> set[str]:
@@ -90,7 +72,7 @@ def test_the_arena_and_workers_import_no_game_package(package):
         f"{path.relative_to(ROOT)}: {name}"
         for path in (ROOT / package).rglob("*.py")
         if "migrations" not in path.parts
-        for name in _imports(path)
+        for name in imported_modules(path)
         if name.startswith("engine.games")
     ]
     assert offenders == []

@@ -21,6 +21,7 @@ from engine import BotFault, FaultKind, InProcessPlayer, builtin_bot, get_game, 
 from engine import replay as replay_io
 from engine.referee import CannotReplay, differences
 from engine.registry import GAMES
+from tests.engine.players import WrappedPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES_TO_RECORD = 1000
@@ -97,33 +98,18 @@ def test_every_game_the_engine_ships_can_be_re_played() -> None:
         assert callable(getattr(game, "rebuild", None)), game.name
 
 
-class _Crashes:
+class _Crashes(WrappedPlayer):
     """A random bot that crashes at its ``at``-th decision."""
 
-    trusted = True
-
     def __init__(self, name: str, game: str, at: int) -> None:
-        self.inner = InProcessPlayer(name, builtin_bot(game, "random"))
-        self.name, self.at, self.decisions, self.last_move_late = name, at, 0, False
-
-    @property
-    def hooks(self) -> Any:
-        return self.inner.hooks
-
-    def start(self, info: Any, hooks: Any = ()) -> None:
-        self.inner.start(info, hooks=hooks)
+        super().__init__(InProcessPlayer(name, builtin_bot(game, "random")))
+        self.at, self.decisions = at, 0
 
     def act(self, observation: Any) -> dict[str, Any]:
         self.decisions += 1
         if self.decisions == self.at:
             raise BotFault(FaultKind.CRASH, "crashes on purpose")
         return self.inner.act(observation)
-
-    def notify(self, hook: str, payload: Any) -> None:
-        self.inner.notify(hook, payload)
-
-    def close(self) -> None:
-        self.inner.close()
 
     def output(self) -> str:
         return ""

@@ -160,16 +160,14 @@ def test_arena_check_sandbox_reports_the_limits_in_force(tmp_path):
     assert "sandbox cgroups: off (ARENA_SANDBOX_CGROUP=off): rlimits only" in off.stdout
 
 
-@pytest.mark.slow
-def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
-    """Finding 2 of issue 20: no task is consumed, the reason is one line, the exit code is 78."""
+def _worker_started(tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """A Celery worker started with ``settings`` (data in ``tmp_path``, no database, broker
+    or secret of the test run), run until it exits (two minutes at the most)."""
     env = {
         k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"}
     }
-    env.update(
-        DEBUG="1", ARENA_DATA_DIR=str(tmp_path), ARENA_SANDBOX_BWRAP=str(tmp_path / "no-bwrap")
-    )
-    result = subprocess.run(
+    env.update(DEBUG="1", ARENA_DATA_DIR=str(tmp_path), **settings)
+    return subprocess.run(
         [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", "info"],
         cwd=ROOT,
         capture_output=True,
@@ -177,6 +175,12 @@ def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
         env=env,
         timeout=120,
     )
+
+
+@pytest.mark.slow
+def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
+    """Finding 2 of issue 20: no task is consumed, the reason is one line, the exit code is 78."""
+    result = _worker_started(tmp_path, ARENA_SANDBOX_BWRAP=str(tmp_path / "no-bwrap"))
     assert result.returncode == 78, result.stderr[-2000:]
     assert "refusing to take tasks: bubblewrap not found" in result.stderr
     assert "ready." not in result.stderr  # Celery's line once it consumes
@@ -186,22 +190,7 @@ def test_a_worker_that_cannot_sandbox_exits_before_taking_a_task(tmp_path):
 def test_a_worker_without_the_bot_packages_refuses_to_take_tasks(tmp_path):
     """Issue 32: a host without numpy would lose every numpy bot's matches for the host's
     fault; the worker exits instead, saying how to install them."""
-    env = {
-        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY"}
-    }
-    env.update(
-        DEBUG="1",
-        ARENA_DATA_DIR=str(tmp_path),
-        ARENA_SANDBOX_PACKAGES_DIR=str(tmp_path / "no-packages"),
-    )
-    result = subprocess.run(
-        [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", "info"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    result = _worker_started(tmp_path, ARENA_SANDBOX_PACKAGES_DIR=str(tmp_path / "no-packages"))
     if "bubblewrap not found" in result.stderr and os.environ.get("CI") != "true":
         pytest.skip("bubblewrap is not installed (make test installs it)")
     assert result.returncode == 78, result.stderr[-2000:]

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.compose import compose_command
+
 DOCKER = Path(__file__).resolve().parents[2] / "docker"
 
 
@@ -79,20 +81,10 @@ def test_the_image_builds_the_downloads_at_build_time_outside_the_data_and_the_s
     assert folder not in text[text.index("chown") :], "read-only to the arena user"
 
 
-def _compose_command():
-    if shutil.which("docker"):
-        probe = subprocess.run(["docker", "compose", "version"], capture_output=True)
-        if probe.returncode == 0:
-            return ["docker", "compose"]
-    if shutil.which("docker-compose"):
-        return ["docker-compose"]
-    return None
-
-
 @pytest.mark.slow
 def test_docker_compose_config_accepts_the_file(tmp_path):
     """`config` with the documented env file, in a copy of docker/ (docker/.env is the user's)."""
-    command = _compose_command()
+    command = compose_command()
     if command is None:
         if os.environ.get("CI") == "true" and shutil.which("docker"):
             pytest.fail("the docker client is here but no compose (make test installs it)")

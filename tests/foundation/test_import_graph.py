@@ -35,6 +35,17 @@ PACKAGES = ("arena", "engine", "sandbox", "workers")
 # The rooms of arena/, each with the rooms it may import (itself always). Lower rooms first.
 # ``algorithms`` and the leaf modules import no other room; ``models`` never imports
 # ``services``; ``api`` and ``web`` share what they share through ``http`` or ``selectors``.
+# What both front ends, the API and the pages, may import.
+_FRONT_ENDS = {
+    "arena.models",
+    "arena.selectors",
+    "arena.services",
+    "arena.algorithms",
+    "arena.errors",
+    "arena.crontabs",
+    "arena.config",
+    "arena.http",
+}
 ALLOWED: dict[str, set[str]] = {
     # leaves: import no other room
     "arena": set(),
@@ -71,29 +82,9 @@ ALLOWED: dict[str, set[str]] = {
     },
     "arena.preflight": {"arena.services", "arena.queue", "arena.config"},
     "arena.checks": {"arena.preflight", "arena.config"},
-    "arena.api": {
-        "arena.models",
-        "arena.selectors",
-        "arena.services",
-        "arena.algorithms",
-        "arena.errors",
-        "arena.crontabs",
-        "arena.config",
-        "arena.http",
-    },
-    "arena.web": {
-        "arena.models",
-        "arena.selectors",
-        "arena.services",
-        "arena.algorithms",
-        "arena.errors",
-        "arena.crontabs",
-        "arena.config",
-        "arena.freshness",
-        "arena.http",
-        "arena.queue",
-        "arena.preflight",
-    },
+    "arena.api": _FRONT_ENDS,
+    # the pages besides: cached reads' versions, the queue's and the preflight's health
+    "arena.web": _FRONT_ENDS | {"arena.freshness", "arena.queue", "arena.preflight"},
     # the top: what Django and the commands start from
     "arena.templatetags": {"arena.web"},
     "arena.urls": {"arena.api", "arena.web"},

@@ -1,6 +1,7 @@
 """``make run``'s command brings up web, worker and beat, serves pages, plays a playground run
 on its embedded default (SQLite, the filesystem broker), serves the kit, and stops cleanly."""
 
+import contextlib
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,14 +41,21 @@ def processes_with(marker):
     return found
 
 
-@pytest.mark.slow
-def test_arena_up_serves_pages_and_ctrl_c_stops_everything(tmp_path):
+@contextlib.contextmanager
+def arena_up(
+    tmp_path: Path, *, arena_settings: bool = True
+) -> Iterator[tuple[subprocess.Popen, int, str]]:
+    """``manage.py arena_up`` on a free port, data in ``tmp_path``, without the test run's
+    database, broker and settings (nor its other ``ARENA_*`` settings unless
+    ``arena_settings``); yields the process, its port and the marker in the environment of
+    every process it starts, none of which outlives the block."""
     port = free_port()
     marker = f"ARENA_TEST_MARKER={uuid.uuid4()}"
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"}
+        and (arena_settings or not k.startswith("ARENA_"))
     }
     env.update(
         DEBUG="1",
@@ -62,8 +71,19 @@ def test_arena_up_serves_pages_and_ctrl_c_stops_everything(tmp_path):
         stderr=subprocess.STDOUT,
         text=True,
     )
-    output = []
     try:
+        yield arena, port, marker
+    finally:
+        if arena.poll() is None:
+            arena.kill()
+        for pid in processes_with(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.slow
+def test_arena_up_serves_pages_and_ctrl_c_stops_everything(tmp_path):
+    with arena_up(tmp_path) as (arena, port, marker):
+        output = []
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             line = arena.stdout.readline()
@@ -85,11 +105,6 @@ def test_arena_up_serves_pages_and_ctrl_c_stops_everything(tmp_path):
         assert arena.returncode == 0, "".join(output) + rest
         time.sleep(0.5)
         assert processes_with(marker) == [], "nothing may be left running"
-    finally:
-        if arena.poll() is None:
-            arena.kill()
-        for pid in processes_with(marker):
-            os.kill(pid, signal.SIGKILL)
 
 
 def _request(port, path, *, token=None, body=None):
@@ -111,33 +126,11 @@ def test_the_embedded_default_plays_a_playground_run_and_serves_the_kit(tmp_path
     """Issue 33: no test played a playground run on what ``make run`` brings up (SQLite, the
     filesystem broker, a real worker); issue 32: ``make run`` serves the kit (built in the
     background as it starts, never in a request)."""
-    port = free_port()
-    marker = f"ARENA_TEST_MARKER={uuid.uuid4()}"
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"}
-        and not k.startswith("ARENA_")
-    }
-    env.update(
-        DEBUG="1",
-        ARENA_DATA_DIR=str(tmp_path),
-        ARENA_DEMO_TOURNAMENT="0",
-        ARENA_TEST_MARKER=marker.split("=", 1)[1],
-    )
-    arena = subprocess.Popen(
-        [sys.executable, "manage.py", "arena_up", "--port", str(port), "--concurrency", "1"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    output: list[str] = []
-    reader = threading.Thread(target=lambda: output.extend(iter(arena.stdout.readline, "")))
-    reader.daemon = True
-    reader.start()
-    try:
+    with arena_up(tmp_path, arena_settings=False) as (arena, port, marker):
+        output: list[str] = []
+        reader = threading.Thread(target=lambda: output.extend(iter(arena.stdout.readline, "")))
+        reader.daemon = True
+        reader.start()
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and not any("is up at" in line for line in output):
             assert arena.poll() is None, "".join(output)
@@ -190,8 +183,3 @@ def test_the_embedded_default_plays_a_playground_run_and_serves_the_kit(tmp_path
         assert arena.returncode == 0, "".join(output)
         time.sleep(0.5)
         assert processes_with(marker) == [], "nothing may be left running"
-    finally:
-        if arena.poll() is None:
-            arena.kill()
-        for pid in processes_with(marker):
-            os.kill(pid, signal.SIGKILL)

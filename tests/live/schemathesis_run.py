@@ -68,16 +68,11 @@ SEED = """
 from rest_framework.authtoken.models import Token
 from django.contrib.auth import get_user_model
 from tests.arena.factories import (BotFactory, BotVersionFactory, MatchFactory, MatchLogFactory,
-    PlaygroundDraftFactory, PlaygroundRunFactory, RatingFactory, ReplayFactory, TournamentFactory,
-    TournamentScheduleFactory)
+    PlaygroundDraftFactory, PlaygroundRunFactory, RatingFactory, TournamentFactory,
+    TournamentScheduleFactory, staff_match)
 staff = get_user_model().objects.create_user("olga", "olga@example.com", "olga-pass-123",
                                              is_staff=True)
-mine = BotVersionFactory(bot=BotFactory(owner=staff, name="staffbot")).bot
-theirs = BotVersionFactory().bot
-for bot in (mine, theirs):
-    RatingFactory(version=bot.active_version)
-match = MatchFactory(versions=[mine.active_version, theirs.active_version])
-ReplayFactory(match=match)
+match = staff_match(staff)
 MatchLogFactory(match=match, steps=[{"game": 1, "step": 0, "phase": "act", "text": "hi"}])
 cards = [BotVersionFactory(bot=BotFactory(owner=staff, name="staffcards", game="highcard"))]
 cards += [BotVersionFactory(bot=BotFactory(game="highcard")) for _ in range(2)]

@@ -123,6 +123,24 @@ def cpu_seconds(pid: int) -> float:
 PlayerFactory = Callable[..., SandboxedPlayer]
 
 
+def sandboxed_player(
+    bot: str | Path, limits: Limits, config: SandboxConfig, kwargs: dict[str, object]
+) -> SandboxedPlayer:
+    """An unstarted player of ``bot`` (a path, or a file in ``BOTS``), as the ``sandbox``
+    fixtures make it: ``name`` and ``source_name`` come from ``kwargs``, which must hold
+    nothing else."""
+    path = bot if isinstance(bot, Path) else BOTS / bot
+    player = SandboxedPlayer(
+        str(kwargs.pop("name", Path(path).stem)),
+        path,
+        limits=limits,
+        config=config,
+        source_name=kwargs.pop("source_name", None),  # type: ignore[arg-type]
+    )
+    assert not kwargs, kwargs
+    return player
+
+
 @pytest.fixture
 def sandbox(config: SandboxConfig, work_dir: str) -> Iterator[PlayerFactory]:
     """``sandbox("bot_file.py", limits=..., config=...)`` -> an unstarted SandboxedPlayer."""
@@ -130,15 +148,8 @@ def sandbox(config: SandboxConfig, work_dir: str) -> Iterator[PlayerFactory]:
     fds_before = set(os.listdir("/proc/self/fd"))
 
     def make(bot: str | Path, *, limits: Limits = FAST, **kwargs: object) -> SandboxedPlayer:
-        path = bot if isinstance(bot, Path) else BOTS / bot
-        player = SandboxedPlayer(
-            str(kwargs.pop("name", Path(path).stem)),
-            path,
-            limits=limits,
-            config=kwargs.pop("config", config),  # type: ignore[arg-type]
-            source_name=kwargs.pop("source_name", None),  # type: ignore[arg-type]
-        )
-        assert not kwargs, kwargs
+        chosen = kwargs.pop("config", config)
+        player = sandboxed_player(bot, limits, chosen, kwargs)  # type: ignore[arg-type]
         players.append(player)
         return player
 

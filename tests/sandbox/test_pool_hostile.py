@@ -22,7 +22,13 @@ from _pytest.fixtures import FixtureFunctionDefinition
 
 from sandbox import Limits, SandboxConfig, SandboxedPlayer
 from sandbox.pool import JailPool, shared_pool
-from tests.sandbox.conftest import BOTS, FAST, IS_ROOT, bot_uid_processes, process_alive
+from tests.sandbox.conftest import (
+    FAST,
+    IS_ROOT,
+    bot_uid_processes,
+    process_alive,
+    sandboxed_player,
+)
 
 MODULES = (
     "test_hostile",
@@ -81,20 +87,12 @@ def sandbox(config: SandboxConfig, _pools: _Pools) -> Iterator:
     players: list[SandboxedPlayer] = []
 
     def make(bot: str | Path, *, limits: Limits = FAST, **kwargs: object) -> SandboxedPlayer:
-        path = bot if isinstance(bot, Path) else BOTS / bot
         base = kwargs.pop("config", config)
         pooled = dataclasses.replace(base, prestart=1, work_dir=_pools.work_dir)
         pool = _pools.pools.setdefault(pooled, shared_pool(pooled))
         pool.fill(limits, 1)
         assert pool.wait_idle(30)
-        player = SandboxedPlayer(
-            str(kwargs.pop("name", Path(path).stem)),
-            path,
-            limits=limits,
-            config=pooled,
-            source_name=kwargs.pop("source_name", None),  # type: ignore[arg-type]
-        )
-        assert not kwargs, kwargs
+        player = sandboxed_player(bot, limits, pooled, kwargs)
         players.append(player)
         return player
 

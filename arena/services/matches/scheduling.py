@@ -11,7 +11,7 @@ import hmac
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict, Unpack
 
 from django.conf import settings
 
@@ -234,16 +234,20 @@ def rotations(seats: int) -> list[list[int]]:
     return [[(seat - shift) % seats for seat in range(seats)] for shift in range(seats)]
 
 
+class SetSettings(TypedDict, total=False):
+    """What every match of a duplicate set shares besides its seed: :func:`match_build`'s
+    keywords (and defaults) but the seats and the key."""
+
+    kind: Required[str]
+    tournament: Any
+    challenge: Any
+    options: Mapping[str, Any] | None
+    ranked: bool
+    same_bot: bool
+
+
 def duplicate_build(
-    *,
-    versions: Sequence[BotVersion],
-    kind: str,
-    tournament: Any = None,
-    challenge: Any = None,
-    seed: int | None = None,
-    options: Mapping[str, Any] | None = None,
-    ranked: bool = True,
-    same_bot: bool = False,
+    *, versions: Sequence[BotVersion], seed: int | None = None, **settings: Unpack[SetSettings]
 ) -> list[Built]:
     """The same deals once per seat rotation (two seats: twice, swapped), as ACPC plays
     poker: each bot plays every hand, so the luck of the deal cancels out of the sum.
@@ -256,14 +260,9 @@ def duplicate_build(
     return [
         match_build(
             versions=[versions[index] for index in order],
-            kind=kind,
-            tournament=tournament,
-            challenge=challenge,
             seed=seed,
-            options=options,
-            ranked=ranked,
             duplicate_key=key,
-            same_bot=same_bot,
+            **settings,
         )
         for order in rotations(len(versions))
     ]

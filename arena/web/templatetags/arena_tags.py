@@ -136,6 +136,28 @@ def ladder_rows(rows: Iterable[Any]) -> SafeString:
     return ladder_rows_html(rows)
 
 
+class PagedTableNode(template.Node):
+    """``{% paged_table %}<table>...</table>{% endpaged_table %}``: a page's table in its
+    scrolling wrapper, then the links to the other pages of ``page``
+    (``arena/includes/pagination.html``)."""
+
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> SafeString:
+        table = self.nodelist.render(context)
+        assert context.template is not None  # set while a template renders
+        links = context.template.engine.get_template("arena/includes/pagination.html")
+        return format_html('<div class="table-wrap">{}</div>\n{}', table, links.render(context))
+
+
+@register.tag
+def paged_table(parser: template.base.Parser, token: template.base.Token) -> PagedTableNode:
+    nodelist = parser.parse(("endpaged_table",))
+    parser.delete_first_token()
+    return PagedTableNode(nodelist)
+
+
 @register.simple_tag
 def head_to_head_rows(rows: Iterable[Any]) -> SafeString:
     """``{% head_to_head_rows head_to_head %}``: the rows of a bot's head-to-head table."""

@@ -13,10 +13,11 @@ GamePlan(deal=2, dealer=1, rotation=0, setup={})
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from engine.game import GameOutcome, GamePlan, GameState, MatchDecision, Tally, ranks_from_scores
+from engine.game import GameOutcome, GamePlan, GamesByPoints, GameState
+from engine.games.liars.rules import Variant
 
 __all__ = ["LiarsMatch", "placing_points"]
 
@@ -31,37 +32,41 @@ def placing_points(placings: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(seats - 1 - rank for rank in placings)
 
 
+#: The rule options, each a game's (:class:`Variant`'s fields, defaults there).
+_RULE_OPTIONS = tuple(f.name for f in fields(Variant))
+
+
 @dataclass(frozen=True, slots=True)
-class LiarsMatch:
-    """The options, defaults first (engine/games/liars/rules.md, "Options")."""
+class LiarsMatch(GamesByPoints):
+    """The options (engine/games/liars/rules.md, "Options"): ``games``, then the rule options
+    of every game, its :class:`Variant`."""
 
     games: int = 1
-    straights: bool = True
-    better: bool = False
-    no_lying_first_round: bool = False
-    stop_at_first_out: bool = False
-    straight_contest: bool = False
+    variant: Variant = field(default_factory=Variant)
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None) -> LiarsMatch:
-        known = {f.name: f for f in _FIELDS}
+        known = ("games", *_RULE_OPTIONS)
         unknown = set(options or {}) - set(known)
         if unknown:
             raise ValueError(f"unknown Liars options: {sorted(unknown)}; known: {sorted(known)}")
-        values: dict[str, Any] = {}
+        games = 1
+        rules: dict[str, Any] = {}
         for key, value in (options or {}).items():
             if key == "games":
                 if type(value) is not int or not 1 <= value <= 100:
                     raise ValueError(
                         f"option 'games' must be an integer from 1 to 100, not {value!r}"
                     )
+                games = value
             elif type(value) is not bool:
                 raise ValueError(f"option {key!r} must be true or false, not {value!r}")
-            values[key] = value
-        return cls(**values)
+            else:
+                rules[key] = value
+        return cls(games, Variant(**rules))
 
     def options(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in _FIELDS}
+        return {"games": self.games} | {name: getattr(self.variant, name) for name in _RULE_OPTIONS}
 
     def plan(self, game_number: int, first_dealer: int, num_players: int) -> GamePlan:
         """Game 1 is started by seat 0; the starting seat rotates every game. Dice are thrown
@@ -85,14 +90,3 @@ class LiarsMatch:
                 "lives_left": tuple(lives),
             },
         )
-
-    def decide(self, tally: Tally) -> MatchDecision | None:
-        if tally.games_played < self.games:
-            return None
-        return MatchDecision(ranks_from_scores(tally.match_points), "games")
-
-    def standing(self, tally: Tally) -> tuple[int, ...]:
-        return ranks_from_scores(tally.match_points)
-
-
-_FIELDS = fields(LiarsMatch)

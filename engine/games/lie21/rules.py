@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from engine.game import Event, IllegalMove, ranks_from_scores
+from engine.game import Event, IllegalMove, Verifies, ranks_from_scores
 from engine.games.lie21.cards import (
     BASE_COUNT,
     DECK,
@@ -198,7 +198,7 @@ def _explain_bad_cards(action: Any, hand: Sequence[str]) -> tuple[str, str, str]
     return cards[0], cards[1], cards[2]
 
 
-class Lie21State:
+class Lie21State(Verifies):
     """One game in progress, from the deal to the seventh hand.
 
     ``deck`` is the full shuffled order, top card first; its last card is the turned-up
@@ -322,13 +322,6 @@ class Lie21State:
                 raise IllegalMove("The Judge's action needs 'challenge': true or false")
             raise IllegalMove(f"challenge must be true or false, not {_shown(challenge)}")
         return _new(Answer, (cards, challenge))
-
-    def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
-        try:
-            self.verify(seat, action)
-        except IllegalMove:
-            return False
-        return True
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         """Play a bot's action; returns its events (see ``rules.md``).

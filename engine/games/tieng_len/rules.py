@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Self, TypedDict, Unpack
 
-from engine.game import Event, IllegalMove
+from engine.game import Event, IllegalMove, Verifies
 from engine.games.tieng_len.cards import CODES, HAND_SIZE, INDEX, TWO, shuffled
 from engine.games.tieng_len.combos import (
     BOMBS_OVER_TWOS,
@@ -102,7 +102,17 @@ def _check_deal(
         raise ValueError(f"leader must be a seat from 0 to {n - 1}")
 
 
-class TiengLenState:
+class Table(TypedDict, total=False):
+    """How a pack is dealt besides the pack and the seats (:meth:`TiengLenState.from_deck`'s
+    keywords, defaults there)."""
+
+    dealer: int
+    rotation: int
+    leader: int | None
+    instant_wins: bool
+
+
+class TiengLenState(Verifies):
     """One game in progress, from the deal until one seat alone holds cards.
 
     ``hands`` are the hands by seat (card numbers); ``leader`` is the seat that leads the
@@ -212,30 +222,15 @@ class TiengLenState:
         self._open(leader)
 
     @classmethod
-    def deal(
-        cls,
-        seed: int,
-        num_players: int,
-        *,
-        dealer: int = 0,
-        rotation: int = 0,
-        leader: int | None = None,
-        instant_wins: bool = False,
-    ) -> Self:
-        """Shuffle the pack from ``seed`` and deal 13 cards to each seat.
+    def deal(cls, seed: int, num_players: int, **table: Unpack[Table]) -> Self:
+        """Shuffle the pack from ``seed`` and deal 13 cards to each seat (the rest as
+        :meth:`from_deck`).
 
         Position p takes cards 13p to 13p + 12 of the shuffled pack, whoever deals; seat s
         plays position (s + rotation) % n, so rotating the deal hands each seat another's
         cards. With fewer than four seats the rest of the pack stays out of play, unseen.
         """
-        return cls.from_deck(
-            shuffled(seed),
-            num_players,
-            dealer=dealer,
-            rotation=rotation,
-            leader=leader,
-            instant_wins=instant_wins,
-        )
+        return cls.from_deck(shuffled(seed), num_players, **table)
 
     @classmethod
     def from_deck(
@@ -374,13 +369,6 @@ class TiengLenState:
         if current is not None and not beats(play, current):
             raise IllegalMove(f"a {describe(play)} does not beat the {describe(current)}")
         return play
-
-    def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
-        try:
-            self.verify(seat, action)
-        except IllegalMove:
-            return False
-        return True
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         """Play a bot's action; returns its events (see ``rules.md``).

@@ -27,7 +27,7 @@ import bisect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.game import Event, IllegalMove, ranks_from_scores
+from engine.game import Event, IllegalMove, Verifies, ranks_from_scores
 from engine.games.twenty_one.cards import (
     ADD_TRUMPS,
     CARD_TRUMPS,
@@ -96,7 +96,7 @@ def _shown(value: object) -> str:
     return text if len(text) <= 24 else text[:20] + "...'"
 
 
-class TwentyOneState:
+class TwentyOneState(Verifies):
     """One game in progress, from the first deal to the round that leaves a player at zero.
 
     ``seed`` drives every shuffle; ``dealer`` is the seat that starts round 1 (the starter
@@ -325,13 +325,6 @@ class TwentyOneState:
         if then == "draw" and not names and not self.deck:
             raise IllegalMove("the playing deck is empty: you cannot draw")
         return names, then
-
-    def can_apply(self, seat: int, action: Mapping[str, Any]) -> bool:
-        try:
-            self.verify(seat, action)
-        except IllegalMove:
-            return False
-        return True
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         """Play an action: its trumps in order, then ``draw``, ``pass`` or ``stop`` (if any).

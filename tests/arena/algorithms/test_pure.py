@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+
+from tests.source_imports import imported_modules
 
 PACKAGE = Path(__file__).resolve().parents[3] / "arena" / "algorithms"
 FORBIDDEN = ("django", "rest_framework", "celery", "arena.models", "arena.services", "workers")
@@ -13,11 +14,5 @@ FORBIDDEN = ("django", "rest_framework", "celery", "arena.models", "arena.servic
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)
 def test_it_imports_nothing_of_the_web_layers(path):
-    for node in ast.walk(ast.parse(path.read_text())):
-        names = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module]
-        for name in names:
-            assert not name.startswith(FORBIDDEN), f"{path.name} imports {name}"
+    for name in imported_modules(path):
+        assert not name.startswith(FORBIDDEN), f"{path.name} imports {name}"

@@ -6,7 +6,7 @@ import pytest
 
 from arena.models import Bot
 from tests.arena.factories import BotFactory, BotVersionFactory, RatingFactory, UserFactory
-from tests.arena.helpers import assert_error
+from tests.arena.helpers import TEN_MATCHES, assert_error
 
 PUBLIC_FIELDS = {
     "id",
@@ -184,15 +184,9 @@ def test_it_shows_a_bot_with_each_version_s_rating(anon_client):
             "provisional": False,
             "mu": 30.0,
             "sigma": 2.0,
-            "matches": 10,
-            "wins": 6,
-            "draws": 1,
-            "losses": 3,
-            "first_places": 7,
-            "mean_place": 1.3,
+            **TEN_MATCHES,
             "faults": 0,
             "fault_rate": 0.0,
-            "win_rate": 0.6,
         },
     ]
 

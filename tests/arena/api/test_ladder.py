@@ -8,7 +8,7 @@ import pytest
 from arena.models import Rating
 from arena.services.rating_fit import ratings_refit
 from tests.arena.factories import BotFactory, BotVersionFactory, RatingFactory
-from tests.arena.helpers import assert_error
+from tests.arena.helpers import TEN_MATCHES, assert_error
 from tests.arena.recorded import match_played
 
 
@@ -64,15 +64,9 @@ def test_it_shows_each_row_s_version_rating_and_record(anon_client):
         "provisional": False,
         "mu": 28.0,
         "sigma": 2.0,
-        "matches": 10,
-        "wins": 6,
-        "draws": 1,
-        "losses": 3,
-        "first_places": 7,
-        "mean_place": 1.3,
+        **TEN_MATCHES,
         "faults": 1,
         "fault_rate": 0.1,
-        "win_rate": 0.6,
     }
 
 

@@ -26,14 +26,10 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from engine.registry import GAMES
 from tests.arena.factories import (
-    BotFactory,
-    BotVersionFactory,
-    MatchFactory,
     MatchLogFactory,
-    RatingFactory,
-    ReplayFactory,
     TournamentFactory,
     TournamentScheduleFactory,
+    staff_match,
 )
 
 
@@ -244,13 +240,7 @@ def wsgi_in_test_transaction(settings):
 @pytest.fixture
 def staff_token(db, wsgi_in_test_transaction, staff) -> str:
     """staff's token, with some rows of each kind for generated ids to find."""
-    mine = BotVersionFactory(bot=BotFactory(owner=staff, name="staffbot")).bot
-    theirs = BotVersionFactory().bot
-    for bot in (mine, theirs):
-        RatingFactory(version=bot.active_version)
-    match = MatchFactory(versions=[mine.active_version, theirs.active_version])
-    ReplayFactory(match=match)
-    MatchLogFactory(match=match)
+    MatchLogFactory(match=staff_match(staff))
     TournamentFactory(created_by=staff)
     TournamentScheduleFactory(created_by=staff)
     return Token.objects.get_or_create(user=staff)[0].key

@@ -20,7 +20,7 @@ from tests.arena.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tests.arena.helpers import assert_error
+from tests.arena.helpers import STANDINGS_FIELDS, STANDINGS_ROW_FIELDS, assert_error
 from tests.arena.recorded import match_played
 
 
@@ -140,25 +140,6 @@ def test_it_lists_and_filters_tournaments(anon_client):
     assert "game" in refused["fields"]
 
 
-ROW_FIELDS = {
-    "rank",
-    "bot",
-    "version",
-    "seed",
-    "played",
-    "points",
-    "points_interval",
-    "first_places",
-    "wins",
-    "draws",
-    "losses",
-    "mean_place",
-    "match_points",
-    "faults",
-    "superiority_over_next",
-}
-
-
 def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
     tournament = TournamentFactory()
     staff_client.post(f"/api/tournaments/{tournament.pk}/start/")
@@ -169,27 +150,13 @@ def test_the_standings_follow_the_contract(staff_client, anon_client, bots):
 
     body = anon_client.get(f"/api/tournaments/{tournament.pk}/standings/").json()
 
-    assert set(body) == {
-        "version",
-        "tournament",
-        "game",
-        "format",
-        "seats",
-        "matches_per_pairing",
-        "status",
-        "matches_total",
-        "matches_done",
-        "matches_planned",
-        "how_to_read",
-        "rows",
-        "crosstable",
-    }
+    assert set(body) == STANDINGS_FIELDS
     assert (body["tournament"], body["game"], body["seats"]) == (tournament.pk, "lie21", 2)
     assert body["status"] == "running"
     assert (body["matches_total"], body["matches_done"]) == (3, 1)
     assert [row["rank"] for row in body["rows"]] == [1, 2, 3]
     row = body["rows"][0]
-    assert set(row) == ROW_FIELDS
+    assert set(row) == STANDINGS_ROW_FIELDS
     assert set(row["bot"]) == {"id", "name", "owner"}
     seats = {seat.seat: seat.bot_id for seat in first.seats.all()}
     winner, loser = seats[0], seats[1]
@@ -247,7 +214,7 @@ def test_a_tournament_of_three_seat_tables_is_ranked_by_placings(staff_client, a
     assert body["seats"] == 3
     assert body["matches_done"] == body["matches_total"] == len(matches)
     assert {row["bot"]["id"] for row in body["rows"]} == {bot.pk for bot in players}
-    assert all(set(row) == ROW_FIELDS for row in body["rows"])
+    assert all(set(row) == STANDINGS_ROW_FIELDS for row in body["rows"])
     assert [row["points"] for row in body["rows"]] == sorted(
         (row["points"] for row in body["rows"]), reverse=True
     )

@@ -11,7 +11,7 @@ from arena.errors import InvalidInput
 from arena.models import Tournament, TournamentSchedule
 from arena.services.schedules import schedule_create, schedule_run, schedule_update
 from arena.services.tournaments import tournament_create
-from tests.arena.helpers import assert_error, client_for
+from tests.arena.helpers import assert_error, client_for, schedule_admin_form
 
 pytestmark = pytest.mark.django_db
 
@@ -195,21 +195,6 @@ def test_staff_change_a_schedules_options_through_the_api(staff_client):
 # --- the admin and the page -------------------------------------------------------------
 
 
-def _admin_form(**fields) -> dict:
-    return {
-        "name": "Nightly",
-        "game": "lie21",
-        "crontab": "0 3 * * *",
-        "enabled": "on",
-        "due_after_0": "2026-01-01",
-        "due_after_1": "00:00:00",
-        "format": "round_robin",
-        "matches_per_pairing": "1",
-        "rated": "on",
-        "entry": "all",
-    } | fields
-
-
 @pytest.fixture
 def admin_client(client, django_user_model):
     admin = django_user_model.objects.create_superuser("root", "r@example.com", "pw-12345678")
@@ -222,7 +207,7 @@ def test_the_admin_refuses_options_a_tournament_refuses(admin_client):
     url = f"/admin/arena/tournamentschedule/{schedule.pk}/change/"
 
     response = admin_client.post(
-        url, _admin_form(game="highcard", format="double_elimination", table_size=3)
+        url, schedule_admin_form(game="highcard", format="double_elimination", table_size=3)
     )
 
     assert response.status_code == 200, "the form comes back with its error"
@@ -236,7 +221,7 @@ def test_the_admin_saves_valid_options(admin_client):
     url = f"/admin/arena/tournamentschedule/{schedule.pk}/change/"
 
     response = admin_client.post(
-        url, _admin_form(format="swiss", rounds="4", entry="top", entry_limit="8")
+        url, schedule_admin_form(format="swiss", rounds="4", entry="top", entry_limit="8")
     )
 
     assert response.status_code == 302

@@ -23,6 +23,7 @@ from arena.services.schedules import (
     schedule_run,
     schedule_update,
 )
+from tests.arena.helpers import schedule_admin_form
 
 pytestmark = pytest.mark.django_db
 
@@ -281,18 +282,7 @@ def test_the_admin_refuses_an_invalid_crontab(client, django_user_model):
     client.force_login(admin)
     schedule = schedule_create(name="Nightly", game="lie21", crontab="0 3 * * *")
     url = f"/admin/arena/tournamentschedule/{schedule.pk}/change/"
-    form = {
-        "name": "Nightly",
-        "game": "lie21",
-        "crontab": "61 * * * *",
-        "enabled": "on",
-        "due_after_0": "2026-01-01",
-        "due_after_1": "00:00:00",
-        "format": "round_robin",
-        "matches_per_pairing": "1",
-        "rated": "on",
-        "entry": "all",
-    }
+    form = schedule_admin_form(crontab="61 * * * *")
     response = client.post(url, form)
     assert response.status_code == 200, "the form comes back with its error"
     assert "61" in response.content.decode() and "not valid" in response.content.decode()

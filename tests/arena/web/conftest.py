@@ -1,4 +1,5 @@
-"""Fixtures of the page tests: static files without collectstatic, a Chromium browser.
+"""Fixtures of the page tests: static files without collectstatic, a Chromium browser (a
+private MEDIA_ROOT and an empty cache come from ``tests/arena/conftest.py``).
 
 Playwright's sync API runs an event loop in this thread, so Django would refuse ORM calls
 from it ("async unsafe") in the tests that drive the browser and set up data; the tests
@@ -50,24 +51,6 @@ def _plain_static_storage(settings, _static_root: Path) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
-
-
-@pytest.fixture(autouse=True)
-def media_root(settings, tmp_path: Path) -> Path:
-    """Uploaded bot files go to a fresh directory per test, never into var/."""
-    root = tmp_path / "media"
-    root.mkdir()
-    settings.MEDIA_ROOT = root
-    return root
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache() -> Iterator[None]:
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _unavailable(reason: str) -> None:

@@ -15,6 +15,7 @@ import engine
 from arena.models import (
     Bot,
     BotVersion,
+    Challenge,
     Match,
     MatchLog,
     Rating,
@@ -218,3 +219,15 @@ def organiser_urls(tournament: Tournament, schedule: TournamentSchedule) -> list
         ("get", f"/tournaments/schedules/{schedule.pk}/delete/"),
         ("post", f"/tournaments/schedules/{schedule.pk}/delete/"),
     ]
+
+
+def challenge_finish(challenge: Challenge, challenger_places: list[int]) -> None:
+    """Results by hand (no worker runs here): the challenger placed ``challenger_places`` in
+    its matches in turn."""
+    matches = Match.objects.filter(challenge=challenge).order_by("id")
+    for match, placing in zip(matches, challenger_places, strict=True):
+        for seat in match.seats.all():
+            seat.placing = placing if seat.version_id == challenge.version_id else 1 - placing
+            seat.save()
+        match.status = Match.Status.DONE
+        match.save()

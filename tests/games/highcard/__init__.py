@@ -24,9 +24,8 @@ from engine.game import (
     GameFolder,
     GameOutcome,
     GamePlan,
+    GamesByPoints,
     IllegalMove,
-    MatchDecision,
-    Tally,
     ranks_from_scores,
 )
 
@@ -138,7 +137,7 @@ class HighCard:
         return {"cards": list(self.cards)}
 
 
-class BestOfThree:
+class BestOfThree(GamesByPoints):
     games = 3
 
     def options(self) -> dict[str, Any]:
@@ -156,14 +155,6 @@ class BestOfThree:
             label="showdown",
             totals={"firsts": tuple(int(p == 0) for p in placings)},
         )
-
-    def decide(self, tally: Tally) -> MatchDecision | None:
-        if tally.games_played < self.games:
-            return None
-        return MatchDecision(ranks_from_scores(tally.match_points), "games")
-
-    def standing(self, tally: Tally) -> tuple[int, ...]:
-        return ranks_from_scores(tally.match_points)
 
 
 class HighCardGame(GameFolder):

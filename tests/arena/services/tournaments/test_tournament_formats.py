@@ -39,6 +39,15 @@ def create(owner, **options) -> Tournament:
     return tournament_create(name="Open", game="lie21", created_by=owner, seed=5, **options)
 
 
+def high_card_seven(owner, make_bot, **options) -> Tournament:
+    """Seven High Card bots (a to g) and a tournament of them at tables of three."""
+    for name in ("a", "b", "c", "d", "e", "f", "g"):
+        make_bot(name, bots.HIGHCARD, game="highcard")
+    return tournament_create(
+        name="HC", game="highcard", created_by=owner, seed=3, table_size=3, **options
+    )
+
+
 def finish_round(tournament: Tournament, winner_of=min) -> None:
     """Write a result for every open match: ``winner_of(bot ids)`` places first."""
     for match in tournament.matches.filter(status="queued"):
@@ -141,17 +150,7 @@ class TestSwiss:
         assert all(firsts[bot.pk] in (1, 2) for bot in field)
 
     def test_a_three_seat_game_plays_tables_grouped_by_score(self, owner, make_bot, run_on_commit):
-        for name in ("a", "b", "c", "d", "e", "f", "g"):
-            make_bot(name, bots.HIGHCARD, game="highcard")
-        tournament = tournament_create(
-            name="HC",
-            game="highcard",
-            created_by=owner,
-            seed=3,
-            format="swiss",
-            rounds=3,
-            table_size=3,
-        )
+        tournament = high_card_seven(owner, make_bot, format="swiss", rounds=3)
         with run_on_commit():
             tournament_start(tournament_id=tournament.pk)
         tournament.refresh_from_db()
@@ -233,16 +232,7 @@ class TestPromotion:
     def test_a_three_seat_game_runs_end_to_end_to_a_final_table(
         self, owner, make_bot, run_on_commit
     ):
-        for name in ("a", "b", "c", "d", "e", "f", "g"):
-            make_bot(name, bots.HIGHCARD, game="highcard")
-        tournament = tournament_create(
-            name="HC",
-            game="highcard",
-            created_by=owner,
-            seed=3,
-            format="promotion",
-            table_size=3,
-        )
+        tournament = high_card_seven(owner, make_bot, format="promotion")
         with run_on_commit():
             tournament_start(tournament_id=tournament.pk)
         tournament.refresh_from_db()

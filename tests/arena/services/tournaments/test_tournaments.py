@@ -29,6 +29,7 @@ from arena.services.tournaments import (
 from engine import derive_seed
 from engine.registry import GAMES
 from tests.arena import bots
+from tests.arena.helpers import STANDINGS_FIELDS, STANDINGS_ROW_FIELDS
 from tests.workers.fixtures import tasks_queued, version_add
 
 pytestmark = pytest.mark.django_db
@@ -207,43 +208,13 @@ class TestStandings:
     def test_they_have_exactly_the_documented_shape(self, owner, four):
         tournament = started(owner)
         standings = tournament_standings(tournament=tournament)
-        assert set(standings) == {
-            "version",
-            "tournament",
-            "game",
-            "format",
-            "seats",
-            "matches_per_pairing",
-            "status",
-            "matches_total",
-            "matches_done",
-            "matches_planned",
-            "how_to_read",
-            "rows",
-            "crosstable",
-        }
+        assert set(standings) == STANDINGS_FIELDS
         assert (standings["tournament"], standings["status"]) == (tournament.pk, "running")
         assert (standings["game"], standings["seats"]) == ("lie21", 2)
         assert (standings["matches_total"], standings["matches_done"]) == (6, 0)
         assert standings["matches_planned"] == [6, 6]
         row = standings["rows"][0]
-        assert set(row) == {
-            "rank",
-            "bot",
-            "version",
-            "seed",
-            "played",
-            "points",
-            "points_interval",
-            "first_places",
-            "wins",
-            "draws",
-            "losses",
-            "mean_place",
-            "match_points",
-            "faults",
-            "superiority_over_next",
-        }
+        assert set(row) == STANDINGS_ROW_FIELDS
         assert set(row["bot"]) == {"id", "name", "owner"}
         assert row["bot"]["owner"] == "alice"
         assert row["version"] == 1

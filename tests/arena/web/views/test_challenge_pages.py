@@ -14,7 +14,7 @@ from arena.services.challenges import comparison_start
 from arena.services.rating_fit import ratings_refit
 from arena.services.ratings import rating_activate
 from tests.arena.factories import BotVersionFactory
-from tests.arena.web.data import bot_make, match_record, rate, user_make
+from tests.arena.web.data import bot_make, challenge_finish, match_record, rate, user_make
 
 pytestmark = pytest.mark.django_db
 
@@ -24,17 +24,6 @@ def _client(user=None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
-
-
-def _finish(challenge: Challenge, challenger_places: list[int]) -> None:
-    """Results by hand: the challenger placed ``challenger_places`` in its matches in turn."""
-    matches = Match.objects.filter(challenge=challenge).order_by("id")
-    for match, placing in zip(matches, challenger_places, strict=True):
-        for seat in match.seats.all():
-            seat.placing = placing if seat.version_id == challenge.version_id else 1 - placing
-            seat.save()
-        match.status = Match.Status.DONE
-        match.save()
 
 
 def _text(html: str, element_id: str) -> str:
@@ -78,7 +67,7 @@ def test_a_rivals_page_offers_a_challenge_that_ends_on_a_results_page(cast):
     assert "no result yet (4 matches to play)" in _text(waiting, "challenge-score")
     assert 'http-equiv="refresh"' in waiting
 
-    _finish(challenge, [0, 1, 0, 1])
+    challenge_finish(challenge, [0, 1, 0, 1])
     done = _client(me).get(f"/challenges/{challenge.pk}/").content.decode()
     score = _text(done, "challenge-score")
     assert "mybot v1: 50%, 95% interval " in score and "over 4 matches" in score
@@ -105,7 +94,7 @@ def test_a_decisive_challenge_is_called_significant(cast):
         )
         for seat, bot in enumerate((cast["mine"], cast["rival"])):
             match.seats.create(seat=seat, bot=bot, version=bot.active_version)
-    _finish(challenge, [0, 0, 0, 0, 0, 0, 0, 1])
+    challenge_finish(challenge, [0, 0, 0, 0, 0, 0, 0, 1])
     score = _text(
         _client(cast["me"]).get(f"/challenges/{challenge.pk}/").content.decode(), "challenge-score"
     )
@@ -180,7 +169,7 @@ def test_the_bot_and_version_pages_say_v2_vs_v1_with_its_confidence(cast, settin
     second = BotVersionFactory(bot=bot, number=2)
     rating_activate(version=second)
     comparison = comparison_start(version_id=second.pk)
-    _finish(comparison, [0, 0, 0, 1, 0, 1])
+    challenge_finish(comparison, [0, 0, 0, 1, 0, 1])
 
     bot_page = _client().get(f"/bots/{bot.pk}/").content.decode()
     line = _text(bot_page, "comparison")

@@ -21,22 +21,11 @@ from engine.cli import main as engine_main
 from engine.registry import GAMES
 from tests.arena.factories import BotVersionFactory
 from tests.arena.web.conftest import Tab, log_in
-from tests.arena.web.data import PASSWORD, bot_make, user_make
+from tests.arena.web.data import PASSWORD, bot_make, challenge_finish, user_make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BOTS = Path(__file__).parent / "bots"
-
-
-def _finish(challenge: Challenge, challenger_places: list[int]) -> None:
-    """Results by hand (no worker runs here): the challenger's place in each match in turn."""
-    matches = Match.objects.filter(challenge=challenge).order_by("id")
-    for match, placing in zip(matches, challenger_places, strict=True):
-        for seat in match.seats.all():
-            seat.placing = placing if seat.version_id == challenge.version_id else 1 - placing
-            seat.save()
-        match.status = Match.Status.DONE
-        match.save()
 
 
 def test_an_owner_challenges_a_rival_from_its_page_and_reads_the_score(tab: Tab) -> None:
@@ -75,7 +64,7 @@ def test_the_bot_page_shows_v2_vs_v1_and_links_to_the_comparison(tab: Tab, setti
     second = BotVersionFactory(bot=bot, number=2)
     rating_activate(version=second)
     comparison = comparison_start(version_id=second.pk)
-    _finish(comparison, [0, 0, 0, 0, 0, 1])
+    challenge_finish(comparison, [0, 0, 0, 0, 0, 1])
     log_in(tab, "erin", PASSWORD)
     tab.goto(f"/bots/{bot.pk}/")
     line = tab.page.inner_text("#comparison")

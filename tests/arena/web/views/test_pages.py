@@ -523,6 +523,19 @@ def test_an_upload_goes_to_the_version_page_which_polls_its_status(owner, enqueu
     assert 'src="/static/arena/upload.js"' in html
 
 
+def _assert_upload_refused(owner, bot_name: str, name: str, data: bytes, message: str) -> None:
+    """A new bot's upload of ``data`` as ``name`` is refused on the page with ``message``
+    and adds no version."""
+    bot = Bot.objects.create(owner=owner, name=bot_name)
+    response = _upload(_client(owner), bot, name, data)
+    assert response.status_code == 200
+    error = re.search(
+        r'<p class="error" role="alert" id="upload-error">([^<]+)</p>', response.content.decode()
+    )
+    assert error and message in error.group(1), error and error.group(1)
+    assert not BotVersion.objects.filter(bot=bot).exists()
+
+
 @pytest.mark.parametrize(
     ("name", "data", "message"),
     [
@@ -536,14 +549,7 @@ def test_a_rejected_upload_is_explained_and_stores_nothing(
     owner, settings, media_root, enqueued, name, data, message
 ) -> None:
     settings.ARENA_UPLOAD_MAX_BYTES = 1000
-    bot = Bot.objects.create(owner=owner, name="picky")
-    response = _upload(_client(owner), bot, name, data)
-    assert response.status_code == 200
-    error = re.search(
-        r'<p class="error" role="alert" id="upload-error">([^<]+)</p>', response.content.decode()
-    )
-    assert error and message in error.group(1), error and error.group(1)
-    assert not BotVersion.objects.filter(bot=bot).exists()
+    _assert_upload_refused(owner, "picky", name, data, message)
     assert not [path for path in media_root.rglob("*") if path.is_file()]
     assert enqueued == []
 
@@ -568,14 +574,7 @@ def _corrupt_deflate_zip() -> bytes:
 def test_an_upload_that_breaks_the_decompressor_or_compiler_is_explained(
     owner, media_root, enqueued, name, data, message
 ) -> None:
-    bot = Bot.objects.create(owner=owner, name="broken")
-    response = _upload(_client(owner), bot, name, data)
-    assert response.status_code == 200
-    error = re.search(
-        r'<p class="error" role="alert" id="upload-error">([^<]+)</p>', response.content.decode()
-    )
-    assert error and message in error.group(1), error and error.group(1)
-    assert not BotVersion.objects.filter(bot=bot).exists()
+    _assert_upload_refused(owner, "broken", name, data, message)
     assert enqueued == []
 
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import ast
 import itertools
 import statistics
-import time
-from pathlib import Path
 
 import pytest
 
 from engine import InProcessPlayer, builtin_bot, derive_seed, get_game, play_match, read_bot_path
 from engine import replay as replay_io
+from tests.engine.players import TimedPlayer
+from tests.source_imports import top_level_packages
 
 BOTS = ["random", "honest", "bayes", "starter"]
 
@@ -20,13 +19,7 @@ BOTS = ["random", "honest", "bayes", "starter"]
 def test_builtin_bots_import_only_the_standard_library(name):
     path = builtin_bot("liars", name)
     read_bot_path(path)  # passes the same checks as an upload
-    tree = ast.parse(Path(path).read_text())
-    modules = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules = top_level_packages(path)
     assert modules <= {"random", "itertools", "math"}
 
 
@@ -60,21 +53,9 @@ def test_the_bayes_bot_replays_exactly_from_its_seed():
     assert play() == play()
 
 
-class _Timed(InProcessPlayer):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.times: list[float] = []
-
-    def act(self, observation):
-        began = time.thread_time()
-        action = super().act(observation)
-        self.times.append(time.thread_time() - began)
-        return action
-
-
 def test_the_bayes_bot_decides_well_within_its_time():
     def decision_times(i: int, seats: int) -> list[float]:
-        bayes = _Timed("bayes", builtin_bot("liars", "bayes"))
+        bayes = TimedPlayer("bayes", builtin_bot("liars", "bayes"))
         others = [InProcessPlayer(f"h{s}", builtin_bot("liars", "honest")) for s in range(1, seats)]
         play_match("liars", [bayes, *others], seed=derive_seed(3, "timing", i))
         return bayes.times

@@ -7,7 +7,6 @@ import ast
 import importlib.util
 import random
 import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from engine import replay as replay_io
 from engine.games.tieng_len import TiengLen
 from engine.games.tieng_len.cards import CODES
 from engine.games.tieng_len.combos import beating, classify, every_play
+from tests.engine.players import TimedPlayer
 
 BOTS = ["random", "greedy", "search", "starter"]
 
@@ -111,20 +111,8 @@ def test_search_replays_byte_for_byte_from_its_seed_and_its_seed_matters():
     assert play(12)["games"] != first["games"]
 
 
-class _Clocked(InProcessPlayer):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.times: list[float] = []
-
-    def act(self, observation):
-        began = time.thread_time()
-        action = super().act(observation)
-        self.times.append(time.thread_time() - began)
-        return action
-
-
 def test_search_decides_in_well_under_50_ms_at_the_median_and_300_ms_at_worst():
-    search = _Clocked("search", builtin_bot("tieng_len", "search"))
+    search = TimedPlayer("search", builtin_bot("tieng_len", "search"))
     players = [search] + [
         InProcessPlayer(f"g{s}", builtin_bot("tieng_len", "greedy")) for s in range(3)
     ]

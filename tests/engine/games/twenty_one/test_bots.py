@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import statistics
-import time
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from engine import InProcessPlayer, builtin_bot, play_match, read_bot_path
 from tests.engine.games.twenty_one.helpers import deck, game, play
+from tests.engine.players import TimedPlayer
+from tests.source_imports import top_level_packages
 
 BOTS = ["random", "basic", "exact", "starter"]
 
@@ -43,13 +42,7 @@ class Untrusted(InProcessPlayer):
 def test_builtin_bots_are_plain_bot_files_importing_only_the_standard_library(name):
     path = builtin_bot("twenty_one", name)
     read_bot_path(path)  # the same checks as an upload
-    tree = ast.parse(Path(path).read_text())
-    modules = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules = top_level_packages(path)
     assert modules <= {"random", "math", "itertools", "collections"}
 
 
@@ -76,23 +69,14 @@ def test_the_exact_bot_is_deterministic():
 
 
 def test_the_exact_bot_decides_in_milliseconds():
-    class Timed(InProcessPlayer):
-        times: list[float] = []
-
-        def act(self, observation):
-            began = time.thread_time()
-            action = super().act(observation)
-            Timed.times.append(time.thread_time() - began)
-            return action
-
+    times: list[float] = []
     for seed in (1, 2):
-        players = [
-            Timed("exact", builtin_bot("twenty_one", "exact")),
-            InProcessPlayer("basic", builtin_bot("twenty_one", "basic")),
-        ]
+        exact = TimedPlayer("exact", builtin_bot("twenty_one", "exact"))
+        players = [exact, InProcessPlayer("basic", builtin_bot("twenty_one", "basic"))]
         play_match("twenty_one", players, seed=seed)
-    assert statistics.median(Timed.times) < 0.05
-    assert max(Timed.times) < 0.3
+        times += exact.times
+    assert statistics.median(times) < 0.05
+    assert max(times) < 0.3
 
 
 def test_the_starter_bot_prints_a_line_now_and_then():
