@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from arena.freshness import ladder_changed
+from arena.freshness import ladder_changed, ladder_version
 from arena.models import Bot, Match, Rating, RatingHistory
 from arena.selectors import ladder
 from arena.selectors.head_to_head import bot_head_to_head_table
@@ -301,3 +301,24 @@ def test_a_ladder_pages_entries_read_as_their_ratings(db):
         assert entry.version.number == rating.version.number
     assert any(entry.provisional for entry in page) and not all(e.provisional for e in page)
     assert any(entry.bot.is_builtin for entry in page)
+
+
+def test_a_ladder_order_by_another_column_is_sorted_once_per_ladder_version(
+    django_assert_num_queries, monkeypatch
+):
+    monkeypatch.setattr(ladder, "ORDER_CHUNK", 4)
+    ladder_of(random.Random(2), 14)
+    ladder_page(game="lie21", sort="-matches", number=1, per_page=3)  # sorted and kept
+    for number in (2, 3):
+        with django_assert_num_queries(1):  # the rows by key alone
+            page, _ = ladder_page(game="lie21", sort="-matches", number=number, per_page=3)
+            assert len(page) == 3
+    cache.delete(f"arena:ladder-sorted:lie21:{ladder_version('lie21')}:-matches:1")
+    with django_assert_num_queries(2):  # a chunk evicted: sorted again, then the rows
+        ladder_page(game="lie21", sort="-matches", number=2, per_page=3)
+    rating = Rating.objects.filter(current=True, bot__is_active=True).order_by("matches").first()
+    rating.matches = 10_000
+    rating.save()
+    ladder_changed("lie21")
+    page, _ = ladder_page(game="lie21", sort="-matches", number=1, per_page=3)
+    assert page[0].pk == rating.pk  # the new version's order
