@@ -76,12 +76,13 @@ def match_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
 _MATCH_FIELDS = tuple(field.name for field in Match._meta.concrete_fields)
 
 
-def match_ids_list() -> QuerySet[Match]:
+def match_ids_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
     """Matches newest first, with nothing joined: what the ids of a list's page are sliced
-    from (filter it as :func:`match_list`); the page's rows are read by :func:`match_rows`.
-    Its SQL is a fraction of :func:`match_list`'s to build, and it is built for every page
-    (the count's cache key, then the ids)."""
-    return Match.objects.order_by("-id")
+    from (``filters`` as :func:`match_list` takes them); the page's rows are read by key
+    (:func:`match_rows`, :func:`match_table_rows`). Its SQL is a fraction of
+    :func:`match_list`'s to build, and it is built for every page (the count's cache key,
+    then the ids)."""
+    return apply_filters(MatchFilter, Match.objects.order_by("-id"), filters)
 
 
 class ReplayMark(TypedDict):
