@@ -15,6 +15,8 @@ keep-alive connections wait in the poller, not on a thread. ``WEB_WORKERS`` and
 
 from __future__ import annotations
 
+import gc
+import itertools
 import os
 
 
@@ -58,3 +60,34 @@ def on_starting(server: object) -> None:
     problem = static_files_problem()
     if problem:
         raise SystemExit(f"arena: {problem}")
+
+
+#: Requests a worker serves before freezing its heap a second time (see :func:`post_request`).
+FREEZE_AFTER_REQUESTS = 200
+
+
+def _freeze_heap() -> None:
+    """Collect once, then move every object the process holds into the collector's permanent
+    generation: its later passes skip them. A full pass walks every tracked object (the
+    app's modules, URL patterns, compiled templates: some 150,000 in a worker), and it ran
+    in the middle of a request: measured 0.2-0.8 s of wall time on a loaded 2-core machine,
+    the slowest requests of a run."""
+    gc.collect()
+    gc.freeze()
+
+
+def post_worker_init(worker: object) -> None:
+    """Freeze what loading the app made (:func:`_freeze_heap`)."""
+    _freeze_heap()
+
+
+_served = itertools.count(1)
+
+
+def post_request(worker: object, req: object, environ: object, resp: object) -> None:
+    """After the worker's first :data:`FREEZE_AFTER_REQUESTS` requests, freeze again: what
+    Django builds on first use (URL resolvers, compiled templates, the database's and the
+    cache's connections) lives as long as the worker too. Once per worker; ``next`` on a
+    shared counter is atomic under the GIL, so of the worker's threads one freezes."""
+    if next(_served) == FREEZE_AFTER_REQUESTS:
+        _freeze_heap()

@@ -256,8 +256,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Early, so every answer carries the policy (refusals and error pages too) and every
-    # view can ask for the response's nonce.
-    "csp.middleware.CSPMiddleware",
+    # view can ask for the response's nonce. django-csp's, with the settings' policy built
+    # once per process for answers without a nonce (arena.web.security).
+    "arena.web.security.PolicyMiddleware",
     "arena.web.limits.BodySizeLimitMiddleware",  # before anything reads the body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -61,11 +61,14 @@ def _strength_tests_skip_the_schema_check(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Pages cached by one test (ladders, match lists) must not be served to the next, nor
-    version files kept by one (the same pk and checksum can recur) to the next."""
+    """Pages cached by one test (ladders, match lists, a process's copies of final match
+    pages and replays) must not be served to the next, nor version files kept by one (the
+    same pk and checksum can recur) to the next."""
     from django.core.cache import cache
 
+    from arena.freshness import local_copies_clear
     from arena.services.matches import version_cache_clear
 
     cache.clear()
+    local_copies_clear()
     version_cache_clear()

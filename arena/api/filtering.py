@@ -21,6 +21,19 @@ _TYPED = (django_filters.ChoiceFilter, django_filters.NumberFilter)
 
 
 class FilterBackend(DjangoFilterBackend):
+    def filter_queryset(self, request: Request, queryset: Any, view: Any) -> Any:
+        """The list as django-filter narrows it; a request naming none of its filters (most:
+        ``?page=N``) is the list as it is, without building the filter set and its form
+        (a deep copy of every filter and form field: some 0.7 ms a request)."""
+        filterset_class = self.get_filterset_class(view, queryset)
+        if filterset_class is not None and not any(
+            parameter.startswith(name)
+            for parameter in request.query_params
+            for name in filterset_class.base_filters
+        ):
+            return queryset
+        return super().filter_queryset(request, queryset, view)
+
     def get_filterset(self, request: Request, queryset: Any, view: Any) -> Any:
         filterset = super().get_filterset(request, queryset, view)
         if filterset is not None:

@@ -62,7 +62,7 @@ def apply_filters(
     Raising instead of ignoring a bad value (django-filter's default) keeps a typo in a
     filter from silently showing every row.
     """
-    if filters is None:
+    if not filters:  # none given (None or empty): nothing to narrow, no form to build
         return queryset
     bound = filterset(filters, queryset=queryset)
     if not bound.is_valid():

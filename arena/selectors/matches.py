@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
 from arena.errors import Forbidden, NotFound
+from arena.freshness import LocalCopies
 from arena.models import Bot, Match, MatchLog, MatchSeat, Replay
 from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
 from arena.selectors.filters import MatchFilter, apply_filters
@@ -76,12 +77,13 @@ def match_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
 _MATCH_FIELDS = tuple(field.name for field in Match._meta.concrete_fields)
 
 
-def match_ids_list() -> QuerySet[Match]:
+def match_ids_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Match]:
     """Matches newest first, with nothing joined: what the ids of a list's page are sliced
-    from (filter it as :func:`match_list`); the page's rows are read by :func:`match_rows`.
-    Its SQL is a fraction of :func:`match_list`'s to build, and it is built for every page
-    (the count's cache key, then the ids)."""
-    return Match.objects.order_by("-id")
+    from (``filters`` as :func:`match_list` takes them); the page's rows are read by key
+    (:func:`match_rows`, :func:`match_table_rows`). Its SQL is a fraction of
+    :func:`match_list`'s to build, and it is built for every page (the count's cache key,
+    then the ids)."""
+    return apply_filters(MatchFilter, Match.objects.order_by("-id"), filters)
 
 
 class ReplayMark(TypedDict):
@@ -235,8 +237,14 @@ def _replay_key(match_id: int) -> str:
     return f"replay:{match_id}"
 
 
+#: This process's copies of the replays read most (the newest matches'): a replay never
+#: changes, and a copy here saves the shared cache's round trip.
+_REPLAY_COPIES = LocalCopies(size=256, ttl_s=60)
+
+
 def replay_exists(*, match_id: int) -> bool:
-    if cache.get(_replay_key(match_id)) is not None:
+    key = _replay_key(match_id)
+    if _REPLAY_COPIES.get(key) is not None or cache.get(key) is not None:
         return True
     return Replay.objects.filter(match_id=match_id).exists()
 
@@ -247,11 +255,16 @@ def replay_bytes(*, match_id: int) -> bytes:
     Handed out as stored so the API can pass it through without decompressing. A replay
     stored in an older format (which the migration could not convert) is converted here.
     Kept in the shared cache for :data:`REPLAY_CACHE_S` once read (one cache read instead
-    of a database query for the next reader; a replay is written once and never changed).
+    of a database query for the next reader; a replay is written once and never changed),
+    and for a minute in this process too (``_REPLAY_COPIES``).
     """
     key = _replay_key(match_id)
+    data = _REPLAY_COPIES.get(key)
+    if data is not None:
+        return data
     data = cache.get(key)
     if data is not None:
+        _REPLAY_COPIES.set(key, data)
         return data
     row = Replay.objects.filter(match_id=match_id).values_list("data", "format").first()
     if row is None:
@@ -262,6 +275,7 @@ def replay_bytes(*, match_id: int) -> bytes:
     if stored_format != replay_io.REPLAY_FORMAT:
         data = replay_io.dumps(replay_io.loads(data))
     cache.set(key, data, REPLAY_CACHE_S)
+    _REPLAY_COPIES.set(key, data)
     return data
 
 

@@ -164,7 +164,7 @@ def table_rows(match_ids: Sequence[int]) -> list[TableRow]:
 
 
 class TableRowsPaginator(IdsFirstPaginator):
-    """A page of a match list (``match_list``, filtered) as :class:`TableRow` s: its ids by
+    """A page of a match list (``match_ids_list``, filtered) as :class:`TableRow` s: its ids by
     an index-only slice, then two queries for those rows, whatever the page's depth."""
 
     def rows_of(self, ids: list[int]) -> list[Any]:

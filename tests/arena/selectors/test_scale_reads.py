@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from arena.freshness import ladder_changed
+from arena.freshness import ladder_changed, ladder_version
 from arena.models import Bot, Match, Rating, RatingHistory
 from arena.selectors import ladder
 from arena.selectors.head_to_head import bot_head_to_head_table
@@ -270,3 +270,56 @@ def test_a_ladder_page_reads_two_queries_at_most(django_assert_max_num_queries):
     with django_assert_max_num_queries(2):  # the page's ids in that order, then the rows
         page, _ = ladder_page(game="lie21", sort="-matches", number=2, per_page=5)
         assert len(page) == 5
+
+
+def test_a_ladder_pages_entries_read_as_their_ratings(db):
+    """A page's plain entries (LadderEntry) give what the Rating models gave the templates."""
+    rng = random.Random(5)
+    ladder_of(rng, 9)
+    builtin = Bot.objects.filter(is_active=True).first()
+    builtin.is_builtin = True
+    builtin.save()
+    for n, rating in enumerate(Rating.objects.filter(current=True)):
+        rating.rating_sigma = [0.4, 2.5, 2.6, 8.3][n % 4]
+        rating.matches = [0, 3, 10][n % 3]
+        rating.wins = min(rating.matches, n % 4)
+        rating.placing_sum = min(rating.matches, n)
+        rating.save()
+    ladder_changed("lie21")
+    page, _ = ladder_page(game="lie21", sort="-matches", number=1)
+    models = Rating.objects.select_related("bot__owner", "version").in_bulk(
+        [entry.pk for entry in page]
+    )
+    assert len(page) == len(ladder_for_game(game="lie21"))
+    for entry in page:
+        rating = models[entry.pk]
+        for name in ("id", "version_id", "bot_id", "rating", "rating_low", "rating_high"):
+            assert getattr(entry, name) == getattr(rating, name), name
+        assert (entry.provisional, entry.mean_place) == (rating.provisional, rating.mean_place)
+        assert entry.win_ratio == rating.win_rate
+        assert (entry.bot.name, entry.bot.is_builtin) == (rating.bot.name, rating.bot.is_builtin)
+        assert entry.bot.owner.username == rating.bot.owner.username
+        assert entry.version.number == rating.version.number
+    assert any(entry.provisional for entry in page) and not all(e.provisional for e in page)
+    assert any(entry.bot.is_builtin for entry in page)
+
+
+def test_a_ladder_order_by_another_column_is_sorted_once_per_ladder_version(
+    django_assert_num_queries, monkeypatch
+):
+    monkeypatch.setattr(ladder, "ORDER_CHUNK", 4)
+    ladder_of(random.Random(2), 14)
+    ladder_page(game="lie21", sort="-matches", number=1, per_page=3)  # sorted and kept
+    for number in (2, 3):
+        with django_assert_num_queries(1):  # the rows by key alone
+            page, _ = ladder_page(game="lie21", sort="-matches", number=number, per_page=3)
+            assert len(page) == 3
+    cache.delete(f"arena:ladder-sorted:lie21:{ladder_version('lie21')}:-matches:1")
+    with django_assert_num_queries(2):  # a chunk evicted: sorted again, then the rows
+        ladder_page(game="lie21", sort="-matches", number=2, per_page=3)
+    rating = Rating.objects.filter(current=True, bot__is_active=True).order_by("matches").first()
+    rating.matches = 10_000
+    rating.save()
+    ladder_changed("lie21")
+    page, _ = ladder_page(game="lie21", sort="-matches", number=1, per_page=3)
+    assert page[0].pk == rating.pk  # the new version's order

@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
+from arena.http.compression import compress
 from arena.models import Match
 from arena.services.ratings import match_rate_locked
 from arena.web.freshness import shared_page
@@ -219,6 +220,28 @@ class TestSharedPage:
         )
         shared_page(self.request, "k", self.renderer(bodies, 404), fresh_s=5, keep_s=60)
         assert len(bodies) == 2
+
+    def test_a_fresh_rendering_is_served_from_the_process_copy(self, clock, monkeypatch):
+        bodies = []
+        shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        reads = []
+        real_get = cache.get
+        monkeypatch.setattr(cache, "get", lambda key, *a, **kw: reads.append(key) or real_get(key))
+        clock[0] += 4
+        again = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert again.content == b"page 1" and bodies == ["page 1"]
+        assert reads == []  # no round trip to the shared cache
+        clock[0] += 2  # stale: the shared cache is asked, and the page renewed
+        renewed = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert renewed.content == b"page 2" and "k" in reads
+
+    def test_another_processs_renewal_is_served_once_the_copy_is_stale(self, clock):
+        bodies = []
+        shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        clock[0] += 6
+        cache.set("k", (clock[0], compress(b"page from another process")), 60)
+        served = shared_page(self.request, "k", self.renderer(bodies), fresh_s=5, keep_s=60)
+        assert served.content == b"page from another process" and bodies == ["page 1"]
 
 
 def test_a_shared_page_goes_out_gzip_compressed_to_clients_that_accept_it():
