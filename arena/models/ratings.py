@@ -17,6 +17,8 @@ rating (``current``).
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from django.db import models
 
 from arena.models.games import validate_game
@@ -44,7 +46,41 @@ RECORD_FIELDS = (
 )
 
 
-class Rating(models.Model):
+class _Figures(Protocol):
+    rating: float
+    rating_sigma: float
+    matches: int
+    placing_sum: int
+
+
+class DisplayedRating:
+    """The figures every page, CSV and the API derive from a displayed rating, written once
+    for a ``Rating`` row and for a ladder entry read as plain values
+    (``arena.selectors.ladder.LadderEntry``)."""
+
+    __slots__ = ()
+
+    @property
+    def rating_low(self: _Figures) -> float:
+        """The low end of the displayed rating's 95% interval."""
+        return self.rating - Z95 * self.rating_sigma
+
+    @property
+    def rating_high(self: _Figures) -> float:
+        return self.rating + Z95 * self.rating_sigma
+
+    @property
+    def provisional(self: _Figures) -> bool:
+        """Its place is not firm yet: too few matches for a narrow interval."""
+        return self.rating_sigma > PROVISIONAL_SIGMA
+
+    @property
+    def mean_place(self: _Figures) -> float | None:
+        """Mean place, 1 = first (docs/api.md, "Places")."""
+        return 1 + self.placing_sum / self.matches if self.matches else None
+
+
+class Rating(DisplayedRating, models.Model):
     version = models.OneToOneField("BotVersion", on_delete=models.CASCADE, related_name="rating")
     # Copied from the version so the ladder reads one table.
     bot = models.ForeignKey("Bot", on_delete=models.CASCADE, related_name="ratings")
@@ -90,27 +126,8 @@ class Rating(models.Model):
         return f"version {self.version_id} {self.game}: {self.rating:.2f} ({low:.2f}-{high:.2f})"
 
     @property
-    def rating_low(self) -> float:
-        """The low end of the displayed rating's 95% interval."""
-        return self.rating - Z95 * self.rating_sigma
-
-    @property
-    def rating_high(self) -> float:
-        return self.rating + Z95 * self.rating_sigma
-
-    @property
-    def provisional(self) -> bool:
-        """Its place is not firm yet: too few matches for a narrow interval."""
-        return self.rating_sigma > PROVISIONAL_SIGMA
-
-    @property
     def win_rate(self) -> float | None:
         return self.wins / self.matches if self.matches else None
-
-    @property
-    def mean_place(self) -> float | None:
-        """Mean place, 1 = first (docs/api.md, "Places")."""
-        return 1 + self.placing_sum / self.matches if self.matches else None
 
     @property
     def fault_rate(self) -> float | None:

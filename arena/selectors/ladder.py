@@ -19,7 +19,7 @@ from django.db.models.functions import Cast, RowNumber
 from arena.errors import NotFound
 from arena.freshness import ladder_version
 from arena.models import Rating
-from arena.models.ratings import PROVISIONAL_SIGMA, RECORD_FIELDS, Z95
+from arena.models.ratings import RECORD_FIELDS, DisplayedRating
 from arena.selectors.games import hosted_game
 from engine.registry import GAMES
 
@@ -80,14 +80,14 @@ LADDER_ENTRY_FIELDS = (
 
 
 @dataclass(slots=True)
-class LadderEntry:
+class LadderEntry(DisplayedRating):
     """A row of a ladder page as plain values: a :class:`Rating`'s displayed rating and
     record, with its place by rating (``rank``), its share of wins (``win_ratio``), and its
     bot (name, built-in, owner) and version (number) as the pages name them.
 
     Read with ``values()`` rather than as four model instances a row (a rating with its
     bot, owner and version), which cost a ladder page more CPU than its queries. The
-    derived figures are worked out as :class:`Rating`'s properties of the same names.
+    derived figures are :class:`~arena.models.ratings.DisplayedRating`'s, as for a Rating.
     """
 
     id: int
@@ -106,27 +106,10 @@ class LadderEntry:
     def pk(self) -> int:
         return self.id
 
-    # As Rating's properties of the same names (a test holds them equal).
-    @property
-    def rating_low(self) -> float:
-        return self.rating - Z95 * self.rating_sigma
-
-    @property
-    def rating_high(self) -> float:
-        return self.rating + Z95 * self.rating_sigma
-
-    @property
-    def provisional(self) -> bool:
-        return self.rating_sigma > PROVISIONAL_SIGMA
-
     @property
     def win_ratio(self) -> float | None:
         """First places alone, as a share of its matches (Rating's ``win_rate``)."""
         return self.wins / self.matches if self.matches else None
-
-    @property
-    def mean_place(self) -> float | None:
-        return 1 + self.placing_sum / self.matches if self.matches else None
 
     @classmethod
     def of(cls, row: dict[str, Any], rank: int) -> LadderEntry:
