@@ -102,6 +102,17 @@ def wait_for(
         time.sleep(interval)
 
 
+def started(
+    argv: list[str], *, cwd: Path, env: dict[str, str], log_path: Path
+) -> subprocess.Popen[bytes]:
+    """``argv`` started in a process group of its own (so that a kill takes its children
+    too), its output appended to ``log_path``."""
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            argv, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
 class CeleryWorker:
     """``celery -A workers worker`` in its own process group, logging to a file."""
 
@@ -133,15 +144,7 @@ class CeleryWorker:
             *(["-Q", queues] if queues else []),
         ]
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                argv,
-                cwd=self.cwd,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.process = started(argv, cwd=self.cwd, env=self.env, log_path=self.log_path)
         wait_for(self._ready, timeout=ready_timeout, what=f"worker {self.name} to be ready")
 
     def _ready(self) -> bool:
@@ -194,15 +197,7 @@ class CeleryBeat:
     def start(self, *, ready_timeout: float = 60) -> None:
         argv = [sys.executable, "-m", "celery", "-A", "workers", "beat", "--loglevel=INFO"]
         argv += ["--pidfile", str(self.log_path.with_suffix(".pid"))]
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                argv,
-                cwd=self.cwd,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.process = started(argv, cwd=self.cwd, env=self.env, log_path=self.log_path)
         wait_for(
             lambda: "beat: Starting" in self.log() or self._exited(),
             timeout=ready_timeout,
