@@ -195,6 +195,15 @@ def _probe_failure(
             f"bubblewrap at {config.bwrap} is too old ({said}): version 0.8.0 or later is "
             f"needed for --disable-userns {_UNSAFE_HINT}"
         )
+    if "Can't find source path" in said:
+        # A directory the jail mounts (the interpreter, the bot packages, the work directory)
+        # lies below one the bots' uid may not enter: "Permission denied" here is the
+        # directory's mode, not the kernel refusing namespaces.
+        return SandboxUnavailable(
+            f"the bots' uid {config.bot_uid} cannot reach a path the jail mounts ({said}): "
+            "every directory above it must be searchable by that uid (chmod o+x), see "
+            f"docs/sandbox.md, {_UNSAFE_HINT}"
+        )
     if "namespace" in said.lower() or "permission" in said.lower():
         return SandboxUnavailable(
             f"user namespaces unavailable ({said}): allow unprivileged user namespaces, see "

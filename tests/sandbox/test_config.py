@@ -132,6 +132,29 @@ def test_broken_user_namespaces_are_refused_in_one_line():
     assert "\n" not in message
 
 
+def test_a_path_the_bot_uid_cannot_reach_is_named_not_blamed_on_namespaces():
+    """A checkout under a 0700 directory (a ``mktemp -d``) made every start fail with "user
+    namespaces unavailable": bubblewrap's own line was about a path the bot uid cannot reach."""
+    directory = tempfile.mkdtemp(prefix="fake-bwrap-", dir="/tmp")
+    try:
+        os.chmod(directory, 0o755)
+        fake = os.path.join(directory, "bwrap")
+        with open(fake, "w") as handle:
+            handle.write(
+                "#!/bin/sh\necho \"bwrap: Can't find source path /tmp/x/.venv/bot-packages/p: "
+                'Permission denied" >&2\nexit 1\n'
+            )
+        os.chmod(fake, 0o755)
+        with pytest.raises(SandboxUnavailable) as info:
+            check_available(SandboxConfig(bwrap=fake))
+    finally:
+        shutil.rmtree(directory)
+    message = str(info.value)
+    assert message.startswith("the bots' uid")
+    assert "/tmp/x/.venv/bot-packages/p" in message and "chmod o+x" in message
+    assert "namespaces unavailable" not in message and "\n" not in message
+
+
 def test_colocation_is_on_unless_switched_off():
     assert SandboxConfig.from_env({}).colocate is True
     for value, expected in (("off", False), ("0", False), ("On", True), ("true", True)):
