@@ -170,11 +170,11 @@ function seatPanel(seat, spot, names, view, replay, position) {
     "data-turn": view.toMove === seat ? "true" : "false",
     "data-passed": view.passed.has(seat) ? "true" : "false",
     "data-place": place === -1 || place === undefined ? "" : String(place),
-    "aria-label": `seat ${seat}`,
+    "aria-label": `seat ${seat + 1}`,
   },
     el("div", { class: "tl-seat-head" },
       el("span", { class: "tl-name", text: names[seat] }),
-      el("span", { class: "tl-count", text: `seat ${seat} · ${view.counts[seat]} cards · ${total} pts` }),
+      el("span", { class: "tl-count", text: `seat ${seat + 1} · ${view.counts[seat]} cards · ${total} pts` }),
       ...badges),
     el("div", { class: "tl-hand", "data-seat": seat, "data-hidden": known ? "false" : "true" }, ...cards),
   );

@@ -209,7 +209,7 @@ function seatPanel(t, seat, names, perspective, showHush) {
   return el("section", { class: `t21-seat${t.toMove === seat ? " t21-turn" : ""}`, "data-seat": String(seat) },
     el("div", { class: "t21-seat-top" },
       el("span", { class: "t21-name", text: names[seat] }),
-      el("span", { class: "t21-badge", text: `seat ${seat}${marks.length ? " · " + marks.join(" · ") : ""}` }),
+      el("span", { class: "t21-badge", text: `seat ${seat + 1}${marks.length ? " · " + marks.join(" · ") : ""}` }),
       el("span", { class: "t21-pad" },
         el("span", { "data-bets": String(seat), text: `bets ${t.bets[seat]}` }),
         el("span", { "data-stake": String(seat), text: `stake ${t.stakes[seat]}` }))),
