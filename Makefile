@@ -83,7 +83,8 @@ XDIST := -n $(PYTEST_WORKERS) --dist worksteal
 test: $(VENV)/.dev-deps test-packages bot-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
-# The inner loop: everything but browser, strength, slow and fault tests (a few minutes).
+# The inner loop: everything but browser, strength, slow and fault tests (under two minutes on
+# two cores).
 FAST_MARKERS := not browser and not strength and not slow and not faults
 test-fast: $(VENV)/.dev-deps bot-packages
 	DEBUG=$${DEBUG:-0} $(PY) -m pytest $(XDIST) -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
