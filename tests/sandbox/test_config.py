@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shlex
 import shutil
 import tempfile
 
@@ -109,25 +110,29 @@ def test_running_bots_as_root_is_refused():
     assert "root" in str(info.value)
 
 
-def test_broken_user_namespaces_are_refused_in_one_line():
-    # A stand-in for bwrap on a host without unprivileged user namespaces; it must be
-    # executable by the bot uid, so it lives in a world-readable directory.
+def _refusal_of_a_bwrap_saying(line: str) -> str:
+    """The check's message with a stand-in bwrap that prints ``line`` and fails; it must be
+    executable by the bot uid, so it lives in a world-readable directory."""
     directory = tempfile.mkdtemp(prefix="fake-bwrap-", dir="/tmp")
     try:
         os.chmod(directory, 0o755)
         fake = os.path.join(directory, "bwrap")
         with open(fake, "w") as handle:
-            handle.write(
-                "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely "
-                "because the kernel does not allow non-privileged user namespaces.' >&2\n"
-                "exit 1\n"
-            )
+            handle.write(f"#!/bin/sh\necho {shlex.quote(line)} >&2\nexit 1\n")
         os.chmod(fake, 0o755)
         with pytest.raises(SandboxUnavailable) as info:
             check_available(SandboxConfig(bwrap=fake))
     finally:
         shutil.rmtree(directory)
-    message = str(info.value)
+    return str(info.value)
+
+
+def test_broken_user_namespaces_are_refused_in_one_line():
+    # bwrap on a host without unprivileged user namespaces.
+    message = _refusal_of_a_bwrap_saying(
+        "bwrap: No permissions to creating new namespace, likely "
+        "because the kernel does not allow non-privileged user namespaces."
+    )
     assert message.startswith("user namespaces unavailable")
     assert "\n" not in message
 
@@ -135,21 +140,9 @@ def test_broken_user_namespaces_are_refused_in_one_line():
 def test_a_path_the_bot_uid_cannot_reach_is_named_not_blamed_on_namespaces():
     """A checkout under a 0700 directory (a ``mktemp -d``) made every start fail with "user
     namespaces unavailable": bubblewrap's own line was about a path the bot uid cannot reach."""
-    directory = tempfile.mkdtemp(prefix="fake-bwrap-", dir="/tmp")
-    try:
-        os.chmod(directory, 0o755)
-        fake = os.path.join(directory, "bwrap")
-        with open(fake, "w") as handle:
-            handle.write(
-                "#!/bin/sh\necho \"bwrap: Can't find source path /tmp/x/.venv/bot-packages/p: "
-                'Permission denied" >&2\nexit 1\n'
-            )
-        os.chmod(fake, 0o755)
-        with pytest.raises(SandboxUnavailable) as info:
-            check_available(SandboxConfig(bwrap=fake))
-    finally:
-        shutil.rmtree(directory)
-    message = str(info.value)
+    message = _refusal_of_a_bwrap_saying(
+        "bwrap: Can't find source path /tmp/x/.venv/bot-packages/p: Permission denied"
+    )
     assert message.startswith("the bots' uid")
     assert "/tmp/x/.venv/bot-packages/p" in message and "chmod o+x" in message
     assert "namespaces unavailable" not in message and "\n" not in message
