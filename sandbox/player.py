@@ -640,15 +640,24 @@ class SandboxedPlayer:
 
 def colocate(pid: int) -> int | None:
     """Keep process ``pid`` (a bot not yet loaded: the threads it starts inherit this) on
-    the CPU this thread runs on now, if this thread may run on more than one; the CPU, or
-    None when left alone (see ``SandboxConfig.colocate``)."""
+    the CPU this thread runs on now; the CPU, or None when left alone (see
+    ``SandboxConfig.colocate``).
+
+    A thread pinned to one CPU (a worker's pool process) gets its bot there too: a jail it
+    launched itself inherited that already, one its pool launched elsewhere
+    (``sandbox.pool.launch_on``) is moved here. Either way the host does not spin.
+    """
     cpu = _current_cpu()
     if cpu is None:
         return None
     try:
         allowed = os.sched_getaffinity(0)
-        if len(allowed) < 2 or cpu not in allowed:
-            return None  # pinned already (a worker's pool process): the bot inherited it
+        if cpu not in allowed:
+            return None
+        if len(allowed) < 2:  # pinned: the bot goes to this CPU, not placed by us
+            if os.sched_getaffinity(pid) != allowed:
+                os.sched_setaffinity(pid, allowed)
+            return None
         os.sched_setaffinity(pid, {cpu})
     except OSError:  # refused, or the bot is gone: the scheduler places it, as before
         return None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import contextlib
 import logging
 import os
 import select
@@ -37,12 +38,20 @@ from sandbox.config import SandboxConfig
 from sandbox.launch import Jail, JailSpec, launch
 from sandbox.limits import Limits
 
-__all__ = ["JailPool", "shared_pool"]
+__all__ = ["JailPool", "launch_on", "shared_pool"]
 
 log = logging.getLogger("sandbox")
 
 #: Seconds a spare may wait for a bot before it is killed.
 IDLE_S = 60.0
+#: Tables of spares kept ready per table seen lately: one for the next match, and one more
+#: for the match after it, since a match of quick bots (a Lie 21 best-of-seven of random
+#: bots takes about 25 ms here) ends before its replacements' launches (spawn, bubblewrap,
+#: the interpreter, the cgroup move: 25-30 ms) do. An idle spare costs about 10 MB.
+AHEAD = 2
+#: Seconds a start waits for a launch the pool's thread is making right now (it becomes a
+#: starting spare within milliseconds) before it starts a jail cold instead.
+LAUNCH_WAIT_S = 0.5
 #: Seconds the pool stops launching after a launch failed (players then start cold, and
 #: report the platform's failure themselves).
 FAILURE_BACKOFF_S = 5.0
@@ -99,18 +108,18 @@ class JailPool:
         with self._cond:
             if self._closed or os.getpid() != self._pid:
                 return None
-            jail = None
-            ready = self._ready.get(spec)
-            while ready:
-                _, candidate = ready.popleft()
-                if candidate.alive():
-                    jail = candidate
+            deadline = time.monotonic() + LAUNCH_WAIT_S
+            while True:
+                jail = self._pop_spare(spec, stale)
+                if jail is not None or not self._on_its_way(spec):
                     break
-                stale.append(candidate)
-            starting = self._starting.get(spec)
-            if jail is None and starting:  # on its way: sooner than a cold start
-                jail = starting.popleft()
-                self.stats["early"] += 1
+                # The pool's thread is launching one of this spec (or about to): it will
+                # be a starting spare in a few ms; a cold start beside it would be a jail
+                # more, launched on this thread while the match waits.
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                self._cond.wait(remaining)
             self.stats["hits" if jail is not None else "misses"] += 1
             if jail is not None:
                 self._out += 1
@@ -122,6 +131,28 @@ class JailPool:
             self._start_thread()
             self._cond.notify_all()
         return jail
+
+    def _on_its_way(self, spec: JailSpec) -> bool:
+        """Whether the pool's thread is launching a jail of ``spec`` or will next (lock held)."""
+        if self._closed:
+            return False
+        due = self._due[spec] and time.monotonic() >= self._paused_until
+        return bool(self._launching[spec] or due)
+
+    def _pop_spare(self, spec: JailSpec, stale: list[Jail]) -> Jail | None:
+        """A prepared spare of ``spec``, else one still starting, else None (lock held);
+        dead spares met on the way go to ``stale``."""
+        ready = self._ready.get(spec)
+        while ready:
+            _, candidate = ready.popleft()
+            if candidate.alive():
+                return candidate
+            stale.append(candidate)
+        starting = self._starting.get(spec)
+        if starting:  # on its way: sooner than a cold start
+            self.stats["early"] += 1
+            return starting.popleft()
+        return None
 
     def done(self, limits: Limits) -> None:
         """A bot that :meth:`take` counted has closed."""
@@ -138,7 +169,7 @@ class JailPool:
         if self._in_use[spec] >= peak:
             peak, since = self._in_use[spec], now
         self._peak[spec] = (peak, since)
-        missing = min(self.spares, peak) - self._count(spec)
+        missing = min(self.spares, AHEAD * peak) - self._count(spec)
         if missing > 0:
             self._due[spec] += missing
             self._start_thread()
@@ -253,6 +284,7 @@ class JailPool:
         :meth:`_collect_prepared`); the thread ends only when the pool is closed and no
         jail it started is still in use.
         """
+        _widen_this_thread()
         try:
             while True:
                 try:
@@ -395,6 +427,29 @@ def _quietly(cleanup: Callable[[], None]) -> None:
         cleanup()
     except BaseException:  # reaping must never stop the pool: log it for the operator
         log.exception("sandbox: reaping a jail failed")
+
+
+#: The CPUs the pools' threads launch jails on (None: wherever the process may run).
+_launch_cpus: frozenset[int] | None = None
+
+
+def launch_on(cpus: set[int] | frozenset[int]) -> None:
+    """Launch this process's spare jails on ``cpus``, though the process itself is pinned
+    to fewer (a worker's pool process keeps its matches on one core: ``workers.cpus``).
+
+    A spare's launch is CPU no match waits for: on a core of its own it fills whichever
+    core is idle. The affinity is the pool thread's own (Linux sets it per thread), which
+    the jails it starts inherit; a player places its bot on its own CPU when it takes the
+    jail (``sandbox.player.colocate``).
+    """
+    global _launch_cpus
+    _launch_cpus = frozenset(cpus)
+
+
+def _widen_this_thread() -> None:
+    if _launch_cpus:
+        with contextlib.suppress(OSError):  # refused: launch where the process runs
+            os.sched_setaffinity(0, _launch_cpus)
 
 
 _pools: dict[SandboxConfig, JailPool] = {}

@@ -5,8 +5,12 @@ the scheduler, the processes of every match (the host, which plays the engine, a
 bots, which take turns with it) wander between the cores and meet the other matches'
 processes there: a bot woken on the other core, its caches cold, a reply waiting for a core
 the other match holds. Pinning pool process ``k`` to the ``k``-th CPU the worker may use
-keeps each match on its own core (the jails it starts inherit the mask; the database,
-Redis and the pool's parent still go where the scheduler puts them). On a 2-core VM the
+keeps each match on its own core (its bots run there; the database, Redis and the pool's
+parent still go where the scheduler puts them). The jails it starts ahead of its next
+match (``sandbox.pool``) are launched on any of the worker's CPUs: their start-up (about
+15 ms of CPU a jail) fills whichever core is idle, the other match's waits included,
+instead of queueing behind this process's match; each is placed on this process's CPU
+when its bot is chosen. On a 2-core VM the
 tournament pipeline ran about 6 % faster for it (``benchmarks/tournament_speed.py``,
 docs/workers.md).
 
@@ -18,6 +22,8 @@ larger one has more matches than cores to spread. ``ARENA_WORKER_CPU_PIN=off`` t
 from __future__ import annotations
 
 import os
+
+from sandbox.pool import launch_on
 
 __all__ = ["cpu_for", "pin_pool_process"]
 
@@ -39,11 +45,13 @@ def pin_pool_process(index: int, pool_size: int | None) -> int | None:
         return None
     if not hasattr(os, "sched_setaffinity"):  # not Linux: nothing to pin with
         return None
-    cpu = cpu_for(index, pool_size, os.sched_getaffinity(0))
+    allowed = os.sched_getaffinity(0)
+    cpu = cpu_for(index, pool_size, allowed)
     if cpu is None:
         return None
     try:
         os.sched_setaffinity(0, {cpu})
     except OSError:  # refused (a container's policy): the scheduler places it, as before
         return None
+    launch_on(allowed)  # the jails started ahead of a match: wherever a core is free
     return cpu

@@ -22,6 +22,7 @@ import pytest
 
 from engine.players import BotFault, FaultKind
 from sandbox import SandboxConfig, SandboxedPlayer
+from sandbox.player import _current_cpu
 from sandbox.pool import JailPool, shared_pool
 from sandbox.protocol import encode
 from sandbox.staging import jail_dir, stage_into
@@ -113,10 +114,13 @@ def test_nothing_of_one_bot_reaches_the_next(pooled):
 
 
 def test_a_jail_is_handed_out_once_and_never_returns_to_the_pool(pooled):
-    pooled.filled(2)
-    taken = [pooled.pool.take(FAST) for _ in range(4)]  # two spares, then two misses
-    jails = [jail for jail in taken if jail is not None]
-    assert len(jails) == 2 and len({id(jail) for jail in jails}) == 2
+    spares = pooled.filled(2)
+    # Two spares, then the two launched in their place: a start waits for a launch that
+    # is under way or due rather than start another jail cold beside it.
+    jails = [pooled.pool.take(FAST) for _ in range(4)]
+    assert jails[:2] == spares and None not in jails
+    assert len({id(jail) for jail in jails}) == 4
+    assert pooled.pool.stats["misses"] == 0
     assert pooled.pool.wait_idle(30)  # the takes asked for replacements
     waiting = pooled.pool.waiting()
     assert waiting and not {id(j) for j in waiting} & {id(j) for j in jails}
@@ -281,6 +285,33 @@ def test_the_arena_starts_every_bot_of_a_match_from_pre_started_jails(pooled):
     assert pooled.pool.stats["hits"] == 2
     assert pooled.pool.wait_idle(30)
     assert len(pooled.pool.waiting()) == 2  # replaced for the next match
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs a host that may run on two CPUs",
+)
+def test_a_pinned_process_launches_its_spares_anywhere_and_plays_them_on_its_cpu(
+    pooled, monkeypatch
+):
+    """A worker's pool process plays on one core; its spares start on any of the worker's
+    CPUs (``launch_on``) and each bot is moved to the process's CPU when it is chosen."""
+    import sandbox.pool
+
+    allowed = os.sched_getaffinity(0)
+    cpu = _current_cpu()
+    monkeypatch.setattr(sandbox.pool, "_launch_cpus", frozenset(allowed))
+    os.sched_setaffinity(0, {cpu})
+    try:
+        (spare,) = pooled.filled(1)
+        assert os.sched_getaffinity(spare.process.pid) == allowed
+        player = pooled.player("echo_bot.py", limits=FAST)
+        player.start({})
+        assert player.process_ids[1] == spare.process.pid
+        assert os.sched_getaffinity(spare.process.pid) == {cpu}
+        assert player.act({"n": 1})["moves"] == 1
+    finally:
+        os.sched_setaffinity(0, allowed)
 
 
 def test_a_pooled_jail_keeps_the_start_up_limits(pooled):
