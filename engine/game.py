@@ -332,7 +332,10 @@ class GameDefaults:
     """The facts of a game that says nothing else, written once here instead of in every
     game: the first version of its rules, no hooks of its own, no late moves. A game's class
     inherits this (beside :class:`GameFolder`), overrides the facts that differ, and declares
-    its action schema as data (``action_json_schema``) that :meth:`action_schema` returns."""
+    its action schema as data (``action_json_schema``) that :meth:`action_schema` returns.
+
+    ``new_game`` stays each game's own, its signature written out as :class:`Game` has it:
+    a base class taking the keywords and handing them on would add a call to every deal."""
 
     #: See :attr:`Game.rules_version`: a game's rules start at version 1.
     rules_version: int = 1
