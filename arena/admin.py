@@ -37,7 +37,12 @@ from arena.models import (
     TournamentSignup,
 )
 from arena.models.games import game_choices
-from arena.models.matches import SEAT_OUTCOME_FIELDS, SEAT_RATING_FIELDS
+from arena.models.matches import (
+    MATCH_RESULT_FIELDS,
+    MATCH_TIME_FIELDS,
+    SEAT_OUTCOME_FIELDS,
+    SEAT_RATING_FIELDS,
+)
 from arena.models.ratings import LIVE_RATING_FIELDS, RECORD_FIELDS
 
 
@@ -138,15 +143,8 @@ class MatchAdmin(_RecordAdmin):
         "duplicate_key",
         "attempts",
         "claimed_by",
-        "created",
-        "started_at",
-        "finished_at",
-        "duration_s",
-        "reason",
-        "games_played",
-        "totals",
-        "failure_reason",
-        "rated",
+        *MATCH_TIME_FIELDS,
+        *MATCH_RESULT_FIELDS,
         "replay_link",
     )
 

@@ -273,45 +273,46 @@ def seed_bots(bots: int, rng: random.Random) -> dict[str, list[Any]]:
     return by_game
 
 
-MATCH_COLUMNS = (
-    "id",
-    "game",
-    "kind",
-    "seed",
-    "status",
-    "attempts",
-    "claimed_by",
-    "created",
-    "started_at",
-    "finished_at",
-    "duration_s",
-    "reason",
-    "games_played",
-    "failure_reason",
-    "rated",
-    "claim_token",
-    "options",
-    "seat_count",
-    "ranked",
-    "duplicate_key",
-    "totals",
-    "leg",
-)
-SEAT_COLUMNS = (
-    "id",
-    "match_id",
-    "seat",
-    "version_id",
-    "bot_id",
-    "placing",
-    "score",
-    "fault",
-    "fault_detail",
-    "mu_before",
-    "sigma_before",
-    "mu_after",
-    "sigma_after",
-)
+def copied_columns() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The columns of a match's row and of a seat's as COPY writes them, in the order
+    :func:`seed_matches` holds their values, with the groups the models name (read once
+    Django is set up)."""
+    from arena.models.matches import (
+        MATCH_RESULT_FIELDS,
+        MATCH_TIME_FIELDS,
+        SEAT_OUTCOME_FIELDS,
+        SEAT_RATING_FIELDS,
+    )
+
+    match = (
+        "id",
+        "game",
+        "kind",
+        "seed",
+        "status",
+        "attempts",
+        "claimed_by",
+        *MATCH_TIME_FIELDS,
+        *MATCH_RESULT_FIELDS,
+        "claim_token",
+        "options",
+        "seat_count",
+        "ranked",
+        "duplicate_key",
+        "leg",
+    )
+    seat = (
+        "id",
+        "match_id",
+        "seat",
+        "version_id",
+        "bot_id",
+        *SEAT_OUTCOME_FIELDS,
+        *SEAT_RATING_FIELDS,
+    )
+    return match, seat
+
+
 HISTORY_COLUMNS = (
     "id",
     "match_id",
@@ -347,6 +348,8 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
 
     now = timezone.now()
     from arena.models import Rating
+
+    match_columns, seat_columns = copied_columns()
 
     # A bot's versions take turns as they do on a real ladder: its first version plays its
     # matches until its second (if it has one) takes over, halfway through the history.
@@ -405,6 +408,7 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                         rng.uniform(2, 30),
                         "games" if multi else "match_points",
                         3 if multi else rng.randint(4, 9),
+                        json.dumps(totals),
                         "",
                         True,
                         "",
@@ -412,7 +416,6 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                         len(seated),
                         True,
                         "",
-                        json.dumps(totals),
                         0,
                     )
                 )
@@ -456,8 +459,8 @@ def seed_matches(matches: int, versions: dict[str, list[Any]], rng: random.Rando
                         )
                     )
             for table, columns, rows in (
-                ("arena_match", MATCH_COLUMNS, match_rows),
-                ("arena_matchseat", SEAT_COLUMNS, seat_rows),
+                ("arena_match", match_columns, match_rows),
+                ("arena_matchseat", seat_columns, seat_rows),
                 ("arena_ratinghistory", HISTORY_COLUMNS, history_rows),
             ):
                 quoted = ", ".join(f'"{column}"' for column in columns)  # "placing" is a keyword

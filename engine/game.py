@@ -24,12 +24,14 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Protocol
 
 __all__ = [
     "MATCH_HOOKS",
     "Event",
     "Game",
+    "GameDefaults",
     "GameFolder",
     "GameOutcome",
     "GamePlan",
@@ -324,6 +326,31 @@ class GameFolder:
     def renderer_path(self) -> Path:
         """The folder's ``renderer.js`` (see :meth:`Game.renderer_path`)."""
         return self.folder / "renderer.js"
+
+
+class GameDefaults:
+    """The facts of a game that says nothing else, written once here instead of in every
+    game: the first version of its rules, no hooks of its own, no late moves. A game's class
+    inherits this (beside :class:`GameFolder`), overrides the facts that differ, and declares
+    its action schema as data (``action_json_schema``) that :meth:`action_schema` returns.
+
+    ``new_game`` stays each game's own, its signature written out as :class:`Game` has it:
+    a base class taking the keywords and handing them on would add a call to every deal."""
+
+    #: See :attr:`Game.rules_version`: a game's rules start at version 1.
+    rules_version: int = 1
+    #: See :attr:`Game.hooks`: none besides :data:`MATCH_HOOKS`.
+    hooks: tuple[str, ...] = ()
+    #: See :attr:`Game.hook_events`: no event fires a hook of the game's own.
+    hook_events: Mapping[str, str] = MappingProxyType({})
+    #: See :attr:`Game.late_moves_allowed`: running over the time per move is never excused.
+    late_moves_allowed: int = 0
+    #: The JSON Schema (draft 7) of an action (see :meth:`Game.action_schema`).
+    action_json_schema: dict[str, Any]
+
+    def action_schema(self) -> dict[str, Any]:
+        """The class's ``action_json_schema`` (see :meth:`Game.action_schema`)."""
+        return self.action_json_schema
 
 
 class Game(Protocol):

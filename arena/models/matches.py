@@ -96,6 +96,10 @@ class Match(models.Model):
         return self.status == self.Status.FAILED and self.failure_reason == self.CANCELLED
 
 
+#: When a match was made and played: created, started, finished and how long it took.
+MATCH_TIME_FIELDS = ("created", "started_at", "finished_at", "duration_s")
+#: A match's result, filled once when it is recorded (or why the platform failed it).
+MATCH_RESULT_FIELDS = ("reason", "games_played", "totals", "failure_reason", "rated")
 #: What a match's result writes on each of its seats (its recording).
 SEAT_OUTCOME_FIELDS = ("placing", "score", "fault", "fault_detail")
 #: What rating a match writes on each of its seats: the live estimate before and after.

@@ -113,15 +113,58 @@ def started(
         )
 
 
-class CeleryWorker:
-    """``celery -A workers worker`` in its own process group, logging to a file."""
+class _CeleryProcess:
+    """A Celery process (``celery -A workers ...``) in a process group of its own, logging
+    to a file: what a worker and beat share, their log and their stopping."""
 
-    def __init__(self, name: str, env: dict[str, str], *, log_path: Path, cwd: Path) -> None:
-        self.name = name
+    #: What the process is called in a failure's message.
+    what = "celery"
+
+    def __init__(self, env: dict[str, str], *, log_path: Path, cwd: Path) -> None:
         self.env = env
         self.log_path = log_path
         self.cwd = cwd
         self.process: subprocess.Popen[bytes] | None = None
+
+    def _exited(self) -> bool:
+        """Fails the test, with the log, if the process has exited; else False (a start's
+        wait reads it in its condition)."""
+        assert self.process is not None
+        if self.process.poll() is not None:
+            pytest.fail(f"{self.what} exited ({self.process.returncode}):\n{self.log()}")
+        return False
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL the whole group (main and child processes) at once, like a lost machine."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self, timeout: float = 15) -> None:
+        """Warm shutdown (a worker finishes its current task), then SIGKILL if it hangs."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        # Child processes that outlived their parent belong to the group too.
+        with suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+class CeleryWorker(_CeleryProcess):
+    """``celery -A workers worker`` in its own process group, logging to a file."""
+
+    def __init__(self, name: str, env: dict[str, str], *, log_path: Path, cwd: Path) -> None:
+        super().__init__(env, log_path=log_path, cwd=cwd)
+        self.name = name
+        self.what = f"worker {name}"
 
     def start(
         self, *, concurrency: int = 2, ready_timeout: float = 60, queues: str | None = None
@@ -145,16 +188,11 @@ class CeleryWorker:
         ]
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self.process = started(argv, cwd=self.cwd, env=self.env, log_path=self.log_path)
-        wait_for(self._ready, timeout=ready_timeout, what=f"worker {self.name} to be ready")
-
-    def _ready(self) -> bool:
-        assert self.process is not None
-        if self.process.poll() is not None:
-            pytest.fail(f"worker {self.name} exited ({self.process.returncode}):\n{self.log()}")
-        return " ready." in self.log()
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        wait_for(
+            lambda: self._exited() or " ready." in self.log(),
+            timeout=ready_timeout,
+            what=f"worker {self.name} to be ready",
+        )
 
     def pids(self) -> list[int]:
         """The main process and its pool processes."""
@@ -164,35 +202,11 @@ class CeleryWorker:
         )
         return [self.process.pid, *map(int, found.stdout.split())]
 
-    def kill(self) -> None:
-        """SIGKILL the whole worker (main and pool processes) at once, like a lost machine."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
 
-    def stop(self, timeout: float = 15) -> None:
-        """Warm shutdown (finish the current task), then SIGKILL if it hangs."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        # Pool processes that outlived their parent belong to the group too.
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-
-
-class CeleryBeat:
+class CeleryBeat(_CeleryProcess):
     """``celery -A workers beat`` (the arena's database scheduler) in its own process group."""
 
-    def __init__(self, env: dict[str, str], *, log_path: Path, cwd: Path) -> None:
-        self.env = env
-        self.log_path = log_path
-        self.cwd = cwd
-        self.process: subprocess.Popen[bytes] | None = None
+    what = "beat"
 
     def start(self, *, ready_timeout: float = 60) -> None:
         argv = [sys.executable, "-m", "celery", "-A", "workers", "beat", "--loglevel=INFO"]
@@ -203,21 +217,3 @@ class CeleryBeat:
             timeout=ready_timeout,
             what="beat to start",
         )
-
-    def _exited(self) -> bool:
-        assert self.process is not None
-        if self.process.poll() is not None:
-            pytest.fail(f"beat exited ({self.process.returncode}):\n{self.log()}")
-        return False
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def stop(self, timeout: float = 15) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)

@@ -233,7 +233,7 @@ def _seat_rows(match: Any, names: list[str]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "seat": seat,
-                "name": name,
+                "label": name,
                 "mine": seat == match.draft_seat,
                 "place": "" if placing is None else ("=" if shared else "") + ordinal(placing + 1),
                 "first": placing == 0,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import GameFolder, IllegalMove
+from engine.game import GameDefaults, GameFolder, IllegalMove
 from engine.games.liars.match_rules import LiarsMatch
 from engine.games.liars.observe import game_reveal, observation
 from engine.games.liars.rules import LiarsState, RecordedDice, Variant
@@ -83,7 +83,7 @@ class Liars(LiarsState):
         return record
 
 
-class LiarsGame(GameFolder):
+class LiarsGame(GameDefaults, GameFolder):
     folder = _HERE
     bot_names = ("random", "honest", "bayes", "starter")
     name = "liars"
@@ -100,9 +100,6 @@ class LiarsGame(GameFolder):
     position = 20
     min_players = 2
     max_players = 6
-    rules_version = 1
-    hooks: tuple[str, ...] = ()
-    hook_events: Mapping[str, str] = {}
     lists_legal_actions = False
     late_moves_allowed = 2
     supports_duplicate = False
@@ -143,8 +140,7 @@ class LiarsGame(GameFolder):
     def match_rules(self, options: Mapping[str, Any] | None = None) -> LiarsMatch:
         return LiarsMatch.from_options(options) if options else _DEFAULT_RULES
 
-    def action_schema(self) -> dict[str, Any]:
-        return ACTION_SCHEMA
+    action_json_schema = ACTION_SCHEMA
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import GameFolder, IllegalMove
+from engine.game import GameDefaults, GameFolder, IllegalMove
 from engine.games.lie21.cards import shuffled
 from engine.games.lie21.legacy import upgrade_replay
 from engine.games.lie21.match_rules import BestOfSeven
@@ -56,7 +56,7 @@ class Lie21(Lie21State):
         }
 
 
-class Lie21Game(GameFolder):
+class Lie21Game(GameDefaults, GameFolder):
     folder = _HERE
     bot_names = ("random", "greedy", "heuristic", "search", "starter")
     name = "lie21"
@@ -74,11 +74,9 @@ class Lie21Game(GameFolder):
     position = 0
     min_players = 2
     max_players = 2
-    rules_version = 1
     hooks = ("on_hand_end",)
     hook_events = {"hand_end": "on_hand_end"}
     lists_legal_actions = True
-    late_moves_allowed = 0
     supports_duplicate = True
     #: Whether head-to-head comparisons (challenges, a new version against the previous one)
     #: play this game's deals in duplicate sets (each deal once per seat
@@ -118,8 +116,7 @@ class Lie21Game(GameFolder):
     def match_rules(self, options: Mapping[str, Any] | None = None) -> BestOfSeven:
         return BestOfSeven.from_options(options) if options else _DEFAULT_RULES
 
-    def action_schema(self) -> dict[str, Any]:
-        return ACTION_SCHEMA
+    action_json_schema = ACTION_SCHEMA
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

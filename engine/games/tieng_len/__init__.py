@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import GameFolder, IllegalMove
+from engine.game import GameDefaults, GameFolder, IllegalMove
 from engine.games.tieng_len.cards import CODES, INDEX
 from engine.games.tieng_len.match_rules import EightGames, TiengLenOptions
 from engine.games.tieng_len.observe import game_reveal, observation
@@ -67,7 +67,7 @@ class TiengLen(TiengLenState):
         }
 
 
-class TiengLenGame(GameFolder):
+class TiengLenGame(GameDefaults, GameFolder):
     folder = _HERE
     bot_names = ("random", "greedy", "search", "starter")
     name = "tieng_len"
@@ -84,11 +84,7 @@ class TiengLenGame(GameFolder):
     position = 30
     min_players = 2
     max_players = 4
-    rules_version = 1
-    hooks: tuple[str, ...] = ()
-    hook_events: dict[str, str] = {}
     lists_legal_actions = True
-    late_moves_allowed = 0
     supports_duplicate = True
     #: Whether head-to-head comparisons (challenges, a new version against the previous one)
     #: play this game's deals in duplicate sets (each deal once per seat
@@ -146,8 +142,7 @@ class TiengLenGame(GameFolder):
         """A new rules object for every match (it remembers who won the last game)."""
         return EightGames(TiengLenOptions.from_options(options))
 
-    def action_schema(self) -> dict[str, Any]:
-        return ACTION_SCHEMA
+    action_json_schema = ACTION_SCHEMA
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.game import GameFolder, IllegalMove
+from engine.game import GameDefaults, GameFolder, IllegalMove
 from engine.games.twenty_one.cards import TRUMP_ORDER
 from engine.games.twenty_one.draws import RecordedDraws
 from engine.games.twenty_one.match_rules import DEFAULT_MATCH, TwentyOneMatch
@@ -71,7 +71,7 @@ class TwentyOne(TwentyOneState):
         return record
 
 
-class TwentyOneGame(GameFolder):
+class TwentyOneGame(GameDefaults, GameFolder):
     folder = _HERE
     bot_names = ("random", "basic", "exact", "starter")
     name = "twenty_one"
@@ -88,11 +88,9 @@ class TwentyOneGame(GameFolder):
     position = 20
     min_players = 2
     max_players = 2
-    rules_version = 1
     hooks = ("on_round_end",)
     hook_events = {"round_end": "on_round_end"}
     lists_legal_actions = True
-    late_moves_allowed = 0
     supports_duplicate = True
     #: Whether head-to-head comparisons (challenges, a new version against the previous one)
     #: play this game's deals in duplicate sets (each deal once per seat
@@ -147,8 +145,7 @@ class TwentyOneGame(GameFolder):
     def match_rules(self, options: Mapping[str, Any] | None = None) -> TwentyOneMatch:
         return TwentyOneMatch.from_options(options) if options else DEFAULT_MATCH
 
-    def action_schema(self) -> dict[str, Any]:
-        return ACTION_SCHEMA
+    action_json_schema = ACTION_SCHEMA
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         return seat_stats(replay)

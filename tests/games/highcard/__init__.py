@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import (
+    GameDefaults,
     GameFolder,
     GameOutcome,
     GamePlan,
@@ -157,7 +158,7 @@ class BestOfThree(GamesByPoints):
         )
 
 
-class HighCardGame(GameFolder):
+class HighCardGame(GameDefaults, GameFolder):
     folder = _HERE
     bot_names = ("random", "starter")
     name = "highcard"
@@ -168,11 +169,7 @@ class HighCardGame(GameFolder):
     min_players = 2
     max_players = 4
     ladder_seats = 3  # ladder and tournament tables: the three-seat case the tests need
-    rules_version = 1
-    hooks: tuple[str, ...] = ()
-    hook_events: dict[str, str] = {}
     lists_legal_actions = True
-    late_moves_allowed = 0
     supports_duplicate = True
 
     def new_game(
@@ -199,8 +196,7 @@ class HighCardGame(GameFolder):
             raise ValueError(f"unknown options: {sorted(set(options) - {'games'})}")
         return BestOfThree()
 
-    def action_schema(self) -> dict[str, Any]:
-        return ACTION_SCHEMA
+    action_json_schema = ACTION_SCHEMA
 
     def stats(self, replay: Mapping[str, Any]) -> list[dict[str, float | None]]:
         seats = len(replay["seats"])

@@ -335,6 +335,29 @@ def test_a_match_page_shows_every_seat_with_its_place_score_and_rating_change(db
     assert "Firsts" in table  # the game's own totals, per seat
 
 
+def test_a_match_pages_game_by_game_table_gives_each_seats_score_and_the_points_awarded(
+    db,
+) -> None:
+    bots = [bot_make(name=f"seat{n}", game="highcard", on_ladder=True) for n in range(3)]
+    match = match_record(*bots, seed=6)
+    html = _html(f"/matches/{match.pk}/")
+    summary = html.split('<details class="game-summary" open>', 1)[1].split("</details>", 1)[0]
+    head, body = summary.split("</thead>", 1)
+    assert re.findall(r'<th scope="col" class="num">([^<]*)</th>', head) == [
+        "seat0",
+        "seat1",
+        "seat2",
+        "Awarded",
+    ]
+    replay = html.split('<script id="replay-data" type="application/json">', 1)[1]
+    games = json.loads(replay.split("</script>", 1)[0])["games"]
+    rows = re.findall(r'<tr data-game="(\d+)">(.*?)</tr>', body)
+    assert [int(number) for number, _ in rows] == [game["number"] for game in games] == [1, 2, 3]
+    for (_, row), game in zip(rows, games, strict=True):
+        cells = re.findall(r'<td class="num">([^<]*)</td>', row)
+        assert cells == [*map(str, game["scores"]), "\u2013".join(map(str, game["awarded"]))]
+
+
 def test_shared_places_are_marked(db) -> None:
     from tests.arena.factories import MatchFactory
 

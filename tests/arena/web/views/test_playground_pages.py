@@ -3,6 +3,8 @@ they hold, the upload through the normal path, and the framing rules of the inli
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -54,6 +56,22 @@ def test_a_playground_match_page_is_its_authors_alone(owner, other_user, staff) 
         assert _client(stranger).get(url).status_code == 404
     assert _client(owner).get(f"/games/liars/play/runs/{run.pk}/matches/1/").status_code == 404
     assert _client(owner).get(f"/games/lie21/play/runs/{run.pk}/matches/2/").status_code == 404
+
+
+def test_a_playground_matchs_game_by_game_table_heads_each_seat_and_leaves_out_awarded(
+    owner,
+) -> None:
+    run = PlaygroundRunFactory(owner=owner)
+    url = f"/games/lie21/play/runs/{run.pk}/matches/1/"
+    summary = _client(owner).get(url).content.decode().split('id="game-summary"', 1)[1]
+    head = summary.split("</thead>", 1)[0]
+    assert re.findall(r'<th scope="col" class="num">([^<]*)</th>', head) == [
+        "your draft",
+        "random (built-in)",
+    ]
+    assert "Awarded" not in head
+    framed = _client(owner).get(f"{url}?embed=1").content.decode()
+    assert '<details class="game-summary">' in framed  # closed in the playground's frame
 
 
 def test_only_the_site_itself_may_frame_a_playground_match(owner) -> None:
