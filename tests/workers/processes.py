@@ -72,11 +72,16 @@ def _reset_pools() -> None:
 
 @contextmanager
 def use_broker(url: str, transport_options: dict[str, Any] | None = None) -> Iterator[None]:
-    """Send tasks from this process to ``url`` instead of running them eagerly."""
-    names = ("broker_url", "broker_transport_options", "task_always_eager")
+    """Send tasks from this process to ``url`` instead of running them eagerly.
+
+    The transport is the one ``url`` names: settings loaded without ``REDIS_URL`` name the
+    filesystem broker's (``arena.broker``), which would otherwise win over the URL's scheme.
+    """
+    names = ("broker_url", "broker_transport", "broker_transport_options", "task_always_eager")
     saved = {name: app.conf[name] for name in names}
     app.conf.update(
         broker_url=url,
+        broker_transport=None,
         broker_transport_options=transport_options or {"visibility_timeout": 900},
         task_always_eager=False,
     )
