@@ -197,7 +197,7 @@ class _Ladder:
     the candidates: no result has changed the ratings in between)."""
 
     def __init__(self, order: Sequence[Rated], reach: int) -> None:
-        self.size, self.reach = len(order), reach
+        self.size = len(order)
         self.mu, self.variance = _field(order)
         self.first, self.second = candidate_pairs(order, reach=reach)
         self.gains = self._gains(self.first, self.second)
@@ -266,9 +266,9 @@ def pick_table(
     reach: int = REACH,
 ) -> list[int] | None:
     """Positions in ``order`` (the ladder, best first) of one table of ``seats``: a pair
-    drawn by its gain and, for a bigger table, the free versions within reach that add the
-    most; None when fewer than ``seats`` versions are free. ``busy`` holds positions already
-    seated elsewhere."""
+    drawn by its gain (:func:`pair_gains`) and, for a bigger table, the free versions
+    nearest to it; None when fewer than ``seats`` versions are free. ``busy`` holds
+    positions already seated elsewhere."""
     return _Ladder(order, reach).table(seats, rng, set(busy))
 
 
