@@ -4,33 +4,47 @@ The displayed ranking orders the ladder by each version's rating (``arena.algori
 .whole_history``). What it does not know yet is, for each pair of versions close in that
 order, whether they are the right way round: with ratings ``N(mu_a, sigma_a²)`` and
 ``N(mu_b, sigma_b²)``, the fit puts them the wrong way round with probability
-``Phi(-|mu_a - mu_b| / sqrt(sigma_a² + sigma_b²))`` (:func:`doubt`). A match between two
-versions the fit already orders with confidence teaches it little; one between versions it
-cannot tell apart teaches it most. So the ladder:
+``Phi(-|mu_a - mu_b| / sqrt(sigma_a² + sigma_b²))`` (:func:`doubt`). The ladder seats pairs
+one more match of which is expected to take the most off the number of pairs the ranking
+has the wrong way round (a one-step look-ahead, the "knowledge gradient"; :func:`pair_gains`):
 
-1. lists the pairs at most :data:`REACH` places apart in the displayed order (the pairs an
-   oracle's best design plays too: ``arena.algorithms.design``);
-2. draws one with probability proportional to its doubt times the spread of its difference,
-   ``sqrt(sigma_a² + sigma_b²)`` (:func:`weight`): what one more match between them is
-   expected to take off the chance they are the wrong way round. Two versions that have met
-   often and are still level are a coin toss whatever a few more matches say, so they give
-   way to pairs a match can still settle. It is a draw, not the heaviest pair every time: a
-   pair the fit is confidently wrong about still comes back now and then, and two workers
-   asking at once get different tables;
-3. seats it, filling a bigger table with the free versions nearest to the pair in the order
-   (those between the two first, then outwards, a side at random).
+1. a match of two tells the fit about their skills' difference: how much follows from
+   TrueSkill's model (each performs its skill plus ``N(0, BETA²)``; the closer and the less
+   known the two, the more a result says), and the fit's variances shrink by what that
+   information adds to them: the pair's difference most, each seat's rating alone too;
+2. for the pair itself and every pair at most :data:`HORIZON` places apart with one of them
+   at the table, the chance it is the wrong way round after the match, averaged over what
+   the match may show, is set against the chance now: the difference is what the match is
+   expected to settle of that pair, and the pair's gain is the sum. A pair the fit cannot
+   tell apart and that has met often is a coin toss whatever one more match says, so it
+   gains little; so does a pair ordered beyond doubt. A match also settles pairs its seats
+   were not compared in: a version whose place is in doubt above and below gains from any
+   match that narrows its rating;
+3. the ladder draws a pair at most :data:`REACH` places apart with probability proportional
+   to its gain (a draw, not the best pair every time: a pair the fit is confidently wrong
+   about still comes back now and then, and two workers asking at once get different
+   tables; always seating the best pair measured worse), and fills a bigger table with the
+   free versions nearest to the pair in the order (those between the two first, then
+   outwards, a side at random).
 
 When the versions still free are all further apart than :data:`REACH` (a small ladder with
-most of it playing), any two of them are candidates, so nobody waits for lack of a
-neighbour.
+most of it playing), the free versions next to each other among the free are candidates,
+so nobody waits for lack of a neighbour.
 
-Measured in ``benchmarks/ranking_convergence.py`` against the bound of
-``benchmarks/ranking_bound.py`` (the fewest matches even a design knowing the true order
-needs): drawing by doubt stops spending matches on pairs whose results have already
-settled them, and ranks the benchmark's fields in 0.95 (Lie 21), 1.01 (Liars), 1.25
-(Twenty One, seeds 1-20) and 1.19 (Tieng Len, seeds 1-20) times the matches of the best
-fixed design (seeds 1-10 unless said; the figures and their spread are in the benchmark's
-docstring).
+Why a look-ahead rather than the doubt alone: the best design an oracle knowing the true
+order finds (``benchmarks/ranking_bound.py``) for a game of much luck spreads its matches
+over versions up to six or seven places apart, not only neighbours, and so does the
+look-ahead where the fit's doubt reaches that far, while it keeps to neighbours where it
+does not. Filling bigger tables by the same look-ahead (each two seats as a share of a
+comparison) measured worse than filling them with the pair's neighbours, so the look-ahead
+chooses the pair only. The figures are in ``benchmarks/ranking_convergence.py``'s docstring.
+
+Cost: the gains of every candidate pair are computed once per call of :func:`pick_tables`
+(numpy: ``2 * HORIZON + 1`` target pairs per candidate, 12 Gauss-Hermite nodes each). A
+call for a tick's four tables took 24 ms on a ladder of 1,000 versions and 240 ms on one
+of 10,000 (this 2-core machine at load 2), against 6 and 50 ms for drawing by the doubt
+alone: some 6 ms a match at 1,000 versions. The ladder tick calls it once per game a
+minute.
 
 New versions start with a wide rating (sigma 25/3), so every pair they are in is doubtful
 and they play often until their place is firm. The ladder (``arena.services.ladder``) reads
@@ -45,19 +59,34 @@ import random
 from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import Protocol, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+from scipy import special
+
+from arena.algorithms.whole_history import BETA
+
 __all__ = [
+    "HORIZON",
     "REACH",
     "Rated",
+    "candidate_pairs",
     "doubt",
-    "doubtful_pairs",
     "nearest",
+    "pair_gains",
     "pick_table",
     "pick_tables",
-    "weight",
 ]
 
-#: Pairs at most this many places apart in the displayed order are candidates.
-REACH = 2
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+#: Pairs at most this many places apart in the displayed order are candidate tables.
+REACH = 6
+#: A match is credited with what it settles of pairs at most this many places apart.
+HORIZON = 4
+# Gauss-Hermite nodes and weights for averaging over a standard normal.
+_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(12)
+_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 
 
 class Rated(Protocol):
@@ -81,26 +110,151 @@ def doubt(a: Rated, b: Rated) -> float:
     return 0.5 * math.erfc(abs(a.rating - b.rating) / (spread * math.sqrt(2)))
 
 
-def weight(a: Rated, b: Rated) -> float:
-    """How much a match between ``a`` and ``b`` is expected to settle their order: the doubt
-    times the spread of their difference (a one-step look-ahead: a match shrinks the spread
-    by an amount that matters in proportion to it)."""
-    return doubt(a, b) * math.sqrt(a.rating_sigma**2 + b.rating_sigma**2)
+def _wrong_way(gap: Floats, variance: Floats) -> Floats:
+    """The chance a difference ``N(gap, variance)`` has the other sign than ``gap``."""
+    wrong: Floats = 0.5 * special.erfc(np.abs(gap) / np.sqrt(2 * np.maximum(variance, 1e-12)))
+    return wrong
 
 
-def doubtful_pairs(
-    order: Sequence[R], *, reach: int = REACH, taken: Collection[int] = ()
-) -> tuple[list[tuple[int, int]], list[float]]:
-    """The candidate pairs (positions in ``order``, best first, neither of them ``taken``)
-    and their weights (:func:`weight`)."""
-    pairs, weights = [], []
-    for distance in range(1, reach + 1):
-        for a in range(len(order) - distance):
-            b = a + distance
-            if a not in taken and b not in taken:
-                pairs.append((a, b))
-                weights.append(weight(order[a], order[b]))
-    return pairs, weights
+def _settled(gap: Floats, variance: Floats, shrink: Floats) -> Floats:
+    """What a match that takes ``shrink`` off a difference's variance is expected to take off
+    the chance it is the wrong way round: before, minus after averaged over where the mean
+    may move (by a normal of variance ``shrink``, the preposterior)."""
+    shrink = np.clip(shrink, 0.0, variance)
+    moved = gap[..., None] + np.sqrt(shrink)[..., None] * _NODES
+    after = _wrong_way(moved, (variance - shrink)[..., None]) @ _WEIGHTS
+    settled: Floats = _wrong_way(gap, variance) - after
+    return settled
+
+
+def _information(gap: Floats, variance: Floats) -> Floats:
+    """The Fisher information one comparison of two seats gives on their skills' difference
+    (TrueSkill's model: each performs its skill plus N(0, BETA²)), at the fit's belief."""
+    scale2 = 2 * BETA**2 + variance
+    t = gap / np.sqrt(scale2)
+    win = special.ndtr(t)
+    density = np.exp(-t * t / 2) / math.sqrt(2 * math.pi)
+    information: Floats = density**2 / np.maximum(win * (1 - win), 1e-12) / scale2
+    return information
+
+
+def _field(order: Sequence[Rated]) -> tuple[Floats, Floats]:
+    mu = np.fromiter((entry.rating for entry in order), float, len(order))
+    sigma = np.fromiter((entry.rating_sigma for entry in order), float, len(order))
+    return mu, sigma * sigma
+
+
+def pair_gains(
+    mu: Floats, variance: Floats, first: Ints, second: Ints, *, horizon: int = HORIZON
+) -> Floats:
+    """The gain of each table of two (``first[k]``, ``second[k]``: positions in the order,
+    whose ratings are ``mu`` with variances ``variance``): what one match of it is expected
+    to take off the chance each pair within ``horizon`` places of either seat is the wrong
+    way round, summed (see the module's docstring)."""
+    joint = variance[first] + variance[second]
+    gap = mu[first] - mu[second]
+    information = _information(gap, joint)
+    # Information i on the difference shrinks the covariance by S u u' S i / (1 + i u' S u)
+    # (u = e_a - e_b, S the ratings' variances): the pair's own variance by joint² k, each
+    # seat's alone by its variance² k.
+    k = information / (1 + information * joint)
+    gains = _settled(gap, joint, joint * joint * k)
+    offsets = np.array([o for o in range(-horizon, horizon + 1) if o != 0], dtype=np.int64)
+    for seat, other in ((first, second), (second, first)):
+        targets = seat[:, None] + offsets
+        counted = (targets >= 0) & (targets < len(mu)) & (targets != other[:, None])
+        targets = np.clip(targets, 0, len(mu) - 1)
+        settled = _settled(
+            mu[seat][:, None] - mu[targets],
+            variance[seat][:, None] + variance[targets],
+            np.broadcast_to((variance[seat] ** 2 * k)[:, None], targets.shape),
+        )
+        gains = gains + np.sum(settled * counted, axis=1)
+    return gains
+
+
+def candidate_pairs(
+    order: Sequence[Rated], *, reach: int = REACH, taken: Collection[int] = ()
+) -> tuple[Ints, Ints]:
+    """The candidate tables of two: positions in ``order`` (best first) at most ``reach``
+    apart, neither of them ``taken``."""
+    free = np.ones(len(order), dtype=bool)
+    free[list(taken)] = False
+    firsts, seconds = [], []
+    for distance in range(1, min(reach, len(order) - 1) + 1):
+        first = np.arange(len(order) - distance)
+        keep = free[first] & free[first + distance]
+        firsts.append(first[keep])
+        seconds.append(first[keep] + distance)
+    if not firsts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(firsts), np.concatenate(seconds)
+
+
+class _Ladder:
+    """The order's ratings and every candidate table of two with its gain, computed once and
+    shared by the tables picked together (seating a table only takes its versions out of
+    the candidates: no result has changed the ratings in between)."""
+
+    def __init__(self, order: Sequence[Rated], reach: int) -> None:
+        self.size = len(order)
+        self.mu, self.variance = _field(order)
+        self.first, self.second = candidate_pairs(order, reach=reach)
+        self.gains = self._gains(self.first, self.second)
+
+    def _gains(self, first: Ints, second: Ints) -> Floats:
+        gains: Floats = np.maximum(pair_gains(self.mu, self.variance, first, second), 0.0)
+        return gains
+
+    def _pairs(self, taken: Collection[int]) -> tuple[Ints, Ints, Floats]:
+        """The free candidate pairs and their gains; when no two free versions are within
+        reach (a small ladder with most of it playing), the free versions next to each
+        other among the free, so nobody waits for lack of a neighbour."""
+        free = np.ones(self.size, dtype=bool)
+        free[list(taken)] = False
+        keep = free[self.first] & free[self.second]
+        if keep.any():
+            return self.first[keep], self.second[keep], self.gains[keep]
+        left = np.flatnonzero(free)
+        first, second = left[:-1], left[1:]
+        return first, second, self._gains(first, second)
+
+    def table(self, seats: int, rng: random.Random, taken: Collection[int]) -> list[int] | None:
+        """Positions of one table (see :func:`pick_table`)."""
+        if self.size - len(taken) < seats:
+            return None
+        first, second, gains = self._pairs(taken)
+        total = float(gains.sum())
+        if total > 0:
+            pick = rng.choices(range(len(first)), weights=gains.tolist())[0]
+        else:  # every candidate pair is settled beyond doubt: any of them
+            pick = rng.randrange(len(first))
+        return _fill(int(first[pick]), int(second[pick]), seats, self.size, rng, taken)
+
+
+def _fill(
+    a: int, b: int, seats: int, size: int, rng: random.Random, taken: Collection[int]
+) -> list[int] | None:
+    """The pair ``a`` < ``b`` and, for a bigger table, the free versions nearest to it in the
+    order: those between the two first, then outwards, a side at random."""
+    table = [a, b]
+    table += [p for p in range(a + 1, b) if p not in taken][: seats - 2]
+    left, right = a - 1, b + 1
+    while len(table) < seats:
+        while left >= 0 and left in taken:
+            left -= 1
+        while right < size and right in taken:
+            right += 1
+        sides = [side for side in (left, right) if 0 <= side < size]
+        if not sides:
+            return None
+        side = rng.choice(sides)
+        table.append(side)
+        if side == left:
+            left -= 1
+        else:
+            right += 1
+    return table
 
 
 def pick_table(
@@ -112,38 +266,10 @@ def pick_table(
     reach: int = REACH,
 ) -> list[int] | None:
     """Positions in ``order`` (the ladder, best first) of one table of ``seats``: a pair
-    drawn by doubt and the free versions nearest to it; None when fewer than ``seats``
-    versions are free. ``busy`` holds positions already seated elsewhere."""
-    taken = set(busy)
-    if len(order) - len(taken) < seats:
-        return None
-    pairs, weights = doubtful_pairs(order, reach=reach, taken=taken)
-    if not pairs:  # the free versions are far apart in the order: any two of them
-        pairs, weights = doubtful_pairs(order, reach=len(order), taken=taken)
-    total = sum(weights)
-    if total > 0:
-        a, b = rng.choices(pairs, weights=weights)[0]
-    else:  # every candidate pair is settled beyond doubt: any of them
-        a, b = rng.choice(pairs)
-    table = [a, b]
-    # Fill a bigger table: between the two first, then outwards from the pair.
-    table += [p for p in range(a + 1, b) if p not in taken][: seats - 2]
-    left, right = a - 1, b + 1
-    while len(table) < seats:
-        while left >= 0 and left in taken:
-            left -= 1
-        while right < len(order) and right in taken:
-            right += 1
-        sides = [side for side in (left, right) if 0 <= side < len(order)]
-        if not sides:
-            return None
-        side = rng.choice(sides)
-        table.append(side)
-        if side == left:
-            left -= 1
-        else:
-            right += 1
-    return table
+    drawn by its gain (:func:`pair_gains`) and, for a bigger table, the free versions
+    nearest to it; None when fewer than ``seats`` versions are free. ``busy`` holds
+    positions already seated elsewhere."""
+    return _Ladder(order, reach).table(seats, rng, set(busy))
 
 
 def pick_tables(
@@ -159,9 +285,10 @@ def pick_tables(
     by ``key``)."""
     busy = set(busy)
     taken = {p for p, entry in enumerate(order) if key(entry) in busy}
+    ladder = _Ladder(order, REACH)
     tables = []
     for _ in range(count):
-        positions = pick_table(order, seats, rng, busy=taken)
+        positions = ladder.table(seats, rng, taken)
         if positions is None:
             break
         tables.append([order[p] for p in positions])

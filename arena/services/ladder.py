@@ -7,7 +7,8 @@ rated nearest to it (no opponent twice while others are left). ``ladder_tick`` (
 minute, from celery beat) gives more matches where the displayed ranking knows least
 (``arena.algorithms.pairing``): it reads the ladder in its displayed order (one query of a
 few narrow columns, about a millisecond for a thousand bots), draws pairs close in that
-order by the chance the ratings have them the wrong way round, and seats each with the free
+order by what one more match of each is expected to settle of the pairs the ratings may
+have the wrong way round (some 25 ms for a thousand bots), and seats each with the free
 bots nearest to it in the order. The tick tops the queue up to :data:`QUEUE_CAP` open ladder
 matches and never beyond, so a slow or stopped worker pool does not let the queue grow
 without bound.

@@ -111,7 +111,7 @@ def test_level_bots_meet_in_turn(field, monkeypatch):
         (match,) = ladder_tick(rng=random.Random(seed))
         pairs[frozenset(seats_of(match))] += 1
         Match.objects.filter(pk=match.pk).update(status="done")
-    assert len(pairs) >= 7, pairs  # of the 9 pairs at most two places apart
+    assert len(pairs) >= 7, pairs  # of the 15 pairs, all within reach
     assert max(pairs.values()) <= 9, pairs
 
 
