@@ -91,15 +91,19 @@ def _shown(value: object) -> str:
 
 
 def _check_deal(
-    hands: Sequence[Sequence[int]], out_of_play: Sequence[int], leader: int | None
+    hands: Sequence[Sequence[int]],
+    out_of_play: Sequence[int],
+    leader: int | None,
+    *,
+    cards: bool = True,
 ) -> None:
-    """ValueError unless the hands (2 to 4), the cards out of play and the leader make a deal."""
+    """ValueError unless the hands (2 to 4), the cards out of play and the leader make a deal
+    (the cards left unchecked with ``cards=False``: a whole shuffled pack, checked already)."""
     n = len(hands)
     if not 2 <= n <= 4:
         raise ValueError("Tieng Len is played by 2 to 4 seats")
-    # Every deal is checked (a referee's too), so with C-level loops: a generator over the
-    # 52 cards cost more than the rest of the check.
-    every = [*chain.from_iterable(hands), *out_of_play]
+    # With C-level loops: a generator over the 52 cards cost more than the rest of the deal.
+    every = [*chain.from_iterable(hands), *out_of_play] if cards else []
     if len(every) != len(set(every)) or (every and not 0 <= min(every) <= max(every) < 52):
         raise ValueError("the hands must hold distinct cards of one pack")
     if leader is not None and not 0 <= leader < n:
@@ -178,10 +182,7 @@ class TiengLenState(Verifies):
         check: bool = True,
     ) -> None:
         n = len(hands)
-        if check:  # False from from_deck, which checked the whole pack already
-            _check_deal(hands, out_of_play, leader)
-        elif leader is not None and not 0 <= leader < n:
-            raise ValueError(f"leader must be a seat from 0 to {n - 1}")
+        _check_deal(hands, out_of_play, leader, cards=check)  # from_deck checked its pack
         self.num_players = n
         self.dealer = dealer % n
         self.rotation = rotation
@@ -253,10 +254,8 @@ class TiengLenState(Verifies):
     ) -> Self:
         """Deal a shuffled pack (card numbers, the first card dealt first): :meth:`deal`
         with its shuffle, or a replay's record (a referee's re-play)."""
-        if sorted(deck) != _PACK:
+        if sorted(deck) != _PACK:  # the hands' cards are then distinct cards of one pack
             raise ValueError("the pack must hold each of the 52 cards exactly once")
-        if not 2 <= num_players <= 4:  # the rest of _check_deal: a whole pack is distinct
-            raise ValueError("Tieng Len is played by 2 to 4 seats")
         by_position = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(num_players)]
         hands = [by_position[(s + rotation) % num_players] for s in range(num_players)]
         return cls(
