@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any, Self, TypedDict, Unpack
 
 from engine.game import Event, IllegalMove, Verifies
@@ -49,6 +50,7 @@ _CODE_OF = CODES.__getitem__
 _INDEX_GET = INDEX.get
 _ABOVE = (99,)  # above every tuple of cards (numbers 0-51): bisects past a top card
 _PASS: dict[str, Any] = {"pass": True}
+_PACK = list(range(52))
 
 
 def points_for(rank: int, seats: int) -> int:
@@ -89,14 +91,20 @@ def _shown(value: object) -> str:
 
 
 def _check_deal(
-    hands: Sequence[Sequence[int]], out_of_play: Sequence[int], leader: int | None
+    hands: Sequence[Sequence[int]],
+    out_of_play: Sequence[int],
+    leader: int | None,
+    *,
+    cards: bool = True,
 ) -> None:
-    """ValueError unless the hands (2 to 4), the cards out of play and the leader make a deal."""
+    """ValueError unless the hands (2 to 4), the cards out of play and the leader make a deal
+    (the cards left unchecked with ``cards=False``: a whole shuffled pack, checked already)."""
     n = len(hands)
     if not 2 <= n <= 4:
         raise ValueError("Tieng Len is played by 2 to 4 seats")
-    every = [c for hand in hands for c in hand] + list(out_of_play)
-    if len(every) != len(set(every)) or not all(0 <= c < 52 for c in every):
+    # With C-level loops: a generator over the 52 cards cost more than the rest of the deal.
+    every = [*chain.from_iterable(hands), *out_of_play] if cards else []
+    if len(every) != len(set(every)) or (every and not 0 <= min(every) <= max(every) < 52):
         raise ValueError("the hands must hold distinct cards of one pack")
     if leader is not None and not 0 <= leader < n:
         raise ValueError(f"leader must be a seat from 0 to {n - 1}")
@@ -171,18 +179,19 @@ class TiengLenState(Verifies):
         deck: Sequence[int] | None = None,
         rotation: int = 0,
         instant_wins: bool = False,
+        check: bool = True,
     ) -> None:
         n = len(hands)
-        _check_deal(hands, out_of_play, leader)
+        _check_deal(hands, out_of_play, leader, cards=check)  # from_deck checked its pack
         self.num_players = n
         self.dealer = dealer % n
         self.rotation = rotation
         self.hands: list[list[int]] = [sorted(hand) for hand in hands]
-        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in self.hands)
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(map(tuple, self.hands))
         self.out_of_play: tuple[int, ...] = tuple(sorted(out_of_play))
         self.deck: tuple[int, ...] | None = tuple(deck) if deck is not None else None
         self.instant_wins = instant_wins
-        self.holding = [bool(hand) for hand in self.hands]
+        self.holding = [*map(bool, self.hands)]
         self.eliminated: list[int] = []
         self.removed: dict[int, tuple[int, ...]] = {}  # an eliminated seat's cards
         self.finished: list[int] = []  # seats in the order they went out
@@ -199,7 +208,7 @@ class TiengLenState(Verifies):
         self.played_by: list[list[int]] = [[] for _ in range(n)]
         # The same as observations show them (card codes), kept as play goes so that an
         # observation copies lists rather than translating cards (observe.py).
-        self.codes_in_hand: list[list[str]] = [[CODES[c] for c in hand] for hand in self.hands]
+        self.codes_in_hand: list[list[str]] = [[*map(_CODE_OF, hand)] for hand in self.hands]
         self.played_codes: list[str] = []
         self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
         self.current_codes: list[str] = []  # the play to beat's cards
@@ -245,7 +254,7 @@ class TiengLenState(Verifies):
     ) -> Self:
         """Deal a shuffled pack (card numbers, the first card dealt first): :meth:`deal`
         with its shuffle, or a replay's record (a referee's re-play)."""
-        if sorted(deck) != list(range(52)):
+        if sorted(deck) != _PACK:  # the hands' cards are then distinct cards of one pack
             raise ValueError("the pack must hold each of the 52 cards exactly once")
         by_position = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(num_players)]
         hands = [by_position[(s + rotation) % num_players] for s in range(num_players)]
@@ -257,6 +266,7 @@ class TiengLenState(Verifies):
             deck=deck,
             rotation=rotation,
             instant_wins=instant_wins,
+            check=False,
         )
 
     @classmethod
