@@ -5,7 +5,6 @@ See ``rules.md`` for the rules as the arena plays them.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -165,22 +164,23 @@ def _rules_for(options: Mapping[str, Any] | None) -> TwentyOneMatch:
 
     Every game of a match and every game of a benchmark deals from the same options
     object, and checking its trump deck costs some 75,000 instructions (2% of a game), so
-    the last options checked are kept: the same object, still equal to the copy taken then,
-    gives the same rules. Any other options are checked in full.
+    the last options checked are kept: the same object, still written the same (its
+    ``repr``, which tells ``True`` from ``1`` and ``1.0`` where ``==`` does not), gives the
+    same rules. Any other options are checked in full.
     """
     if not options:
         return DEFAULT_MATCH
     last = _LAST_CHECKED[0]
-    if last is not None and options is last[0] and options == last[1]:
+    if last is not None and options is last[0] and repr(options) == last[1]:
         return last[2]
     rules = TwentyOneMatch.from_options(options)
     # One tuple, replaced whole: a thread reading it sees an old entry or a new one.
-    _LAST_CHECKED[0] = (options, copy.deepcopy(dict(options)), rules)
+    _LAST_CHECKED[0] = (options, repr(options), rules)
     return rules
 
 
-#: The options :func:`_rules_for` checked last: (the object, a copy of it, its rules).
-_LAST_CHECKED: list[tuple[Mapping[str, Any], dict[str, Any], TwentyOneMatch] | None] = [None]
+#: The options :func:`_rules_for` checked last: (the object, its ``repr`` then, its rules).
+_LAST_CHECKED: list[tuple[Mapping[str, Any], str, TwentyOneMatch] | None] = [None]
 
 
 GAME = TwentyOneGame()

@@ -100,6 +100,17 @@ def test_bad_options_are_refused_with_a_clear_message(options, message):
         GAME.match_rules(options)
 
 
+def test_options_changed_in_place_are_checked_again_even_when_equal():
+    """A deal checks its options (a caller may deal without building match rules), and
+    the last ones checked are kept; the same object changed in place to a value that is
+    equal but of another type (1 for true) is checked again, and refused."""
+    options = {"dealer_mode": True}
+    assert GAME.new_game(seed=1, dealer=0, num_players=2, options=options) is not None
+    options["dealer_mode"] = 1  # == True, but not a boolean
+    with pytest.raises(ValueError, match="'dealer_mode' must be true or false"):
+        GAME.new_game(seed=1, dealer=0, num_players=2, options=options)
+
+
 def test_options_read_back_from_a_replay_give_the_same_rules():
     rules = GAME.match_rules({"dealer_mode": True, "trumps": {"add_3": 2}})
     again = GAME.match_rules(json.loads(json.dumps(rules.options())))
