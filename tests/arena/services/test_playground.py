@@ -127,20 +127,29 @@ def test_a_draft_that_crashes_on_its_third_move_shows_its_traceback_at_that_step
     assert (at_fault["game"], at_fault["step"]) == (fault["game"], fault["step"])
 
 
+def _printing_on_every_move(text: str) -> str:
+    """The starter bot printing ``text`` on each of its moves (whatever the deal: the
+    starter alone prints only as the Liar, and a match swept before its first lie shows
+    nothing)."""
+    entry = "def act(observation):\n"
+    assert entry in STARTER
+    return STARTER.replace(entry, f"{entry}    print({text!r})\n")
+
+
 def test_only_the_drafts_own_output_is_kept(owner, other_user) -> None:
     """An opponent's output belongs to its owner: the run's author never gets it."""
     chatty = BotVersionFactory(
         bot=BotFactory(owner=other_user, game="lie21"),
-        source=STARTER.replace("lying with", "SECRET of the rival, lying with").encode(),
+        source=_printing_on_every_move("SECRET of the rival").encode(),
     )
     RatingFactory(version=chatty)
     run = _run(
         owner,
-        source=STARTER.replace("lying with", "mine, lying with"),
+        source=_printing_on_every_move("mine, on my move"),
         opponents=[f"version:{chatty.pk}"],
     )
     match = run.matches.get()
-    assert "mine, lying with" in match.output
+    assert "mine, on my move" in match.output
     assert "SECRET" not in match.output + match.traceback + str(match.steps)
 
 
