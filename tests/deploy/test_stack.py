@@ -382,13 +382,25 @@ def test_the_stack_starts_validates_an_upload_plays_and_a_worker_host_joins(tmp_
         )
         timings["worker_host_match_s"] = time.monotonic() - t
         assert later
-        _wait(
-            "the worker host's log names the match",
-            lambda: any(
-                f"match={m['id']} " in extra.compose("logs", "--no-color", "worker") for m in later
-            ),
-            30,
-        )
+        try:
+            _wait(
+                "the worker host's log names the match",
+                lambda: any(
+                    f"match={m['id']} " in extra.compose("logs", "--no-color", "worker")
+                    for m in later
+                ),
+                30,
+            )
+        except AssertionError as exc:
+            # Seen once under heavy load (a match counted as the worker host's that its log
+            # did not name): say which matches, and what each worker logged, for next time.
+            worker_log = extra.compose("logs", "--no-color", "--tail", "60", "worker")
+            main_log = main.compose("logs", "--no-color", "--tail", "60", "worker")
+            raise AssertionError(
+                f"{exc}\nmatches taken as the worker host's: {later}\nseen before: "
+                f"{sorted(seen)}\n--- worker host log ---\n{worker_log}\n"
+                f"--- main worker log ---\n{main_log}"
+            ) from None
     finally:
         t = time.monotonic()
         extra.compose("down", "-v", check=False)
