@@ -41,6 +41,12 @@ _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 #: /proc for it finds only this session's bots.
 TEST_BOT_UID = 64123 + (int(_WORKER[2:]) if _WORKER[2:].isdigit() else 0)
 IS_ROOT = os.geteuid() == 0
+#: Tests of where bots run (``SandboxConfig.colocate``, a pinned worker's pool) need a host
+#: allowed more than one CPU: on one there is nowhere else to run.
+needs_two_cpus = pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs a host that may run on two CPUs",
+)
 
 #: Limits small enough that timeouts and memory faults happen in a fraction of a second.
 #: The wall-clock limits stay generous: on a busy CI machine a bot may get a fifth of a core,

@@ -12,14 +12,10 @@ import dataclasses
 import os
 import subprocess
 
-import pytest
-
 from sandbox.player import _current_cpu, colocate
+from tests.sandbox.conftest import needs_two_cpus
 
-pytestmark = pytest.mark.skipif(
-    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
-    reason="needs a host that may run on two CPUs",
-)
+pytestmark = needs_two_cpus
 
 
 def _bot_cpus(player) -> set[int]:

@@ -32,6 +32,7 @@ from tests.sandbox.conftest import (
     IS_ROOT,
     TEST_BOT_UID,
     bot_uid_processes,
+    needs_two_cpus,
     process_alive,
 )
 
@@ -287,10 +288,7 @@ def test_the_arena_starts_every_bot_of_a_match_from_pre_started_jails(pooled):
     assert len(pooled.pool.waiting()) == 2  # replaced for the next match
 
 
-@pytest.mark.skipif(
-    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
-    reason="needs a host that may run on two CPUs",
-)
+@needs_two_cpus
 def test_a_pinned_process_launches_its_spares_anywhere_and_plays_them_on_its_cpu(
     pooled, monkeypatch
 ):
