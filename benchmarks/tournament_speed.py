@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from celery_worker import worker_argv
 from engine_checkout import checkout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,25 +250,9 @@ def start_workers(
     pool = 1 if separate else count
     for number in range(1, (count if separate else 1) + 1):
         log = (scratch / f"worker{number}.log").open("wb")
-        argv = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "workers",
-            "worker",
-            "--loglevel=INFO",
-            f"--concurrency={pool}",
-            "--pool=prefork",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"bench{number}@%h",
-        ]
         workers.append(
             subprocess.Popen(
-                argv,
+                worker_argv(f"bench{number}@%h", concurrency=pool),
                 cwd=TREE,
                 env=env,
                 stdout=log,

@@ -330,9 +330,10 @@ class GameFolder:
 
 class GameDefaults:
     """The facts of a game that says nothing else, written once here instead of in every
-    game: the first version of its rules, no hooks of its own, no late moves. A game's class
-    inherits this (beside :class:`GameFolder`), overrides the facts that differ, and declares
-    its action schema as data (``action_json_schema``) that :meth:`action_schema` returns.
+    game: the first version of its rules, no hooks of its own, no late moves, no duplicate
+    sets in head-to-head comparisons. A game's class inherits this (beside
+    :class:`GameFolder`), overrides the facts that differ, and declares its action schema as
+    data (``action_json_schema``) that :meth:`action_schema` returns.
 
     ``new_game`` stays each game's own, its signature written out as :class:`Game` has it:
     a base class taking the keywords and handing them on would add a call to every deal."""
@@ -345,6 +346,13 @@ class GameDefaults:
     hook_events: Mapping[str, str] = MappingProxyType({})
     #: See :attr:`Game.late_moves_allowed`: running over the time per move is never excused.
     late_moves_allowed: int = 0
+    #: Whether head-to-head comparisons (challenges, a new version against the previous one)
+    #: play the game's deals in duplicate sets (each deal once per seat rotation), because
+    #: that cuts the variance of a fixed table's result: each game gives its
+    #: ``duplicate_variance_ratio`` from ``benchmarks/ranking_convergence.py`` beside its
+    #: value. False here, as the arena reads a game without the attribute. The ladder never
+    #: plays sets (``arena.services.ladder``).
+    duplicate_helps: bool = False
     #: The JSON Schema (draft 7) of an action (see :meth:`Game.action_schema`).
     action_json_schema: dict[str, Any]
 

@@ -27,8 +27,6 @@ from arena.models.games import validate_game
 from engine.registry import GAMES
 
 __all__ = [
-    "OPTIONS",
-    "SCHEDULE_OPTIONS",
     "Tournament",
     "TournamentEntry",
     "TournamentSchedule",

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from benchmarks.celery_worker import worker_argv
 from workers.celery import app
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
@@ -174,23 +175,7 @@ class CeleryWorker(_CeleryProcess):
     def start(
         self, *, concurrency: int = 2, ready_timeout: float = 60, queues: str | None = None
     ) -> None:
-        argv = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "workers",
-            "worker",
-            "--loglevel=INFO",
-            f"--concurrency={concurrency}",
-            "--pool=prefork",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{self.name}@%h",
-            *(["-Q", queues] if queues else []),
-        ]
+        argv = worker_argv(f"{self.name}@%h", concurrency=concurrency, queues=queues)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self.process = started(argv, cwd=self.cwd, env=self.env, log_path=self.log_path)
         wait_for(

@@ -103,10 +103,9 @@ class LiarsGame(GameDefaults, GameFolder):
     lists_legal_actions = False
     late_moves_allowed = 2
     supports_duplicate = False
-    #: Whether head-to-head comparisons (challenges, a new version against the previous one)
-    #: play this game in sets of one seed per seat rotation. The dice are
-    #: not dealt ahead (they part ways with the first different decision), but every seat
-    #: starts each set once, which cuts the variance of a fixed table's result (ratio 0.78 in
+    #: Sets of one seed, not one deal, per seat rotation: the dice are not dealt ahead (they
+    #: part ways with the first different decision), but every seat starts each set once,
+    #: which cuts the variance of a fixed table's result (ratio 0.78 in
     #: benchmarks/ranking_convergence.py).
     duplicate_helps = True
 

@@ -78,9 +78,7 @@ class Lie21Game(GameDefaults, GameFolder):
     hook_events = {"hand_end": "on_hand_end"}
     lists_legal_actions = True
     supports_duplicate = True
-    #: Whether head-to-head comparisons (challenges, a new version against the previous one)
-    #: play this game's deals in duplicate sets (each deal once per seat
-    #: rotation): not here, it does not cut the variance of a fixed table's result (ratio
+    #: Not here: duplicate sets do not cut the variance of a fixed table's result (ratio
     #: 1.11 in benchmarks/ranking_convergence.py).
     duplicate_helps = False
     #: The TrueSkill environment's draw probability: a drawn match needs equal match points

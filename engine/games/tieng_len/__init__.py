@@ -86,9 +86,7 @@ class TiengLenGame(GameDefaults, GameFolder):
     max_players = 4
     lists_legal_actions = True
     supports_duplicate = True
-    #: Whether head-to-head comparisons (challenges, a new version against the previous one)
-    #: play this game's deals in duplicate sets (each deal once per seat
-    #: rotation): it cuts the variance of a fixed table's result (ratio 0.86 in
+    #: Duplicate sets cut the variance of a fixed table's result (ratio 0.86 in
     #: benchmarks/ranking_convergence.py).
     duplicate_helps = True
 

@@ -92,10 +92,8 @@ class TwentyOneGame(GameDefaults, GameFolder):
     hook_events = {"round_end": "on_round_end"}
     lists_legal_actions = True
     supports_duplicate = True
-    #: Whether head-to-head comparisons (challenges, a new version against the previous one)
-    #: play this game's deals in duplicate sets (each deal once per seat
-    #: rotation): not here, it cuts the variance of a fixed table's result too little to pay
-    #: for sets (ratio 0.92 in benchmarks/ranking_convergence.py).
+    #: Not here: duplicate sets cut the variance of a fixed table's result too little to pay
+    #: for them (ratio 0.92 in benchmarks/ranking_convergence.py).
     duplicate_helps = False
 
     def new_game(
