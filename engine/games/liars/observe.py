@@ -176,7 +176,7 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
         }
     # The dice: values up to all, those under the cup to the seats that know them.
     everyone = state.everyone
-    known = state.known
+    known, known_by = state.known, state.known_by
     view: list[dict[str, Any]] = []
     append = view.append
     for d in _DICE:
@@ -196,7 +196,7 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
             if how:  # UNKNOWN is 0: the value stays None
                 die["value"] = value
                 die["known"] = KNOWN_WORDS[how]
-            die["known_by"] = [s for s in everyone if row[s]]
+            die["known_by"] = known_by[d][:]
             die["thrown"] = thrown[d]
         append(die)
     if mine:
