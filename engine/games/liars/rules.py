@@ -160,6 +160,7 @@ class LiarsState:
     """One game in progress, from the first round to the last survivor."""
 
     __slots__ = (
+        "all_seen",
         "announced",
         "better",
         "bettor",
@@ -228,6 +229,7 @@ class LiarsState:
         self.order: HandOrder = hand_order(variant.straights)
         self.floor = self.order.lowest_of(PAIR)  # receivers never announce "nothing" (ruling 4)
         self.everyone = list(range(n))
+        self.all_seen = [SEEN] * n  # known[die] of every die seen by all (never changed)
         #: The options as observations show them (each observation gets its own copy).
         self.options_view = {
             "straights": self.straights,
@@ -595,10 +597,13 @@ class LiarsState:
         contest = self.contest
         n = self.n
         known, known_by, everyone = self.known, self.known_by, self.everyone
+        # Every seat has seen a die lying uncovered: one row shared by those dice (a row is
+        # changed in place only where it holds UNKNOWN, by a look: never this one).
+        seen = self.all_seen
         values = self.dice
         for d in cover:
             self.hidden[d] = True  # its value was public and stays known to all ("seen")
-            known[d] = [SEEN] * n
+            known[d] = seen
             known_by[d] = everyone
         self.throws += 1
         if contest is not None:
@@ -609,7 +614,12 @@ class LiarsState:
             self.phase = TURN
         thrown = self.thrown
         up: list[int | None] = []
-        got = self.roll(seat, dice_idx)
+        roll = self.roll
+        if type(roll) is SeededDice:  # the game's own dice drawn here: a call less
+            draw = roll.random
+            got = [int(draw() * 6) + 1 for _ in dice_idx]
+        else:
+            got = roll(seat, dice_idx)
         landed: list[int | None] = [None] * DICE
         for d, value in zip(dice_idx, got, strict=True):
             landed[d] = value
@@ -624,16 +634,19 @@ class LiarsState:
                 up.append(None)
             else:
                 self.hidden[d] = False
-                known[d] = [SEEN] * n
+                known[d] = seen
                 known_by[d] = everyone
                 up.append(value)
         self.throw_log.append({"seat": seat, "values": landed})
-        public = {"seat": seat, "dice": list(dice_idx), "hide": list(hide), "up": up}
+        dice_list, hide_list = list(dice_idx), list(hide)
+        public = {"seat": seat, "dice": dice_list, "hide": hide_list, "up": up}
+        # The history's entry shares the event's lists, as an announcement's.
+        entry = {"type": "throw", "seat": seat, "dice": dice_list, "hide": hide_list, "up": up}
         if cover:
-            public["cover"] = list(cover)
+            public["cover"] = entry["cover"] = list(cover)
         if contest is not None:
-            public["contest"] = self.throws
-        self.history.append({"type": "throw", **public})  # lists shared, as an announcement's
+            public["contest"] = entry["contest"] = self.throws
+        self.history.append(entry)
         event: Event = {"type": "throw", "public": public}
         if hide:
             event["private"] = {str(seat): {"values": got}}
