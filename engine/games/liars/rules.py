@@ -615,9 +615,11 @@ class LiarsState:
         thrown = self.thrown
         up: list[int | None] = []
         roll = self.roll
-        if type(roll) is SeededDice:  # the game's own dice drawn here: a call less
+        if type(roll) is SeededDice:  # the game's own dice drawn here: two calls less
             draw = roll.random
-            got = [int(draw() * 6) + 1 for _ in dice_idx]
+            got = []
+            for _ in dice_idx:
+                got.append(int(draw() * 6) + 1)
         else:
             got = roll(seat, dice_idx)
         landed: list[int | None] = [None] * DICE
