@@ -578,10 +578,14 @@ class LiarsState:
             type(dice_idx) is list
             and tuple(dice_idx) in lists
             and set(map(type, dice_idx)) <= _INT
-            and (hide is _NO_DICE or (type(hide) is list and tuple(hide) in lists))
-            and (cover is _NO_DICE or (type(cover) is list and tuple(cover) in lists))
-            and set(map(type, hide)) <= _INT
-            and set(map(type, cover)) <= _INT
+            and (
+                hide is _NO_DICE
+                or (type(hide) is list and tuple(hide) in lists and set(map(type, hide)) <= _INT)
+            )
+            and (
+                cover is _NO_DICE
+                or (type(cover) is list and tuple(cover) in lists and set(map(type, cover)) <= _INT)
+            )
         ):
             return dice_idx, hide, cover
         return (
