@@ -229,7 +229,9 @@ class LiarsState:
         self.order: HandOrder = hand_order(variant.straights)
         self.floor = self.order.lowest_of(PAIR)  # receivers never announce "nothing" (ruling 4)
         self.everyone = list(range(n))
-        self.all_seen = [SEEN] * n  # known[die] of every die seen by all (never changed)
+        #: known[die] of every die all seats have seen (uncovered, or covered after): one row
+        #: shared by those dice, never changed (a look changes a row only where it is UNKNOWN).
+        self.all_seen = [SEEN] * n
         #: The options as observations show them (each observation gets its own copy).
         self.options_view = {
             "straights": self.straights,
@@ -597,14 +599,9 @@ class LiarsState:
     def _throw(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         dice_idx, hide, cover = self._throw_lists(action)
         self._check_throw(dice_idx, hide, cover)
-        phase = self.phase
-        contest = self.contest
-        n = self.n
+        phase, contest, n, values, thrown = self.phase, self.contest, self.n, self.dice, self.thrown
         known, known_by, everyone = self.known, self.known_by, self.everyone
-        # Every seat has seen a die lying uncovered: one row shared by those dice (a row is
-        # changed in place only where it holds UNKNOWN, by a look: never this one).
-        seen = self.all_seen
-        values = self.dice
+        seen = self.all_seen  # the row of the dice every seat has seen, shared by them
         for d in cover:
             self.hidden[d] = True  # its value was public and stays known to all ("seen")
             known[d] = seen
@@ -616,12 +613,10 @@ class LiarsState:
             hide = list(dice_idx) if (self.contest_next and self.throws > 3) else []
         elif phase == RECEIVE:
             self.phase = TURN
-        thrown = self.thrown
         up: list[int | None] = []
         roll = self.roll
         if type(roll) is SeededDice:  # the game's own dice drawn here: two calls less
-            draw = roll.random
-            got = []
+            draw, got = roll.random, []
             for _ in dice_idx:
                 got.append(int(draw() * 6) + 1)
         else:
@@ -646,13 +641,12 @@ class LiarsState:
         self.throw_log.append({"seat": seat, "values": landed})
         dice_list, hide_list = list(dice_idx), list(hide)
         public = {"seat": seat, "dice": dice_list, "hide": hide_list, "up": up}
-        # The history's entry shares the event's lists, as an announcement's.
         entry = {"type": "throw", "seat": seat, "dice": dice_list, "hide": hide_list, "up": up}
         if cover:
             public["cover"] = entry["cover"] = list(cover)
         if contest is not None:
             public["contest"] = entry["contest"] = self.throws
-        self.history.append(entry)
+        self.history.append(entry)  # sharing the event's lists (neither is ever changed)
         event: Event = {"type": "throw", "public": public}
         if hide:
             event["private"] = {str(seat): {"values": got}}
