@@ -10,6 +10,8 @@ know and checks its observation does not change.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from typing import TYPE_CHECKING, Any
 
 from engine.games.liars.hands import CATEGORIES
@@ -91,6 +93,23 @@ _UNDER_CUP: dict[str, Any] = {
     "known": None,
     "known_by": None,
     "thrown": False,
+}
+#: The dice ``may`` lists, looked up by flags (tuples of five bools) rather than listed by
+#: a comprehension, a function call under CPython 3.11, on every decision: by the dice's
+#: values (thrown or not), those not thrown yet; by the turn's ``thrown`` and the dice's
+#: ``hidden``, those not thrown this turn, those of them not under the cup, those of them
+#: under it, and the dice not under the cup.
+_FLAGS = tuple(itertools.product((False, True), repeat=DICE))
+_NOT_SET = {flags: tuple(d for d in _DICE if not flags[d]) for flags in _FLAGS}
+_MAY_DICE = {
+    (thrown, hidden): (
+        _NOT_SET[thrown],
+        _NOT_SET[tuple(map(operator.or_, thrown, hidden))],
+        _NOT_SET[tuple(map(operator.or_, thrown, map(operator.not_, hidden)))],
+        _NOT_SET[hidden],
+    )
+    for thrown in _FLAGS
+    for hidden in _FLAGS
 }
 #: Every key of an observation in its place, the values filled in (see _template).
 _KEYS = dict.fromkeys(
@@ -176,7 +195,7 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
         }
     # The dice: values up to all, those under the cup to the seats that know them.
     everyone = state.everyone
-    known = state.known
+    known, known_by = state.known, state.known_by
     view: list[dict[str, Any]] = []
     append = view.append
     for d in _DICE:
@@ -196,7 +215,7 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
             if how:  # UNKNOWN is 0: the value stays None
                 die["value"] = value
                 die["known"] = KNOWN_WORDS[how]
-            die["known_by"] = [s for s in everyone if row[s]]
+            die["known_by"] = known_by[d][:]
             die["thrown"] = thrown[d]
         append(die)
     if mine:
@@ -204,7 +223,7 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
         out["minimum"] = list(low) if low is not None else None
         # What the seat to move may do now (the rules still check every action).
         if phase == START:
-            unthrown = [d for d in _DICE if not dice[d]]
+            unthrown = list(_NOT_SET[tuple(map(bool, dice))])
             may = {
                 "refuse": False,
                 "look": False,
@@ -226,18 +245,17 @@ def observation(state: LiarsState, seat: int) -> dict[str, Any]:
                 "better": beat and state.better,
             }
         else:
-            if looked:
-                throwable = [d for d in _DICE if not thrown[d]]
-            else:
-                throwable = [d for d in _DICE if not thrown[d] and not hidden[d]]
+            free, free_up, free_hidden, up = _MAY_DICE[tuple(thrown), tuple(hidden)]
+            throwable = free if looked else free_up
             first = throws == 0
             may = {
                 "refuse": phase == RECEIVE,
                 "look": not looked and True in hidden,
-                "throw": throwable,
-                # Uncovered dice may land under the cup only in the turn's first throw.
-                "hide": throwable[:] if first else [d for d in throwable if hidden[d]],
-                "cover": [d for d in _DICE if not hidden[d]] if first else [],
+                "throw": list(throwable),
+                # Uncovered dice may land under the cup only in the turn's first throw (after
+                # it, of the dice that may be thrown, those under the cup: none unlooked).
+                "hide": list(throwable if first else free_hidden if looked else ()),
+                "cover": list(up) if first else [],
                 "announce": not (looked and first),
                 "better": state.better and not (looked and first),
             }

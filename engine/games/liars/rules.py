@@ -71,6 +71,20 @@ _INDEX_LISTS = frozenset(
 _NO_DICE: list[int] = []  # what an action without the key names (never changed)
 _ACTION_KEYS = frozenset(("refuse", "look", "throw", "hide", "cover", "announce", "direction"))
 _VERBS = ("refuse", "look", "throw", "announce")
+#: The verb of every well-formed action's keys, in any order (apply's common case looked up
+#: at once: the loop over the keys with its checks is kept for the others' messages).
+_SHAPES = {
+    keys: verb
+    for verb, extras in (
+        ("refuse", ()),
+        ("look", ()),
+        ("throw", ("hide", "cover")),
+        ("announce", ("direction",)),
+    )
+    for size in range(len(extras) + 1)
+    for chosen in itertools.combinations(extras, size)
+    for keys in itertools.permutations((verb, *chosen))
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +160,7 @@ class LiarsState:
     """One game in progress, from the first round to the last survivor."""
 
     __slots__ = (
+        "all_seen",
         "announced",
         "better",
         "bettor",
@@ -163,6 +178,7 @@ class LiarsState:
         "history",
         "holder",
         "known",
+        "known_by",
         "lives",
         "looked",
         "n",
@@ -213,6 +229,9 @@ class LiarsState:
         self.order: HandOrder = hand_order(variant.straights)
         self.floor = self.order.lowest_of(PAIR)  # receivers never announce "nothing" (ruling 4)
         self.everyone = list(range(n))
+        #: known[die] of every die all seats have seen (uncovered, or covered after): one row
+        #: shared by those dice, never changed (a look changes a row only where it is UNKNOWN).
+        self.all_seen = [SEEN] * n
         #: The options as observations show them (each observation gets its own copy).
         self.options_view = {
             "straights": self.straights,
@@ -314,6 +333,9 @@ class LiarsState:
         self.dice = [0] * DICE  # 0: not thrown yet this round
         self.hidden = [False] * DICE
         self.known = [[UNKNOWN] * self.n for _ in range(DICE)]
+        #: Per die, the seats that know it (ascending; a new list whenever ``known[die]``
+        #: changes, never changed in place: observations copy it).
+        self.known_by: list[list[int]] = [[]] * DICE
         self.received: tuple[tuple[int, ...], int, int | None] | None = None
         self.bettor: int | None = None
         self.contest: tuple[str, int] | None = None  # ("equal" | "beat", throw limit)
@@ -433,20 +455,9 @@ class LiarsState:
             raise IllegalMove(f"it is not seat {seat}'s turn")
         if type(action) is not dict:
             raise IllegalMove("an action must be a JSON object")
-        verb = None
-        for key in action:
-            if key not in _ACTION_KEYS:
-                raise IllegalMove(f"unknown action key {_shown(key)}")
-            if key in _VERBS:
-                if verb is not None:
-                    raise IllegalMove("an action does one thing: refuse, look, throw or announce")
-                verb = key
+        verb = _SHAPES.get(tuple(action))
         if verb is None:
-            raise IllegalMove("the action needs one of 'refuse', 'look', 'throw', 'announce'")
-        if verb != "throw" and ("hide" in action or "cover" in action):
-            raise IllegalMove("'hide' and 'cover' go with a 'throw'")
-        if verb != "announce" and "direction" in action:
-            raise IllegalMove("'direction' goes with the starter's announcement")
+            verb = self._verb(action)
         if verb == "throw":
             events = self._throw(seat, action)
         elif verb == "announce":
@@ -461,6 +472,26 @@ class LiarsState:
             events = self.pending + events
             self.pending = []
         return events
+
+    @staticmethod
+    def _verb(action: Mapping[str, Any]) -> str:
+        """An action whose keys are none of ``_SHAPES``' checked key by key: IllegalMove
+        with the reason (a verb is returned only for keys that are a shape's)."""
+        verb = None
+        for key in action:
+            if key not in _ACTION_KEYS:
+                raise IllegalMove(f"unknown action key {_shown(key)}")
+            if key in _VERBS:
+                if verb is not None:
+                    raise IllegalMove("an action does one thing: refuse, look, throw or announce")
+                verb = key
+        if verb is None:
+            raise IllegalMove("the action needs one of 'refuse', 'look', 'throw', 'announce'")
+        if verb != "throw" and ("hide" in action or "cover" in action):
+            raise IllegalMove("'hide' and 'cover' go with a 'throw'")
+        if verb != "announce" and "direction" in action:
+            raise IllegalMove("'direction' goes with the starter's announcement")
+        return verb
 
     def _refuse(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         if action["refuse"] is not True:
@@ -506,10 +537,12 @@ class LiarsState:
             raise IllegalMove("there is nothing under the cup to look at")
         self.looked = True
         self.phase = TURN
-        known = self.known
+        known, known_by = self.known, self.known_by
         for d in hidden:
-            if known[d][seat] == UNKNOWN:
-                known[d][seat] = LOOKED
+            row = known[d]
+            if row[seat] == UNKNOWN:
+                row[seat] = LOOKED
+                known_by[d] = [s for s in self.everyone if row[s]]
         self.history.append({"type": "look", "seat": seat})
         values = [[d, self.dice[d]] for d in hidden]
         return [
@@ -547,10 +580,14 @@ class LiarsState:
             type(dice_idx) is list
             and tuple(dice_idx) in lists
             and set(map(type, dice_idx)) <= _INT
-            and (hide is _NO_DICE or (type(hide) is list and tuple(hide) in lists))
-            and (cover is _NO_DICE or (type(cover) is list and tuple(cover) in lists))
-            and set(map(type, hide)) <= _INT
-            and set(map(type, cover)) <= _INT
+            and (
+                hide is _NO_DICE
+                or (type(hide) is list and tuple(hide) in lists and set(map(type, hide)) <= _INT)
+            )
+            and (
+                cover is _NO_DICE
+                or (type(cover) is list and tuple(cover) in lists and set(map(type, cover)) <= _INT)
+            )
         ):
             return dice_idx, hide, cover
         return (
@@ -562,14 +599,13 @@ class LiarsState:
     def _throw(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         dice_idx, hide, cover = self._throw_lists(action)
         self._check_throw(dice_idx, hide, cover)
-        phase = self.phase
-        contest = self.contest
-        n = self.n
-        known = self.known
-        values = self.dice
+        phase, contest, n, values, thrown = self.phase, self.contest, self.n, self.dice, self.thrown
+        known, known_by, everyone = self.known, self.known_by, self.everyone
+        seen = self.all_seen  # the row of the dice every seat has seen, shared by them
         for d in cover:
             self.hidden[d] = True  # its value was public and stays known to all ("seen")
-            known[d] = [SEEN] * n
+            known[d] = seen
+            known_by[d] = everyone
         self.throws += 1
         if contest is not None:
             self.phase = CONTEST
@@ -577,9 +613,14 @@ class LiarsState:
             hide = list(dice_idx) if (self.contest_next and self.throws > 3) else []
         elif phase == RECEIVE:
             self.phase = TURN
-        thrown = self.thrown
         up: list[int | None] = []
-        got = self.roll(seat, dice_idx)
+        roll = self.roll
+        if type(roll) is SeededDice:  # the game's own dice drawn here: two calls less
+            draw, got = roll.random, []
+            for _ in dice_idx:
+                got.append(int(draw() * 6) + 1)
+        else:
+            got = roll(seat, dice_idx)
         landed: list[int | None] = [None] * DICE
         for d, value in zip(dice_idx, got, strict=True):
             landed[d] = value
@@ -590,18 +631,22 @@ class LiarsState:
                 row = [UNKNOWN] * n
                 row[seat] = THREW
                 known[d] = row
+                known_by[d] = [seat]
                 up.append(None)
             else:
                 self.hidden[d] = False
-                known[d] = [SEEN] * n
+                known[d] = seen
+                known_by[d] = everyone
                 up.append(value)
         self.throw_log.append({"seat": seat, "values": landed})
-        public = {"seat": seat, "dice": list(dice_idx), "hide": list(hide), "up": up}
+        dice_list, hide_list = list(dice_idx), list(hide)
+        public = {"seat": seat, "dice": dice_list, "hide": hide_list, "up": up}
+        entry = {"type": "throw", "seat": seat, "dice": dice_list, "hide": hide_list, "up": up}
         if cover:
-            public["cover"] = list(cover)
+            public["cover"] = entry["cover"] = list(cover)
         if contest is not None:
-            public["contest"] = self.throws
-        self.history.append({"type": "throw", **public})  # lists shared, as an announcement's
+            public["contest"] = entry["contest"] = self.throws
+        self.history.append(entry)  # sharing the event's lists (neither is ever changed)
         event: Event = {"type": "throw", "public": public}
         if hide:
             event["private"] = {str(seat): {"values": got}}

@@ -66,7 +66,12 @@ def _subset(indexes):
     """A random non-empty subset, in random order: the same draws, and so the same dice, as
     ``[...] or [_rng.choice(indexes)]`` then ``_rng.shuffle(chosen)``, written out."""
     draw = _rng.random
-    chosen = [d for d in indexes if draw() < 0.5] or [indexes[_below(len(indexes))]]
+    chosen = []
+    for d in indexes:  # a loop, not a comprehension: no function call (CPython 3.11)
+        if draw() < 0.5:
+            chosen.append(d)
+    if not chosen:
+        chosen = [indexes[_below(len(indexes))]]
     for i in range(len(chosen) - 1, 0, -1):  # random.shuffle's Fisher-Yates
         j = _below(i + 1)
         chosen[i], chosen[j] = chosen[j], chosen[i]
@@ -89,7 +94,10 @@ def act(observation: dict) -> dict:
         action = {"throw": dice}
         may_hide = may["hide"]
         if may_hide:
-            action["hide"] = [d for d in dice if d in may_hide and draw() < 0.5]
+            hide = action["hide"] = []
+            for d in dice:
+                if d in may_hide and draw() < 0.5:
+                    hide.append(d)
         return action
     lowest = observation["minimum"]
     if observation["contest"] is not None or draw() < 0.5:
