@@ -35,12 +35,13 @@ from engine.games.tieng_len.combos import (
     SINGLE,
     Combo,
     Kind,
-    beating,
+    Listed,
     beats,
     classify,
     describe,
-    every_play,
     is_bomb_over_twos,
+    listed_beating,
+    listed_plays,
 )
 
 __all__ = ["IllegalMove", "TiengLenState", "instant_win", "points_for"]
@@ -220,7 +221,7 @@ class TiengLenState(Verifies):
         # Every play each hand can make (sorted; None until first asked for) and the cards
         # it has played since: a hand only loses cards, so its plays are the plays it had
         # that use none of them (legal_actions filters them then, rather than search anew).
-        self.plays_of: list[list[Combo] | None] = [None] * n
+        self.plays_of: list[list[Listed] | None] = [None] * n
         self.gone: list[set[int]] = [set() for _ in range(n)]
         self.moves = 0
         self.pending: list[Event] = []  # events of eliminations, out with the next move
@@ -491,13 +492,12 @@ class TiengLenState(Verifies):
             return []
         hand = self.hands[seat]
         current = self.current
-        code = _CODE_OF
         if current is None:
             plays = self._plays(seat)
             must = self.must_include
             if must is not None:
                 plays = [p for p in plays if must in p[3]]
-            return [{"cards": [*map(code, p[3])]} for p in plays]
+            return [{"cards": [*p[4]]} for p in plays]
         kind, length, top = current[0], current[1], current[2]
         if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
             # The hand is sorted: the singles that beat the card are those after it.
@@ -506,7 +506,7 @@ class TiengLenState(Verifies):
         elif self.plays_of[seat] is None:
             # The hand's plays are not listed yet: list only those that beat the play (every
             # play is listed at the seat's first lead, on a hand smaller by then).
-            actions = [{"cards": [*map(code, p[3])]} for p in beating(hand, current)]
+            actions = [{"cards": [*p[4]]} for p in listed_beating(hand, current)]
         else:
             # beating(hand, current), read off the hand's sorted plays: those of the same
             # kind and length with a higher top card, then the bombs that beat these 2s.
@@ -517,15 +517,16 @@ class TiengLenState(Verifies):
                 for bomb in BOMBS_OVER_TWOS.get(kind, ()):
                     start = bisect_left(plays, bomb)
                     found += plays[start : bisect_left(plays, (bomb[0], bomb[1] + 1))]
-            actions = [{"cards": [*map(code, p[3])]} for p in found]
+            actions = [{"cards": [*p[4]]} for p in found]
         actions.append({"pass": True})
         return actions
 
-    def _plays(self, seat: int) -> list[Combo]:
-        """Every play the seat's hand can make, sorted (``combos.every_play``)."""
+    def _plays(self, seat: int) -> list[Listed]:
+        """Every play the seat's hand can make, sorted, with their codes
+        (``combos.listed_plays``)."""
         plays = self.plays_of[seat]
         if plays is None:
-            plays = self.plays_of[seat] = every_play(self.hands[seat])
+            plays = self.plays_of[seat] = listed_plays(self.hands[seat])
             self.gone[seat].clear()
         elif self.gone[seat]:
             gone = self.gone[seat]
