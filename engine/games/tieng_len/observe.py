@@ -11,7 +11,6 @@ cannot see and checks that its observation does not change.
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from engine.games.tieng_len.cards import CODES
@@ -23,7 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["game_reveal", "observation"]
 
 _KIND_LABELS = tuple(kind.label for kind in Kind)
-_SEATS = range(4)
 
 
 #: Every key of an observation in its place, the values filled in (see _template).
@@ -98,9 +96,9 @@ def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
     out["hand"] = state.codes_in_hand[seat][:]
     out["to_beat"] = to_beat
     out["leader"] = state.trick_leader
-    out["passed"] = [*compress(_SEATS, state.passed)]
+    out["passed"] = state.passed_seats[:]
     out["trick"] = seen[:]
-    out["card_counts"] = [*map(len, state.hands)]
+    out["card_counts"] = state.counts[:]
     out["played"] = state.played_codes[:]
     out["played_by"] = [*map(list.copy, state.played_by_codes)]
     out["out"] = state.finished[:]

@@ -23,7 +23,7 @@ The table, in the arena's reading of the rules (``rules.md``):
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any, Self, TypedDict, Unpack
@@ -131,6 +131,7 @@ class TiengLenState(Verifies):
 
     __slots__ = (
         "codes_in_hand",
+        "counts",
         "current",
         "current_by",
         "current_codes",
@@ -153,6 +154,7 @@ class TiengLenState(Verifies):
         "opener",
         "out_of_play",
         "passed",
+        "passed_seats",
         "pending",
         "played",
         "played_by",
@@ -203,6 +205,7 @@ class TiengLenState(Verifies):
         self.current: Combo | None = None  # the play to beat; None while leading
         self.current_by: int | None = None
         self.passed = [False] * n
+        self.passed_seats: list[int] = []  # the seats in self.passed, as observations show them
         self.trick: list[tuple[int, tuple[int, ...] | None]] = []  # (seat, cards or None)
         self.tricks = 0  # tricks started
         self.played: list[int] = []  # every card played, in order
@@ -213,6 +216,7 @@ class TiengLenState(Verifies):
         self.played_codes: list[str] = []
         self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
         self.current_codes: list[str] = []  # the play to beat's cards
+        self.counts: list[int] = [*map(len, self.hands)]  # each hand's cards
         self.trick_views: list[dict[str, Any]] = []  # the trick's plays and passes
         # Each seat's own copies of trick_views, made as it first observes them.
         self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
@@ -412,6 +416,7 @@ class TiengLenState(Verifies):
         self.moves += 1
         if play is None:
             self.passed[seat] = True
+            insort(self.passed_seats, seat)
             self.trick.append((seat, None))
             self.trick_views.append({"seat": seat, "pass": True})
             events.append({"type": "pass", "public": {"seat": seat}})
@@ -431,6 +436,7 @@ class TiengLenState(Verifies):
             hand.remove(c)
         for code in codes:
             in_hand.remove(code)
+        self.counts[seat] = len(hand)
         if self.plays_of[seat] is not None:
             self.gone[seat].update(cards)
         self.played.extend(cards)
@@ -562,6 +568,7 @@ class TiengLenState(Verifies):
         self.removed[seat] = tuple(self.hands[seat])
         count = len(self.hands[seat])
         self.hands[seat] = []
+        self.counts[seat] = 0
         self.codes_in_hand[seat] = []
         self.plays_of[seat] = None
         event = {"type": "eliminated", "public": {"seat": seat, "cards": count}}
@@ -638,6 +645,7 @@ class TiengLenState(Verifies):
         self.current = None
         self.current_by = None
         self.passed = [False] * self.num_players
+        self.passed_seats = []
         self.trick = []
         self.trick_views = []
         self.seen_trick = [[] for _ in range(self.num_players)]
