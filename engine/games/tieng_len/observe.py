@@ -79,15 +79,14 @@ def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
             "top": CODES[current[2]],
             "cards": state.current_codes[:],
         }
-    views = state.trick_views
+    trick = state.trick_views
     seen = state.seen_trick[seat]
-    if len(seen) < len(views):
-        for view in views[len(seen) :]:
-            copy = view.copy()
-            cards = view.get("cards")
-            if cards is not None:
-                copy["cards"] = cards[:]
-            seen.append(copy)
+    if len(seen) < len(trick):
+        for who, cards in trick[len(seen) :]:
+            if cards is None:
+                seen.append({"seat": who, "pass": True})
+            else:
+                seen.append({"seat": who, "cards": cards[:]})
     must = state.must_include
     template = state.templates[seat]
     if template is None:

@@ -217,8 +217,9 @@ class TiengLenState(Verifies):
         self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
         self.current_codes: list[str] = []  # the play to beat's cards
         self.counts: list[int] = [*map(len, self.hands)]  # each hand's cards
-        self.trick_views: list[dict[str, Any]] = []  # the trick's plays and passes
-        # Each seat's own copies of trick_views, made as it first observes them.
+        # The trick's plays and passes as (seat, codes, or None for a pass); each seat's own
+        # views of them (observe.py), made as it first observes them.
+        self.trick_views: list[tuple[int, list[str] | None]] = []
         self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
         #: Each seat's observation template (observe.py), made at its first observation.
         self.templates: list[dict[str, Any] | None] = [None] * n
@@ -418,7 +419,7 @@ class TiengLenState(Verifies):
             self.passed[seat] = True
             insort(self.passed_seats, seat)
             self.trick.append((seat, None))
-            self.trick_views.append({"seat": seat, "pass": True})
+            self.trick_views.append((seat, None))
             events.append({"type": "pass", "public": {"seat": seat}})
         elif self._play(seat, play, events):
             return events  # the game is over
@@ -444,7 +445,7 @@ class TiengLenState(Verifies):
         self.played_codes += codes
         self.played_by_codes[seat] += codes
         self.trick.append((seat, cards))
-        self.trick_views.append({"seat": seat, "cards": codes})
+        self.trick_views.append((seat, codes))
         self.current_codes = codes
         # The event shares the codes with the trick's view: neither is changed, nor given
         # to a bot (an observation copies the trick).
