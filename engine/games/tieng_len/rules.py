@@ -205,24 +205,11 @@ class TiengLenState(Verifies):
         self.current: Combo | None = None  # the play to beat; None while leading
         self.current_by: int | None = None
         self.passed = [False] * n
-        self.passed_seats: list[int] = []  # the seats in self.passed, as observations show them
         self.trick: list[tuple[int, tuple[int, ...] | None]] = []  # (seat, cards or None)
         self.tricks = 0  # tricks started
         self.played: list[int] = []  # every card played, in order
         self.played_by: list[list[int]] = [[] for _ in range(n)]
-        # The same as observations show them (card codes), kept as play goes so that an
-        # observation copies lists rather than translating cards (observe.py).
-        self.codes_in_hand: list[list[str]] = [[*map(_CODE_OF, hand)] for hand in self.hands]
-        self.played_codes: list[str] = []
-        self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
-        self.current_codes: list[str] = []  # the play to beat's cards
-        self.counts: list[int] = [*map(len, self.hands)]  # each hand's cards
-        # The trick's plays and passes as (seat, codes, or None for a pass); each seat's own
-        # views of them (observe.py), made as it first observes them.
-        self.trick_views: list[tuple[int, list[str] | None]] = []
-        self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
-        #: Each seat's observation template (observe.py), made at its first observation.
-        self.templates: list[dict[str, Any] | None] = [None] * n
+        self._start_views(n)
         # Every play each hand can make (sorted; None until first asked for) and the cards
         # it has played since: a hand only loses cards, so its plays are the plays it had
         # that use none of them (legal_actions filters them then, rather than search anew).
@@ -235,6 +222,22 @@ class TiengLenState(Verifies):
         self.trick_leader: int | None = None
         self.opener: int | None = None  # the seat that leads the first trick
         self._open(leader)
+
+    def _start_views(self, n: int) -> None:
+        """What observations show, kept as play goes in the form they show it (card codes,
+        lists), so that an observation copies lists rather than building them (observe.py)."""
+        self.codes_in_hand: list[list[str]] = [[*map(_CODE_OF, hand)] for hand in self.hands]
+        self.played_codes: list[str] = []
+        self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
+        self.current_codes: list[str] = []  # the play to beat's cards
+        self.counts: list[int] = [*map(len, self.hands)]  # each hand's cards
+        self.passed_seats: list[int] = []  # the seats that passed in this trick, in order
+        # The trick's plays and passes as (seat, codes, or None for a pass); each seat's own
+        # views of them (observe.py), made as it first observes them.
+        self.trick_views: list[tuple[int, list[str] | None]] = []
+        self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        #: Each seat's observation template (observe.py), made at its first observation.
+        self.templates: list[dict[str, Any] | None] = [None] * n
 
     @classmethod
     def deal(cls, seed: int, num_players: int, **table: Unpack[Table]) -> Self:
@@ -410,6 +413,15 @@ class TiengLenState(Verifies):
             )
         ):
             play = (SINGLE, 1, number, (number,))
+        elif (
+            cards is None
+            and seat == self.turn
+            and self.current is not None
+            and type(action) is dict
+            and len(action) == 1
+            and action.get("pass") is True
+        ):
+            play = None  # a pass where one is allowed, the next commonest, as verify() says
         else:
             play = self.verify(seat, action)
         events = self.pending
