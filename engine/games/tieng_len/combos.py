@@ -209,13 +209,16 @@ def _spans(held: Sequence[Sequence[object]], length: int | None) -> list[tuple[i
     return spans
 
 
-def _runs(keys: list[int], length: int | None, out: list[Listed]) -> None:
-    """Every sequence (of ``length`` cards, or of any length when None), in C-level loops."""
+def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) -> None:
+    """Every sequence (of ``length`` cards, or of any length when None) whose top rank is
+    ``low`` or more, in C-level loops."""
     groups = [*map(_GROUP.__getitem__, keys)]
     spans = _spans(groups, length)
     if spans:
         names = [*map(_GROUP_NAMES.__getitem__, keys)]
         for start, n in spans:
+            if start + n <= low:
+                continue  # it ends below the rank asked for
             held = groups[start : start + n]
             out += zip(
                 repeat(SEQUENCE),
@@ -275,7 +278,7 @@ def listed_beating(hand: Sequence[int], current: Combo) -> list[Listed]:
     else:
         if kind == SEQUENCE:
             out = []
-            _runs(keys, length, out)
+            _runs(keys, length, out, top >> 2)  # the runs that may beat it: none lower
         elif kind == DOUBLE_SEQUENCE:
             out = []
             _pair_runs(keys, length, out)
