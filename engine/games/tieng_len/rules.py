@@ -520,8 +520,9 @@ class TiengLenState(Verifies):
         kind, length, top = current[0], current[1], current[2]
         if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
             # The hand is sorted: the singles that beat the card are those after it.
-            above = self.codes_in_hand[seat][bisect_right(hand, top) :]
-            actions: list[dict[str, Any]] = [{"cards": [c]} for c in above]
+            actions: list[dict[str, Any]] = []
+            for c in self.codes_in_hand[seat][bisect_right(hand, top) :]:
+                actions.append({"cards": [c]})  # a few: cheaper than a comprehension's call
         elif self.plays_of[seat] is None:
             # The hand's plays are not listed yet: list only those that beat the play (every
             # play is listed at the seat's first lead, on a hand smaller by then).
