@@ -662,7 +662,8 @@ class TiengLenState(Verifies):
         self.passed_seats = []
         self.trick = []
         self.trick_views = []
-        self.seen_trick = [[] for _ in range(self.num_players)]
+        seen: list[list[dict[str, Any]]] = [[], [], [], []]  # sliced: no comprehension's call
+        self.seen_trick = seen[: self.num_players]
         self.tricks += 1
         self.trick_leader = leader
         self.turn = leader
