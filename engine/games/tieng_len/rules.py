@@ -444,7 +444,7 @@ class TiengLenState(Verifies):
         cards = play[3]
         hand = self.hands[seat]
         in_hand = self.codes_in_hand[seat]
-        codes = [*map(_CODE_OF, cards)]
+        codes = [CODES[cards[0]]] if len(cards) == 1 else [*map(_CODE_OF, cards)]
         for c in cards:
             hand.remove(c)
         for code in codes:
