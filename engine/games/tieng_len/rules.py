@@ -52,6 +52,8 @@ _INDEX_GET = INDEX.get
 _ABOVE = (99,)  # above every tuple of cards (numbers 0-51): bisects past a top card
 _PASS: dict[str, Any] = {"pass": True}
 _PACK = list(range(52))
+#: The other seats in turn after each seat, by the number of seats: [n][seat].
+_AFTER = [[tuple((seat + k) % n for k in range(1, n)) for seat in range(n)] for n in range(5)]
 
 
 def points_for(rank: int, seats: int) -> int:
@@ -642,10 +644,8 @@ class TiengLenState(Verifies):
 
     def _advance(self, seat: int, events: list[Event]) -> None:
         """The turn after ``seat``: the next seat still in the trick, or a new trick."""
-        n = self.num_players
         holding, passed, current_by = self.holding, self.passed, self.current_by
-        for k in range(1, n):
-            other = (seat + k) % n
+        for other in _AFTER[self.num_players][seat]:
             if holding[other] and not passed[other] and other != current_by:
                 self.turn = other
                 return
