@@ -178,6 +178,9 @@ for _key in range(13 << 4):
 #: Each card's single, by its number.
 _SINGLES: tuple[Listed, ...] = tuple((SINGLE, 1, c, (c,), (CODES[c],)) for c in range(52))
 _LAST = itemgetter(-1)
+# Endless and stateless, so shared by every zip that needs them (one fewer object each).
+_SEQUENCES = repeat(SEQUENCE)
+_REPEAT = tuple(map(repeat, range(13)))
 
 
 def _keys(hand: Sequence[int]) -> list[int]:
@@ -220,9 +223,10 @@ def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) 
             if start + n <= low:
                 continue  # it ends below the rank asked for
             held = groups[start : start + n]
-            out += zip(
-                repeat(SEQUENCE),
-                repeat(n),
+            # The repeats are endless: the products end it (strict= is a keyword's cost).
+            out += zip(  # noqa: B905
+                _SEQUENCES,
+                _REPEAT[n],
                 map(_LAST, product(*held)),
                 product(*held),
                 product(*names[start : start + n]),
