@@ -16,8 +16,10 @@ every move.
 from __future__ import annotations
 
 import enum
+from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import combinations, product
+from itertools import chain, combinations, product, repeat
+from operator import itemgetter
 
 from engine.games.tieng_len.cards import ACE, CODES, TWO
 
@@ -25,6 +27,7 @@ __all__ = [
     "BOMBS_OVER_TWOS",
     "Combo",
     "Kind",
+    "Listed",
     "beating",
     "beats",
     "by_rank",
@@ -32,10 +35,17 @@ __all__ = [
     "describe",
     "every_play",
     "is_bomb_over_twos",
+    "listed_beating",
+    "listed_plays",
 ]
 
 #: ``(kind, length, top, cards)``; see the module docstring.
 Combo = tuple[int, int, int, tuple[int, ...]]
+#: A combination as a hand's plays are listed: ``(kind, length, top, cards, codes)``, the
+#: cards' codes last, made with the cards (by the same C-level iterators) so that listing a
+#: play as a legal action copies them rather than translating each card. It sorts as its
+#: :data:`Combo` does (two plays' cards differ before their codes are compared).
+Listed = tuple[int, int, int, tuple[int, ...], tuple[str, ...]]
 
 
 class Kind(enum.IntEnum):
@@ -137,84 +147,161 @@ def by_rank(hand: Sequence[int]) -> list[list[int]]:
     return groups
 
 
-def _sets(groups: list[list[int]], size: int, kind: int, out: list[Combo]) -> None:
-    for group in groups:
-        if len(group) >= size:
-            for chosen in combinations(group, size):
-                out.append((kind, size, chosen[-1], chosen))
+# Tables by a rank's key, ``rank << 4 | suits`` (a bit per suit the hand holds of the
+# rank): what a rank's cards make, built once, so that listing a hand's plays copies
+# ready-made plays rather than building each (they are tuples: nothing changes them).
+_BIT = tuple(1 << (c & 3) for c in range(52))
+_NO_SUITS = [rank << 4 for rank in range(13)]
+_GROUP: list[tuple[int, ...]] = []  # the rank's cards held, low suit first
+_GROUP_NAMES: list[tuple[str, ...]] = []  # their codes
+_PAIRS: list[tuple[tuple[int, ...], ...]] = []  # every pair of them
+_PAIR_NAMES: list[tuple[tuple[str, ...], ...]] = []  # the pairs' codes
+_SETS_OF: list[list[tuple[Listed, ...]]] = [[], [], [], [], []]  # by size: its sets
+_ALL_SETS: list[tuple[Listed, ...]] = []  # the pairs, triples and four, sorted
+for _key in range(13 << 4):
+    _cards = tuple(((_key >> 4) << 2) + suit for suit in range(4) if _key >> suit & 1)
+    _names = tuple(CODES[c] for c in _cards)
+    _GROUP.append(_cards)
+    _GROUP_NAMES.append(_names)
+    _PAIRS.append(tuple(combinations(_cards, 2)))
+    _PAIR_NAMES.append(tuple(combinations(_names, 2)))
+    for _size in range(2, 5):
+        _SETS_OF[_size].append(
+            tuple(
+                (_SETS[_size - 1], _size, chosen[-1], chosen, shown)
+                for chosen, shown in zip(
+                    combinations(_cards, _size), combinations(_names, _size), strict=True
+                )
+            )
+        )
+    _ALL_SETS.append(_SETS_OF[2][_key] + _SETS_OF[3][_key] + _SETS_OF[4][_key])
+#: Each card's single, by its number.
+_SINGLES: tuple[Listed, ...] = tuple((SINGLE, 1, c, (c,), (CODES[c],)) for c in range(52))
+_LAST = itemgetter(-1)
+# Endless and stateless, so shared by every zip that needs them (one fewer object each).
+_SEQUENCES = repeat(SEQUENCE)
+_REPEAT = tuple(map(repeat, range(13)))
 
 
-def _runs(groups: list[list[int]], length: int | None, out: list[Combo]) -> None:
-    """Every sequence (of ``length`` cards, or of any length when None)."""
-    for start in range(ACE - 1):  # a sequence of three starting at Q ends at A
-        if not groups[start]:
+def _keys(hand: Sequence[int]) -> list[int]:
+    """Each rank's key (``rank << 4 | suits held``), 3s first."""
+    keys = _NO_SUITS[:]
+    for c in hand:
+        keys[c >> 2] |= _BIT[c]
+    return keys
+
+
+def _spans(held: Sequence[Sequence[object]], length: int | None) -> list[tuple[int, int]]:
+    """``(start, n)`` of every run of ``n`` consecutive ranks from 3 up to A that ``held``
+    (by rank) has something of, three ranks or more (``length`` ranks when given)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    while start < ACE - 1:  # a run of three starting at Q ends at A
+        if not held[start]:
+            start += 1
             continue
         end = start
-        while end + 1 <= ACE and groups[end + 1]:
+        while end < ACE and held[end + 1]:
             end += 1
-        lengths = range(3, end - start + 2) if length is None else (length,)
-        for n in lengths:
-            if start + n - 1 > end:
-                break
-            for chosen in product(*groups[start : start + n]):
-                out.append((SEQUENCE, n, chosen[-1], chosen))
+        for first in range(start, end - 1):
+            if length is None:
+                spans += zip(repeat(first), range(3, end - first + 2))
+            elif first + length - 1 <= end:
+                spans.append((first, length))
+        start = end + 1
+    return spans
 
 
-def _pair_runs(groups: list[list[int]], pairs: int | None, out: list[Combo]) -> None:
+def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) -> None:
+    """Every sequence (of ``length`` cards, or of any length when None) whose top rank is
+    ``low`` or more, in C-level loops."""
+    groups = [*map(_GROUP.__getitem__, keys)]
+    spans = _spans(groups, length)
+    if spans:
+        names = [*map(_GROUP_NAMES.__getitem__, keys)]
+        for start, n in spans:
+            if start + n <= low:
+                continue  # it ends below the rank asked for
+            held = groups[start : start + n]
+            # The repeats are endless: the products end it (strict= is a keyword's cost).
+            out += zip(  # noqa: B905
+                _SEQUENCES,
+                _REPEAT[n],
+                map(_LAST, product(*held)),
+                product(*held),
+                product(*names[start : start + n]),
+            )
+
+
+def _pair_runs(keys: list[int], pairs: int | None, out: list[Listed]) -> None:
     """Every double sequence (of ``pairs`` pairs, or of any length when None)."""
-    pair_lists = [list(combinations(g, 2)) if len(g) >= 2 else [] for g in groups[: ACE + 1]]
-    for start in range(ACE - 1):
-        if not pair_lists[start]:
-            continue
-        end = start
-        while end + 1 <= ACE and pair_lists[end + 1]:
-            end += 1
-        lengths = range(3, end - start + 2) if pairs is None else (pairs,)
-        for n in lengths:
-            if start + n - 1 > end:
-                break
-            for chosen in product(*pair_lists[start : start + n]):
-                cards = tuple(c for pair in chosen for c in pair)
-                out.append((DOUBLE_SEQUENCE, n, cards[-1], cards))
+    pair_lists = [*map(_PAIRS.__getitem__, keys)]
+    spans = _spans(pair_lists, pairs)
+    if spans:
+        name_lists = [*map(_PAIR_NAMES.__getitem__, keys)]
+        for start, n in spans:
+            chosen_codes = zip(
+                product(*pair_lists[start : start + n]),
+                product(*name_lists[start : start + n]),
+                strict=True,
+            )
+            for chosen, codes in chosen_codes:
+                cards = tuple(chain.from_iterable(chosen))
+                out.append(
+                    (DOUBLE_SEQUENCE, n, cards[-1], cards, tuple(chain.from_iterable(codes)))
+                )
+
+
+def listed_plays(hand: Sequence[int]) -> list[Listed]:
+    """Every combination the hand can make, sorted (kind, length, top card, cards), each
+    with its cards' codes (:data:`Listed`)."""
+    hand = sorted(hand)
+    keys = _keys(hand)
+    out = [*map(_SINGLES.__getitem__, hand)]
+    out += chain.from_iterable(map(_ALL_SETS.__getitem__, keys))
+    _runs(keys, None, out)
+    _pair_runs(keys, None, out)
+    out.sort()
+    return out
 
 
 def every_play(hand: Sequence[int]) -> list[Combo]:
     """Every combination the hand can make, sorted (kind, length, top card, cards)."""
-    groups = by_rank(hand)
-    out: list[Combo] = [(SINGLE, 1, c, (c,)) for c in sorted(hand)]
-    _sets(groups, 2, PAIR, out)
-    _sets(groups, 3, TRIPLE, out)
-    _sets(groups, 4, FOUR, out)
-    _runs(groups, None, out)
-    _pair_runs(groups, None, out)
+    return [play[:4] for play in listed_plays(hand)]
+
+
+def listed_beating(hand: Sequence[int], current: Combo) -> list[Listed]:
+    """Every combination of the hand that may be played on ``current``, sorted, each with
+    its cards' codes (:data:`Listed`)."""
+    kind, length, top = current[0], current[1], current[2]
+    hand = sorted(hand)
+    keys = _keys(hand)
+    out: list[Listed]
+    if kind == SINGLE:
+        out = [*map(_SINGLES.__getitem__, hand[bisect_right(hand, top) :])]
+    else:
+        if kind == SEQUENCE:
+            out = []
+            _runs(keys, length, out, top >> 2)  # the runs that may beat it: none lower
+        elif kind == DOUBLE_SEQUENCE:
+            out = []
+            _pair_runs(keys, length, out)
+        else:
+            out = [*chain.from_iterable(map(_SETS_OF[length].__getitem__, keys))]
+        out = [play for play in out if play[2] > top]
+    if top >> 2 == TWO and kind in BOMBS_OVER_TWOS:
+        for bomb_kind, bomb_length in BOMBS_OVER_TWOS[kind]:
+            if bomb_kind == FOUR:
+                out += chain.from_iterable(map(_SETS_OF[4].__getitem__, keys))
+            else:
+                _pair_runs(keys, bomb_length, out)
     out.sort()
     return out
 
 
 def beating(hand: Sequence[int], current: Combo) -> list[Combo]:
     """Every combination of the hand that may be played on ``current``, sorted."""
-    kind, length, top = current[0], current[1], current[2]
-    out: list[Combo] = []
-    if kind == SINGLE:
-        out = [(SINGLE, 1, c, (c,)) for c in sorted(hand) if c > top]
-    else:
-        groups = by_rank(hand)
-        if kind == SEQUENCE:
-            _runs(groups, length, out)
-        elif kind == DOUBLE_SEQUENCE:
-            _pair_runs(groups, length, out)
-        else:
-            _sets(groups, length, kind, out)
-        out = [play for play in out if play[2] > top]
-    if top >> 2 == TWO and kind in BOMBS_OVER_TWOS:
-        groups = by_rank(hand)
-        for bomb_kind, bomb_length in BOMBS_OVER_TWOS[kind]:
-            if bomb_kind == FOUR:
-                _sets(groups, 4, FOUR, out)
-            else:
-                _pair_runs(groups, bomb_length, out)
-    out.sort()
-    return out
+    return [play[:4] for play in listed_beating(hand, current)]
 
 
 def describe(play: Combo) -> str:

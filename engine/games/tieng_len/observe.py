@@ -11,7 +11,6 @@ cannot see and checks that its observation does not change.
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from engine.games.tieng_len.cards import CODES
@@ -23,7 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["game_reveal", "observation"]
 
 _KIND_LABELS = tuple(kind.label for kind in Kind)
-_SEATS = range(4)
 
 
 #: Every key of an observation in its place, the values filled in (see _template).
@@ -81,15 +79,14 @@ def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
             "top": CODES[current[2]],
             "cards": state.current_codes[:],
         }
-    views = state.trick_views
+    trick = state.trick_views
     seen = state.seen_trick[seat]
-    if len(seen) < len(views):
-        for view in views[len(seen) :]:
-            copy = view.copy()
-            cards = view.get("cards")
-            if cards is not None:
-                copy["cards"] = cards[:]
-            seen.append(copy)
+    if len(seen) < len(trick):
+        for who, cards in trick[len(seen) :]:
+            if cards is None:
+                seen.append({"seat": who, "pass": True})
+            else:
+                seen.append({"seat": who, "cards": cards[:]})
     must = state.must_include
     template = state.templates[seat]
     if template is None:
@@ -98,9 +95,9 @@ def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
     out["hand"] = state.codes_in_hand[seat][:]
     out["to_beat"] = to_beat
     out["leader"] = state.trick_leader
-    out["passed"] = [*compress(_SEATS, state.passed)]
+    out["passed"] = state.passed_seats[:]
     out["trick"] = seen[:]
-    out["card_counts"] = [*map(len, state.hands)]
+    out["card_counts"] = state.counts[:]
     out["played"] = state.played_codes[:]
     out["played_by"] = [*map(list.copy, state.played_by_codes)]
     out["out"] = state.finished[:]

@@ -23,7 +23,7 @@ The table, in the arena's reading of the rules (``rules.md``):
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any, Self, TypedDict, Unpack
@@ -35,12 +35,13 @@ from engine.games.tieng_len.combos import (
     SINGLE,
     Combo,
     Kind,
-    beating,
+    Listed,
     beats,
     classify,
     describe,
-    every_play,
     is_bomb_over_twos,
+    listed_beating,
+    listed_plays,
 )
 
 __all__ = ["IllegalMove", "TiengLenState", "instant_win", "points_for"]
@@ -51,6 +52,8 @@ _INDEX_GET = INDEX.get
 _ABOVE = (99,)  # above every tuple of cards (numbers 0-51): bisects past a top card
 _PASS: dict[str, Any] = {"pass": True}
 _PACK = list(range(52))
+#: The other seats in turn after each seat, by the number of seats: [n][seat].
+_AFTER = [[tuple((seat + k) % n for k in range(1, n)) for seat in range(n)] for n in range(5)]
 
 
 def points_for(rank: int, seats: int) -> int:
@@ -130,6 +133,7 @@ class TiengLenState(Verifies):
 
     __slots__ = (
         "codes_in_hand",
+        "counts",
         "current",
         "current_by",
         "current_codes",
@@ -152,6 +156,7 @@ class TiengLenState(Verifies):
         "opener",
         "out_of_play",
         "passed",
+        "passed_seats",
         "pending",
         "played",
         "played_by",
@@ -206,21 +211,11 @@ class TiengLenState(Verifies):
         self.tricks = 0  # tricks started
         self.played: list[int] = []  # every card played, in order
         self.played_by: list[list[int]] = [[] for _ in range(n)]
-        # The same as observations show them (card codes), kept as play goes so that an
-        # observation copies lists rather than translating cards (observe.py).
-        self.codes_in_hand: list[list[str]] = [[*map(_CODE_OF, hand)] for hand in self.hands]
-        self.played_codes: list[str] = []
-        self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
-        self.current_codes: list[str] = []  # the play to beat's cards
-        self.trick_views: list[dict[str, Any]] = []  # the trick's plays and passes
-        # Each seat's own copies of trick_views, made as it first observes them.
-        self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
-        #: Each seat's observation template (observe.py), made at its first observation.
-        self.templates: list[dict[str, Any] | None] = [None] * n
+        self._start_views(n)
         # Every play each hand can make (sorted; None until first asked for) and the cards
         # it has played since: a hand only loses cards, so its plays are the plays it had
         # that use none of them (legal_actions filters them then, rather than search anew).
-        self.plays_of: list[list[Combo] | None] = [None] * n
+        self.plays_of: list[list[Listed] | None] = [None] * n
         self.gone: list[set[int]] = [set() for _ in range(n)]
         self.moves = 0
         self.pending: list[Event] = []  # events of eliminations, out with the next move
@@ -229,6 +224,22 @@ class TiengLenState(Verifies):
         self.trick_leader: int | None = None
         self.opener: int | None = None  # the seat that leads the first trick
         self._open(leader)
+
+    def _start_views(self, n: int) -> None:
+        """What observations show, kept as play goes in the form they show it (card codes,
+        lists), so that an observation copies lists rather than building them (observe.py)."""
+        self.codes_in_hand: list[list[str]] = [[*map(_CODE_OF, hand)] for hand in self.hands]
+        self.played_codes: list[str] = []
+        self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
+        self.current_codes: list[str] = []  # the play to beat's cards
+        self.counts: list[int] = [*map(len, self.hands)]  # each hand's cards
+        self.passed_seats: list[int] = []  # the seats that passed in this trick, in order
+        # The trick's plays and passes as (seat, codes, or None for a pass); each seat's own
+        # views of them (observe.py), made as it first observes them.
+        self.trick_views: list[tuple[int, list[str] | None]] = []
+        self.seen_trick: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        #: Each seat's observation template (observe.py), made at its first observation.
+        self.templates: list[dict[str, Any] | None] = [None] * n
 
     @classmethod
     def deal(cls, seed: int, num_players: int, **table: Unpack[Table]) -> Self:
@@ -404,6 +415,15 @@ class TiengLenState(Verifies):
             )
         ):
             play = (SINGLE, 1, number, (number,))
+        elif (
+            cards is None
+            and seat == self.turn
+            and self.current is not None
+            and type(action) is dict
+            and len(action) == 1
+            and action.get("pass") is True
+        ):
+            play = None  # a pass where one is allowed, the next commonest, as verify() says
         else:
             play = self.verify(seat, action)
         events = self.pending
@@ -411,8 +431,9 @@ class TiengLenState(Verifies):
         self.moves += 1
         if play is None:
             self.passed[seat] = True
+            insort(self.passed_seats, seat)
             self.trick.append((seat, None))
-            self.trick_views.append({"seat": seat, "pass": True})
+            self.trick_views.append((seat, None))
             events.append({"type": "pass", "public": {"seat": seat}})
         elif self._play(seat, play, events):
             return events  # the game is over
@@ -425,11 +446,12 @@ class TiengLenState(Verifies):
         cards = play[3]
         hand = self.hands[seat]
         in_hand = self.codes_in_hand[seat]
-        codes = [*map(_CODE_OF, cards)]
+        codes = [CODES[cards[0]]] if len(cards) == 1 else [*map(_CODE_OF, cards)]
         for c in cards:
             hand.remove(c)
         for code in codes:
             in_hand.remove(code)
+        self.counts[seat] = len(hand)
         if self.plays_of[seat] is not None:
             self.gone[seat].update(cards)
         self.played.extend(cards)
@@ -437,7 +459,7 @@ class TiengLenState(Verifies):
         self.played_codes += codes
         self.played_by_codes[seat] += codes
         self.trick.append((seat, cards))
-        self.trick_views.append({"seat": seat, "cards": codes})
+        self.trick_views.append((seat, codes))
         self.current_codes = codes
         # The event shares the codes with the trick's view: neither is changed, nor given
         # to a bot (an observation copies the trick).
@@ -491,22 +513,22 @@ class TiengLenState(Verifies):
             return []
         hand = self.hands[seat]
         current = self.current
-        code = _CODE_OF
         if current is None:
             plays = self._plays(seat)
             must = self.must_include
             if must is not None:
                 plays = [p for p in plays if must in p[3]]
-            return [{"cards": [*map(code, p[3])]} for p in plays]
+            return [{"cards": [*p[4]]} for p in plays]
         kind, length, top = current[0], current[1], current[2]
         if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
             # The hand is sorted: the singles that beat the card are those after it.
-            above = self.codes_in_hand[seat][bisect_right(hand, top) :]
-            actions: list[dict[str, Any]] = [{"cards": [c]} for c in above]
+            actions: list[dict[str, Any]] = []
+            for c in self.codes_in_hand[seat][bisect_right(hand, top) :]:
+                actions.append({"cards": [c]})  # a few: cheaper than a comprehension's call
         elif self.plays_of[seat] is None:
             # The hand's plays are not listed yet: list only those that beat the play (every
             # play is listed at the seat's first lead, on a hand smaller by then).
-            actions = [{"cards": [*map(code, p[3])]} for p in beating(hand, current)]
+            actions = [{"cards": [*p[4]]} for p in listed_beating(hand, current)]
         else:
             # beating(hand, current), read off the hand's sorted plays: those of the same
             # kind and length with a higher top card, then the bombs that beat these 2s.
@@ -517,15 +539,16 @@ class TiengLenState(Verifies):
                 for bomb in BOMBS_OVER_TWOS.get(kind, ()):
                     start = bisect_left(plays, bomb)
                     found += plays[start : bisect_left(plays, (bomb[0], bomb[1] + 1))]
-            actions = [{"cards": [*map(code, p[3])]} for p in found]
+            actions = [{"cards": [*p[4]]} for p in found]
         actions.append({"pass": True})
         return actions
 
-    def _plays(self, seat: int) -> list[Combo]:
-        """Every play the seat's hand can make, sorted (``combos.every_play``)."""
+    def _plays(self, seat: int) -> list[Listed]:
+        """Every play the seat's hand can make, sorted, with their codes
+        (``combos.listed_plays``)."""
         plays = self.plays_of[seat]
         if plays is None:
-            plays = self.plays_of[seat] = every_play(self.hands[seat])
+            plays = self.plays_of[seat] = listed_plays(self.hands[seat])
             self.gone[seat].clear()
         elif self.gone[seat]:
             gone = self.gone[seat]
@@ -561,6 +584,7 @@ class TiengLenState(Verifies):
         self.removed[seat] = tuple(self.hands[seat])
         count = len(self.hands[seat])
         self.hands[seat] = []
+        self.counts[seat] = 0
         self.codes_in_hand[seat] = []
         self.plays_of[seat] = None
         event = {"type": "eliminated", "public": {"seat": seat, "cards": count}}
@@ -620,10 +644,8 @@ class TiengLenState(Verifies):
 
     def _advance(self, seat: int, events: list[Event]) -> None:
         """The turn after ``seat``: the next seat still in the trick, or a new trick."""
-        n = self.num_players
         holding, passed, current_by = self.holding, self.passed, self.current_by
-        for k in range(1, n):
-            other = (seat + k) % n
+        for other in _AFTER[self.num_players][seat]:
             if holding[other] and not passed[other] and other != current_by:
                 self.turn = other
                 return
@@ -637,9 +659,11 @@ class TiengLenState(Verifies):
         self.current = None
         self.current_by = None
         self.passed = [False] * self.num_players
+        self.passed_seats = []
         self.trick = []
         self.trick_views = []
-        self.seen_trick = [[] for _ in range(self.num_players)]
+        seen: list[list[dict[str, Any]]] = [[], [], [], []]  # sliced: no comprehension's call
+        self.seen_trick = seen[: self.num_players]
         self.tricks += 1
         self.trick_leader = leader
         self.turn = leader

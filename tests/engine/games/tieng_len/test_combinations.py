@@ -9,7 +9,15 @@ import random
 import pytest
 
 from engine.games.tieng_len.cards import CODES
-from engine.games.tieng_len.combos import Kind, beating, beats, classify, every_play
+from engine.games.tieng_len.combos import (
+    Kind,
+    beating,
+    beats,
+    classify,
+    every_play,
+    listed_beating,
+    listed_plays,
+)
 
 from .helpers import combo
 
@@ -165,6 +173,23 @@ def test_beating_lists_exactly_the_plays_that_beat_the_table(seed):
     tables = [*list(_brute_force(rng.sample(range(52), 11))), combo("2H"), combo("2S 2C")]
     for table in tables:
         assert beating(hand, table) == [p for p in plays if beats(p, table)], table
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_listed_plays_carry_their_cards_codes(seed):
+    """legal_actions copies a listed play's codes: they must be its cards', in order, and the
+    plays the same as every_play's and beating's (which are the listed ones without them)."""
+    rng = random.Random(200 + seed)
+    hand = rng.sample(range(40) if seed % 2 else range(52), rng.choice([5, 11, 13]))
+    listed = listed_plays(hand)
+    tables = [*every_play(rng.sample(range(52), 11)), combo("2H"), combo("2S 2C"), combo("2D")]
+    for table in [None, *tables]:
+        plays = listed if table is None else listed_beating(hand, table)
+        assert [p[:4] for p in plays] == (
+            every_play(hand) if table is None else beating(hand, table)
+        )
+        for play in plays:
+            assert play[4] == tuple(CODES[c] for c in play[3]), play
 
 
 def test_a_bomb_on_2s_becomes_the_play_to_beat_as_its_own_kind_and_length():
