@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 
 from engine import BotFault, FaultKind, InProcessPlayer, builtin_bot, play_match
@@ -140,6 +141,21 @@ def test_random_legal_play_ends_with_placings_and_a_valid_replay(name, seats, se
         assert game["steps"], "a game has at least one move"
     stats = get_game(name).stats(result.replay)
     assert len(stats) == seats and all(isinstance(s, dict) for s in stats)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_replay_check_refuses_a_replay_that_breaks_either_schema(name):
+    """The check every test's replays pass (tests/conftest.py) is not a formality."""
+    replay = json.loads(json.dumps(play_match(name, random_players(name, 2), seed=1).replay))
+    validate_replay(replay)
+    envelope = json.loads(json.dumps(replay))
+    del envelope["games"][0]["end"]
+    with pytest.raises(jsonschema_rs.ValidationError, match="end"):
+        validate_replay(envelope)
+    game_part = json.loads(json.dumps(replay))
+    game_part["games"][0]["steps"][0]["action"] = {"no_such_key_in_any_game": True}
+    with pytest.raises(jsonschema_rs.ValidationError):
+        validate_replay(game_part)
 
 
 @pytest.mark.parametrize(("name", "seats"), list(tables()))
