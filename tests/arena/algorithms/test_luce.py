@@ -57,7 +57,7 @@ def test_probabilities_sum_to_one_and_information_sees_no_common_shift(strengths
 def test_the_fit_finds_the_strengths_it_was_given():
     model = luce.Model(np.array([0.4, -0.1, -0.4, 0.1]), {2: -1.0})
     rng = np.random.default_rng(0)
-    orders, p = luce.probabilities(model, [0, 1, 2, 3])
+    orders, _ = luce.probabilities(model, [0, 1, 2, 3])
     tables, placings = [], []
     by_table = {}  # 24 seat orders: each one's probabilities computed once (6 ms a call)
     for _ in range(4000):
