@@ -29,6 +29,7 @@ SCORE = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
 SAMPLES = 48
 
 _rng = random.Random(0)
+_counted = {}  # (*cards, trump) -> counts(cards, trump), for the decision under way
 
 
 def on_match_start(info):
@@ -42,7 +43,20 @@ def points(cards):
 
 
 def counts(cards, trump):
-    """Each card's count; Aces are 11 while the sum allows, the trump Ace first."""
+    """Each card's count; Aces are 11 while the sum allows, the trump Ace first.
+
+    A decision compares every candidate move with each of its 48 sampled moves, the same
+    few dozen hands over and over: each hand is counted once per decision (``act`` empties
+    the memo). The values are read, never changed, by the callers.
+    """
+    key = (*cards, trump)
+    known = _counted.get(key)
+    if known is None:
+        known = _counted[key] = _count(cards, trump)
+    return known
+
+
+def _count(cards, trump):
     values = [COUNT[c[0]] for c in cards]
     total = sum(values)
     aces = [i for i, c in enumerate(cards) if c[0] == "A"]
@@ -110,6 +124,7 @@ def greedy_share(obs):
 
 # --- decisions --------------------------------------------------------------------------
 def act(obs):
+    _counted.clear()
     return lie(obs) if obs["role"] == "liar" else judge(obs)
 
 
