@@ -3,8 +3,8 @@
 bayes must beat honest and random clearly at every table size, and honest must beat random.
 A fair share of first places is 1/seats; the thresholds leave a wide margin below what the
 bots reach. ``benchmarks/liars_strength.py`` plays the same tables with the same seeds for 400
-games each (about two minutes); here each table plays its first 120 games, since the test
-suite also checks every replay against the JSON Schemas, which costs more than the games.
+games each (about two minutes); here each table plays its first 120 games, which the
+thresholds' margins allow.
 """
 
 from __future__ import annotations
