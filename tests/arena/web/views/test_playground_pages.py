@@ -52,6 +52,9 @@ def test_a_playground_match_page_is_its_authors_alone(owner, other_user, staff) 
     text = page.content.decode()
     assert 'id="replay-viewer"' in text and "hello from the draft" in text
     assert 'id="replay-data"' in text and "arena/viewer/shell.js" in text
+    # The reason in the words the match page uses.
+    run.matches.update(reason="match_points")
+    assert "(match points)." in _client(owner).get(url).content.decode()
     for stranger in (other_user, staff):
         assert _client(stranger).get(url).status_code == 404
     assert _client(owner).get(f"/games/liars/play/runs/{run.pk}/matches/1/").status_code == 404
