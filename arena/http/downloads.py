@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from typing import TypeAlias
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.http import content_disposition_header
@@ -56,20 +58,32 @@ class _Sink:
         return data
 
 
-def _zipped(replays: Iterable[tuple[int, bytes]]) -> Iterator[bytes]:
+#: ``(match id, when it finished, its stored gzip replay)``, as the selectors give them.
+StoredReplay: TypeAlias = tuple[int, datetime | None, bytes]
+
+#: A zip entry's time when its match has none: the earliest a zip can hold.
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def _entry(match_id: int, finished_at: datetime | None) -> zipfile.ZipInfo:
+    """The entry of a match's replay, dated when the match finished (UTC; a zip holds no
+    time zone), so that the same replays give the same bytes at every download."""
+    when = finished_at.astimezone(UTC).timetuple()[:6] if finished_at else ZIP_EPOCH
+    return zipfile.ZipInfo(f"match-{match_id}.json.gz", date_time=when)
+
+
+def _zipped(replays: Iterable[StoredReplay]) -> Iterator[bytes]:
     sink = _Sink()
     # An unseekable file: zipfile writes each entry's sizes after its data.
     with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_STORED) as archive:
-        for match_id, data in replays:
-            archive.writestr(f"match-{match_id}.json.gz", data)
+        for match_id, finished_at, data in replays:
+            archive.writestr(_entry(match_id, finished_at), data)
             yield sink.take()
     yield sink.take()
 
 
-def replays_zip_response(
-    replays: Iterable[tuple[int, bytes]], filename: str
-) -> StreamingHttpResponse:
-    """``match-<id>.json.gz`` per ``(match id, stored gzip replay)``, streamed as one zip."""
+def replays_zip_response(replays: Iterable[StoredReplay], filename: str) -> StreamingHttpResponse:
+    """``match-<id>.json.gz`` per stored gzip replay, streamed as one zip."""
     response = StreamingHttpResponse(_zipped(replays), content_type="application/zip")
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response

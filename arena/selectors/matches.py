@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MatchState",
     "MatchWithReplay",
+    "StoredReplay",
     "bot_recent_match_ids",
     "bot_recent_matches",
     "match_detail_row",
@@ -294,13 +295,21 @@ def match_log_list(*, match: Match, user: User | AnonymousUser) -> QuerySet[Matc
     return logs.filter(bot__owner=user)
 
 
+class StoredReplay(NamedTuple):
+    """A finished match's stored replay (gzip JSON), for a bulk download."""
+
+    match_id: int
+    finished_at: datetime | None  # the zip entry's time, so one download is like the next
+    data: bytes
+
+
 #: Most replays one bulk download holds (the newest): a bound on the zip's size and time.
 BULK_REPLAYS = 500
 
 
 def replays_of_bot(
     *, bot: Any, user: User | AnonymousUser, version: int | None = None
-) -> Iterator[tuple[int, bytes]]:
+) -> Iterator[StoredReplay]:
     """``(match id, stored gzip replay)`` of the bot's finished matches, newest first, at
     most :data:`BULK_REPLAYS`; ``version`` (a number) keeps that version's. Owner only
     (Forbidden otherwise): the bulk download is the author's study material, and one
@@ -316,7 +325,7 @@ def replays_of_bot(
     return _stored_replays(ids)
 
 
-def replays_of_tournament(*, tournament: Any) -> Iterator[tuple[int, bytes]]:
+def replays_of_tournament(*, tournament: Any) -> Iterator[StoredReplay]:
     """``(match id, stored gzip replay)`` of every finished match of a tournament, in match
     order: its results are public, and so are its replays (the spectator's view; the bots'
     logs stay with their owners)."""
@@ -328,16 +337,17 @@ def replays_of_tournament(*, tournament: Any) -> Iterator[tuple[int, bytes]]:
     return _stored_replays(ids, newest_first=False)
 
 
-def _stored_replays(ids: list[int], *, newest_first: bool = True) -> Iterator[tuple[int, bytes]]:
+def _stored_replays(ids: list[int], *, newest_first: bool = True) -> Iterator[StoredReplay]:
     # A generator of its own, so the owner check above runs at the call, not at first use.
     rows = Replay.objects.filter(match_id__in=ids).order_by(
         "-match_id" if newest_first else "match_id"
     )
-    for match_id, data, stored_format in rows.values_list("match_id", "data", "format").iterator():
+    columns = ("match_id", "match__finished_at", "data", "format")
+    for match_id, finished_at, data, stored_format in rows.values_list(*columns).iterator():
         data = bytes(data)
         if stored_format != replay_io.REPLAY_FORMAT:
             data = replay_io.dumps(replay_io.loads(data))
-        yield match_id, data
+        yield StoredReplay(match_id, finished_at, data)
 
 
 def _seated(by_id: dict[int, dict[str, Any]], ids: list[int]) -> list[dict[str, Any]]:

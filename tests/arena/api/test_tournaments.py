@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime
 import gzip
 import io
 import json
@@ -393,6 +394,8 @@ def test_every_replay_of_a_tournament_downloads_as_one_zip(staff_client, anon_cl
     played = list(Match.objects.filter(tournament=tournament).order_by("id"))
     for match in played:
         ReplayFactory(match=match)
+    finished = datetime.datetime(2026, 3, 4, 5, 6, 8, tzinfo=datetime.UTC)
+    Match.objects.filter(pk=played[0].pk).update(finished_at=finished)
     Match.objects.filter(pk=played[-1].pk).update(status="failed")  # no result, no replay
     response = anon_client.get(f"/api/tournaments/{tournament.pk}/replays.zip")
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
@@ -402,6 +405,9 @@ def test_every_replay_of_a_tournament_downloads_as_one_zip(staff_client, anon_cl
     assert archive.namelist() == [f"match-{m.pk}.json.gz" for m in played[:-1]]
     first = json.loads(gzip.decompress(archive.read(f"match-{played[0].pk}.json.gz")))
     assert first["format"] == 2 and len(first["seats"]) == 2
+    # Each entry is dated when its match finished (UTC), not when it was downloaded, so the
+    # same replays are the same bytes at every download.
+    assert archive.getinfo(f"match-{played[0].pk}.json.gz").date_time == (2026, 3, 4, 5, 6, 8)
     page = anon_client.get(f"/tournaments/{tournament.pk}/replays.zip")
     assert page.status_code == 200 and b"".join(page.streaming_content) == data
     assert anon_client.get("/api/tournaments/999/replays.zip").status_code == 404
