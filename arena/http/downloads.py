@@ -69,7 +69,9 @@ def _entry(match_id: int, finished_at: datetime | None) -> zipfile.ZipInfo:
     """The entry of a match's replay, dated when the match finished (UTC; a zip holds no
     time zone), so that the same replays give the same bytes at every download."""
     when = finished_at.astimezone(UTC).timetuple()[:6] if finished_at else ZIP_EPOCH
-    return zipfile.ZipInfo(f"match-{match_id}.json.gz", date_time=when)
+    info = zipfile.ZipInfo(f"match-{match_id}.json.gz", date_time=when)
+    info.external_attr = 0o600 << 16  # rw for the owner, as writestr gives a name
+    return info
 
 
 def _zipped(replays: Iterable[StoredReplay]) -> Iterator[bytes]:

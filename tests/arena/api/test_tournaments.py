@@ -407,7 +407,8 @@ def test_every_replay_of_a_tournament_downloads_as_one_zip(staff_client, anon_cl
     assert first["format"] == 2 and len(first["seats"]) == 2
     # Each entry is dated when its match finished (UTC), not when it was downloaded, so the
     # same replays are the same bytes at every download.
-    assert archive.getinfo(f"match-{played[0].pk}.json.gz").date_time == (2026, 3, 4, 5, 6, 8)
+    entry = archive.getinfo(f"match-{played[0].pk}.json.gz")
+    assert entry.date_time == (2026, 3, 4, 5, 6, 8) and entry.external_attr >> 16 == 0o600
     page = anon_client.get(f"/tournaments/{tournament.pk}/replays.zip")
     assert page.status_code == 200 and b"".join(page.streaming_content) == data
     assert anon_client.get("/api/tournaments/999/replays.zip").status_code == 404
