@@ -18,8 +18,7 @@ from __future__ import annotations
 import enum
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import chain, combinations, product, repeat
-from operator import itemgetter
+from itertools import chain, combinations, cycle, product, repeat
 
 from engine.games.tieng_len.cards import ACE, CODES, TWO
 
@@ -177,7 +176,6 @@ for _key in range(13 << 4):
     _ALL_SETS.append(_SETS_OF[2][_key] + _SETS_OF[3][_key] + _SETS_OF[4][_key])
 #: Each card's single, by its number.
 _SINGLES: tuple[Listed, ...] = tuple((SINGLE, 1, c, (c,), (CODES[c],)) for c in range(52))
-_LAST = itemgetter(-1)
 # Endless and stateless, so shared by every zip that needs them (one fewer object each).
 _SEQUENCES = repeat(SEQUENCE)
 _REPEAT = tuple(map(repeat, range(13)))
@@ -185,49 +183,66 @@ _REPEAT = tuple(map(repeat, range(13)))
 
 def _keys(hand: Sequence[int]) -> list[int]:
     """Each rank's key (``rank << 4 | suits held``), 3s first."""
-    keys = _NO_SUITS[:]
+    keys = _NO_SUITS.copy()
     for c in hand:
         keys[c >> 2] |= _BIT[c]
     return keys
 
 
-def _spans(held: Sequence[Sequence[object]], length: int | None) -> list[tuple[int, int]]:
-    """``(start, n)`` of every run of ``n`` consecutive ranks from 3 up to A that ``held``
-    (by rank) has something of, three ranks or more (``length`` ranks when given)."""
+#: Each rank's bit by its key (``_keys``), for the masks ``_spans`` reads: set when the
+#: hand holds the rank (below the 2s); when it holds a pair of it.
+_HELD_BIT = tuple(
+    (1 << (key >> 4)) if key & 15 and key >> 4 <= ACE else 0 for key in range(13 << 4)
+)
+_PAIR_BIT = tuple(
+    (1 << (key >> 4)) if (key & 15).bit_count() >= 2 and key >> 4 <= ACE else 0
+    for key in range(13 << 4)
+)
+
+
+def _spans(mask: int, length: int | None) -> list[tuple[int, int]]:
+    """``(start, n)`` of every run of ``n`` consecutive ranks whose bits ``mask`` has (bit r
+    for rank r), three ranks or more (``length`` ranks when given), in no set order (the
+    plays made of them are sorted).
+
+    Bit r of ``starts`` says that ranks r to r + n - 1 are all held: a shift and an ``&``
+    for each length, and a step for each run found, cheaper than walking the ranks.
+    """
     spans: list[tuple[int, int]] = []
-    start = 0
-    while start < ACE - 1:  # a run of three starting at Q ends at A
-        if not held[start]:
-            start += 1
-            continue
-        end = start
-        while end < ACE and held[end + 1]:
-            end += 1
-        for first in range(start, end - 1):
-            if length is None:
-                spans += zip(repeat(first), range(3, end - first + 2))
-            elif first + length - 1 <= end:
-                spans.append((first, length))
-        start = end + 1
+    starts = mask & mask >> 1
+    n = 2
+    while starts:
+        starts &= mask >> n
+        n += 1
+        if length is None or n == length:
+            found = starts
+            while found:
+                low = found & -found
+                spans.append((low.bit_length() - 1, n))
+                found ^= low
+            if n == length:
+                break
     return spans
 
 
 def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) -> None:
     """Every sequence (of ``length`` cards, or of any length when None) whose top rank is
     ``low`` or more, in C-level loops."""
-    groups = [*map(_GROUP.__getitem__, keys)]
-    spans = _spans(groups, length)
+    spans = _spans(sum(map(_HELD_BIT.__getitem__, keys)), length)
     if spans:
+        groups = [*map(_GROUP.__getitem__, keys)]
         names = [*map(_GROUP_NAMES.__getitem__, keys)]
         for start, n in spans:
             if start + n <= low:
                 continue  # it ends below the rank asked for
             held = groups[start : start + n]
-            # The repeats are endless: the products end it (strict= is a keyword's cost).
-            out += zip(  # noqa: B905
+            # The products vary their last group fastest, so the top cards are that group's
+            # cards over and over (a cycle: cheaper than a third product and a map).
+            # The repeats and the cycle are endless: the products end the zip.
+            out += zip(
                 _SEQUENCES,
                 _REPEAT[n],
-                map(_LAST, product(*held)),
+                cycle(held[-1]),
                 product(*held),
                 product(*names[start : start + n]),
             )
@@ -235,9 +250,9 @@ def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) 
 
 def _pair_runs(keys: list[int], pairs: int | None, out: list[Listed]) -> None:
     """Every double sequence (of ``pairs`` pairs, or of any length when None)."""
-    pair_lists = [*map(_PAIRS.__getitem__, keys)]
-    spans = _spans(pair_lists, pairs)
+    spans = _spans(sum(map(_PAIR_BIT.__getitem__, keys)), pairs)
     if spans:
+        pair_lists = [*map(_PAIRS.__getitem__, keys)]
         name_lists = [*map(_PAIR_NAMES.__getitem__, keys)]
         for start, n in spans:
             chosen_codes = zip(
