@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import chain, combinations, cycle, product, repeat
+from itertools import chain, combinations, product
 
 from engine.games.tieng_len.cards import ACE, CODES, TWO
 
@@ -176,9 +176,8 @@ for _key in range(13 << 4):
     _ALL_SETS.append(_SETS_OF[2][_key] + _SETS_OF[3][_key] + _SETS_OF[4][_key])
 #: Each card's single, by its number.
 _SINGLES: tuple[Listed, ...] = tuple((SINGLE, 1, c, (c,), (CODES[c],)) for c in range(52))
-# Endless and stateless, so shared by every zip that needs them (one fewer object each).
-_SEQUENCES = repeat(SEQUENCE)
-_REPEAT = tuple(map(repeat, range(13)))
+#: Each rank's cards by its key as links of a sequence: ``((card,), (code,), card)``.
+_LINKS = [tuple(((c,), (CODES[c],), c) for c in cards) for cards in _GROUP]
 
 
 def _keys(hand: Sequence[int]) -> list[int]:
@@ -227,25 +226,44 @@ def _spans(mask: int, length: int | None) -> list[tuple[int, int]]:
 
 def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) -> None:
     """Every sequence (of ``length`` cards, or of any length when None) whose top rank is
-    ``low`` or more, in C-level loops."""
-    spans = _spans(sum(map(_HELD_BIT.__getitem__, keys)), length)
-    if spans:
-        groups = [*map(_GROUP.__getitem__, keys)]
-        names = [*map(_GROUP_NAMES.__getitem__, keys)]
-        for start, n in spans:
-            if start + n <= low:
-                continue  # it ends below the rank asked for
-            held = groups[start : start + n]
-            # The products vary their last group fastest, so the top cards are that group's
-            # cards over and over (a cycle: cheaper than a third product and a map).
-            # The repeats and the cycle are endless: the products end the zip.
-            out += zip(
-                _SEQUENCES,
-                _REPEAT[n],
-                cycle(held[-1]),
-                product(*held),
-                product(*names[start : start + n]),
-            )
+    ``low`` or more.
+
+    From each rank that starts three held ranks, the sequences of three are made by one
+    comprehension, then each longer one from one a rank shorter by adding a card: cheaper
+    than a ``product`` for each run and length, whose set-up cost more than the two or
+    three sequences it made (``docs/engine-speed.md``).
+    """
+    mask = sum(map(_HELD_BIT.__getitem__, keys))
+    firsts = mask & mask >> 1 & mask >> 2  # bit r: ranks r, r + 1 and r + 2 held
+    while firsts:
+        bit = firsts & -firsts
+        firsts ^= bit
+        first = bit.bit_length() - 1
+        last = first + 2
+        while mask >> last + 1 & 1:
+            last += 1
+        if length is not None:
+            if first + length - 1 > last:
+                continue
+            last = first + length - 1
+        if last < low:
+            continue
+        seqs = [
+            (SEQUENCE, 3, top, low_cards + cards + card, low_codes + codes + code)
+            for low_cards, low_codes, _ in _LINKS[keys[first]]
+            for cards, codes, _ in _LINKS[keys[first + 1]]
+            for card, code, top in _LINKS[keys[first + 2]]
+        ]
+        if first + 2 >= low and (length is None or length == 3):
+            out += seqs
+        for rank in range(first + 3, last + 1):
+            seqs = [
+                (SEQUENCE, rank - first + 1, top, cards + card, codes + code)
+                for _, _, _, cards, codes in seqs
+                for card, code, top in _LINKS[keys[rank]]
+            ]
+            if rank >= low and (length is None or rank == last):
+                out += seqs
 
 
 def _pair_runs(keys: list[int], pairs: int | None, out: list[Listed]) -> None:
