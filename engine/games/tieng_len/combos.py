@@ -177,7 +177,9 @@ for _key in range(13 << 4):
 #: Each card's single, by its number.
 _SINGLES: tuple[Listed, ...] = tuple((SINGLE, 1, c, (c,), (CODES[c],)) for c in range(52))
 #: Each rank's cards by its key as links of a sequence: ``((card,), (code,), card)``.
-_LINKS = [tuple(((c,), (CODES[c],), c) for c in cards) for cards in _GROUP]
+_LINKS: list[tuple[tuple[tuple[int, ...], tuple[str, ...], int], ...]] = [
+    tuple(((c,), (CODES[c],), c) for c in cards) for cards in _GROUP
+]
 
 
 def _keys(hand: Sequence[int]) -> list[int]:
@@ -248,7 +250,7 @@ def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) 
             last = first + length - 1
         if last < low:
             continue
-        seqs = [
+        seqs: list[Listed] = [
             (SEQUENCE, 3, top, low_cards + cards + card, low_codes + codes + code)
             for low_cards, low_codes, _ in _LINKS[keys[first]]
             for cards, codes, _ in _LINKS[keys[first + 1]]
