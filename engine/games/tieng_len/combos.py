@@ -16,7 +16,7 @@ every move.
 from __future__ import annotations
 
 import enum
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import chain, combinations, product
 
@@ -35,7 +35,9 @@ __all__ = [
     "every_play",
     "is_bomb_over_twos",
     "listed_beating",
+    "listed_bombs",
     "listed_plays",
+    "may_beat",
 ]
 
 #: ``(kind, length, top, cards)``; see the module docstring.
@@ -182,6 +184,12 @@ _LINKS: list[tuple[tuple[tuple[int, ...], tuple[str, ...], int], ...]] = [
 ]
 
 
+#: A card's rank by its number, called by map (a list's __getitem__ is called directly);
+#: its rank's bit (none for the 2s, never in a sequence).
+_RANK_OF = [c >> 2 for c in range(52)].__getitem__
+_RANK_BIT = [1 << (c >> 2) if c >> 2 <= ACE else 0 for c in range(52)].__getitem__
+
+
 def _keys(hand: Sequence[int]) -> list[int]:
     """Each rank's key (``rank << 4 | suits held``), 3s first."""
     keys = _NO_SUITS.copy()
@@ -325,13 +333,57 @@ def listed_beating(hand: Sequence[int], current: Combo) -> list[Listed]:
             out = [*chain.from_iterable(map(_SETS_OF[length].__getitem__, keys))]
         out = [play for play in out if play[2] > top]
     if top >> 2 == TWO and kind in BOMBS_OVER_TWOS:
-        for bomb_kind, bomb_length in BOMBS_OVER_TWOS[kind]:
-            if bomb_kind == FOUR:
-                out += chain.from_iterable(map(_SETS_OF[4].__getitem__, keys))
-            else:
-                _pair_runs(keys, bomb_length, out)
+        _bombs(keys, kind, out)
     out.sort()
     return out
+
+
+def _bombs(keys: list[int], kind: int, out: list[Listed]) -> None:
+    """The bombs that beat a play of 2s of ``kind`` (:data:`BOMBS_OVER_TWOS`), unsorted."""
+    for bomb_kind, bomb_length in BOMBS_OVER_TWOS[kind]:
+        if bomb_kind == FOUR:
+            out += chain.from_iterable(map(_SETS_OF[4].__getitem__, keys))
+        else:
+            _pair_runs(keys, bomb_length, out)
+
+
+def listed_bombs(hand: Sequence[int], kind: int) -> list[Listed]:
+    """The combinations of the (sorted) hand that bomb a play of 2s of ``kind`` (a single,
+    a pair or a triple: ruling 2), sorted, with their codes.
+
+    Each such bomb holds ``kind + 3`` cards more than it has ranks (a four, three pairs;
+    four pairs; five pairs), so a hand with fewer cards over its ranks has none: told by
+    C-level calls, as most hands are, before any listing.
+    """
+    if len(hand) - len({*map(_RANK_OF, hand)}) < kind + 3:
+        return []
+    out: list[Listed] = []
+    _bombs(_keys(hand), kind, out)
+    out.sort()
+    return out
+
+
+def may_beat(hand: Sequence[int], current: Combo) -> bool:
+    """False when the (sorted) hand surely holds nothing that beats a pair or a sequence
+    that is not of 2s (True otherwise, and for every other play): most hands hold nothing,
+    and this tells so by a few C-level calls rather than a listing.
+
+    A pair that beats needs two cards of a rank from the pair's up; a sequence that beats,
+    ``length`` held ranks in a row up to the sequence's top rank or higher.
+    """
+    kind, length, rank = current[0], current[1], current[2] >> 2
+    if rank == TWO:
+        return True
+    if kind == PAIR:
+        above = hand[bisect_left(hand, rank << 2) :]
+        return len(above) > len({*map(_RANK_OF, above)})
+    if kind == SEQUENCE:
+        mask = sum({*map(_RANK_BIT, hand)})
+        starts = mask
+        for shift in range(1, length):
+            starts &= mask >> shift
+        return starts >> rank - length + 1 != 0
+    return True
 
 
 def beating(hand: Sequence[int], current: Combo) -> list[Combo]:

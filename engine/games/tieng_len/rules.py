@@ -41,7 +41,9 @@ from engine.games.tieng_len.combos import (
     describe,
     is_bomb_over_twos,
     listed_beating,
+    listed_bombs,
     listed_plays,
+    may_beat,
 )
 
 __all__ = ["IllegalMove", "TiengLenState", "instant_win", "points_for"]
@@ -527,11 +529,15 @@ class TiengLenState(Verifies):
                 plays = [p for p in plays if must in p[3]]
             return [{"cards": [*p[4]]} for p in plays]
         kind, length, top = current[0], current[1], current[2]
-        if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
+        if kind == SINGLE:  # the common case, kept cheap
             # The hand is sorted: the singles that beat the card are those after it.
             actions: list[dict[str, Any]] = []
             for c in self.codes_in_hand[seat][bisect_right(hand, top) :]:
                 actions.append({"cards": [c]})  # a few: cheaper than a comprehension's call
+            if top >> 2 == TWO:  # then the bombs that beat a 2, which few hands hold
+                actions += [{"cards": [*p[4]]} for p in listed_bombs(hand, SINGLE)]
+        elif not may_beat(hand, current):
+            actions = []  # nothing beats it: asked of the hand at once, without a listing
         elif self.plays_of[seat] is None:
             # The hand's plays are not listed yet: list only those that beat the play (every
             # play is listed at the seat's first lead, on a hand smaller by then).
