@@ -16,10 +16,9 @@ every move.
 from __future__ import annotations
 
 import enum
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import chain, combinations, product, repeat
-from operator import itemgetter
+from itertools import chain, combinations, product
 
 from engine.games.tieng_len.cards import ACE, CODES, TWO
 
@@ -36,7 +35,9 @@ __all__ = [
     "every_play",
     "is_bomb_over_twos",
     "listed_beating",
+    "listed_bombs",
     "listed_plays",
+    "may_beat",
 ]
 
 #: ``(kind, length, top, cards)``; see the module docstring.
@@ -177,67 +178,109 @@ for _key in range(13 << 4):
     _ALL_SETS.append(_SETS_OF[2][_key] + _SETS_OF[3][_key] + _SETS_OF[4][_key])
 #: Each card's single, by its number.
 _SINGLES: tuple[Listed, ...] = tuple((SINGLE, 1, c, (c,), (CODES[c],)) for c in range(52))
-_LAST = itemgetter(-1)
-# Endless and stateless, so shared by every zip that needs them (one fewer object each).
-_SEQUENCES = repeat(SEQUENCE)
-_REPEAT = tuple(map(repeat, range(13)))
+#: Each rank's cards by its key as links of a sequence: ``((card,), (code,), card)``.
+_LINKS: list[tuple[tuple[tuple[int, ...], tuple[str, ...], int], ...]] = [
+    tuple(((c,), (CODES[c],), c) for c in cards) for cards in _GROUP
+]
+
+
+#: A card's rank by its number, called by map (a list's __getitem__ is called directly);
+#: its rank's bit (none for the 2s, never in a sequence).
+_RANK_OF = [c >> 2 for c in range(52)].__getitem__
+_RANK_BIT = [1 << (c >> 2) if c >> 2 <= ACE else 0 for c in range(52)].__getitem__
 
 
 def _keys(hand: Sequence[int]) -> list[int]:
     """Each rank's key (``rank << 4 | suits held``), 3s first."""
-    keys = _NO_SUITS[:]
+    keys = _NO_SUITS.copy()
     for c in hand:
         keys[c >> 2] |= _BIT[c]
     return keys
 
 
-def _spans(held: Sequence[Sequence[object]], length: int | None) -> list[tuple[int, int]]:
-    """``(start, n)`` of every run of ``n`` consecutive ranks from 3 up to A that ``held``
-    (by rank) has something of, three ranks or more (``length`` ranks when given)."""
+#: Each rank's bit by its key (``_keys``), for the masks ``_spans`` reads: set when the
+#: hand holds the rank (below the 2s); when it holds a pair of it.
+_HELD_BIT = tuple(
+    (1 << (key >> 4)) if key & 15 and key >> 4 <= ACE else 0 for key in range(13 << 4)
+)
+_PAIR_BIT = tuple(
+    (1 << (key >> 4)) if (key & 15).bit_count() >= 2 and key >> 4 <= ACE else 0
+    for key in range(13 << 4)
+)
+
+
+def _spans(mask: int, length: int | None) -> list[tuple[int, int]]:
+    """``(start, n)`` of every run of ``n`` consecutive ranks whose bits ``mask`` has (bit r
+    for rank r), three ranks or more (``length`` ranks when given), in no set order (the
+    plays made of them are sorted).
+
+    Bit r of ``starts`` says that ranks r to r + n - 1 are all held: a shift and an ``&``
+    for each length, and a step for each run found, cheaper than walking the ranks.
+    """
     spans: list[tuple[int, int]] = []
-    start = 0
-    while start < ACE - 1:  # a run of three starting at Q ends at A
-        if not held[start]:
-            start += 1
-            continue
-        end = start
-        while end < ACE and held[end + 1]:
-            end += 1
-        for first in range(start, end - 1):
-            if length is None:
-                spans += zip(repeat(first), range(3, end - first + 2))
-            elif first + length - 1 <= end:
-                spans.append((first, length))
-        start = end + 1
+    starts = mask & mask >> 1
+    n = 2
+    while starts:
+        starts &= mask >> n
+        n += 1
+        if length is None or n == length:
+            found = starts
+            while found:
+                low = found & -found
+                spans.append((low.bit_length() - 1, n))
+                found ^= low
+            if n == length:
+                break
     return spans
 
 
 def _runs(keys: list[int], length: int | None, out: list[Listed], low: int = 0) -> None:
     """Every sequence (of ``length`` cards, or of any length when None) whose top rank is
-    ``low`` or more, in C-level loops."""
-    groups = [*map(_GROUP.__getitem__, keys)]
-    spans = _spans(groups, length)
-    if spans:
-        names = [*map(_GROUP_NAMES.__getitem__, keys)]
-        for start, n in spans:
-            if start + n <= low:
-                continue  # it ends below the rank asked for
-            held = groups[start : start + n]
-            # The repeats are endless: the products end it (strict= is a keyword's cost).
-            out += zip(  # noqa: B905
-                _SEQUENCES,
-                _REPEAT[n],
-                map(_LAST, product(*held)),
-                product(*held),
-                product(*names[start : start + n]),
-            )
+    ``low`` or more.
+
+    From each rank that starts three held ranks, the sequences of three are made by one
+    comprehension, then each longer one from one a rank shorter by adding a card: cheaper
+    than a ``product`` for each run and length, whose set-up cost more than the two or
+    three sequences it made (``docs/engine-speed.md``).
+    """
+    mask = sum(map(_HELD_BIT.__getitem__, keys))
+    firsts = mask & mask >> 1 & mask >> 2  # bit r: ranks r, r + 1 and r + 2 held
+    while firsts:
+        bit = firsts & -firsts
+        firsts ^= bit
+        first = bit.bit_length() - 1
+        last = first + 2
+        while mask >> last + 1 & 1:
+            last += 1
+        if length is not None:
+            if first + length - 1 > last:
+                continue
+            last = first + length - 1
+        if last < low:
+            continue
+        seqs: list[Listed] = [
+            (SEQUENCE, 3, top, low_cards + cards + card, low_codes + codes + code)
+            for low_cards, low_codes, _ in _LINKS[keys[first]]
+            for cards, codes, _ in _LINKS[keys[first + 1]]
+            for card, code, top in _LINKS[keys[first + 2]]
+        ]
+        if first + 2 >= low and (length is None or length == 3):
+            out += seqs
+        for rank in range(first + 3, last + 1):
+            seqs = [
+                (SEQUENCE, rank - first + 1, top, cards + card, codes + code)
+                for _, _, _, cards, codes in seqs
+                for card, code, top in _LINKS[keys[rank]]
+            ]
+            if rank >= low and (length is None or rank == last):
+                out += seqs
 
 
 def _pair_runs(keys: list[int], pairs: int | None, out: list[Listed]) -> None:
     """Every double sequence (of ``pairs`` pairs, or of any length when None)."""
-    pair_lists = [*map(_PAIRS.__getitem__, keys)]
-    spans = _spans(pair_lists, pairs)
+    spans = _spans(sum(map(_PAIR_BIT.__getitem__, keys)), pairs)
     if spans:
+        pair_lists = [*map(_PAIRS.__getitem__, keys)]
         name_lists = [*map(_PAIR_NAMES.__getitem__, keys)]
         for start, n in spans:
             chosen_codes = zip(
@@ -290,13 +333,57 @@ def listed_beating(hand: Sequence[int], current: Combo) -> list[Listed]:
             out = [*chain.from_iterable(map(_SETS_OF[length].__getitem__, keys))]
         out = [play for play in out if play[2] > top]
     if top >> 2 == TWO and kind in BOMBS_OVER_TWOS:
-        for bomb_kind, bomb_length in BOMBS_OVER_TWOS[kind]:
-            if bomb_kind == FOUR:
-                out += chain.from_iterable(map(_SETS_OF[4].__getitem__, keys))
-            else:
-                _pair_runs(keys, bomb_length, out)
+        _bombs(keys, kind, out)
     out.sort()
     return out
+
+
+def _bombs(keys: list[int], kind: int, out: list[Listed]) -> None:
+    """The bombs that beat a play of 2s of ``kind`` (:data:`BOMBS_OVER_TWOS`), unsorted."""
+    for bomb_kind, bomb_length in BOMBS_OVER_TWOS[kind]:
+        if bomb_kind == FOUR:
+            out += chain.from_iterable(map(_SETS_OF[4].__getitem__, keys))
+        else:
+            _pair_runs(keys, bomb_length, out)
+
+
+def listed_bombs(hand: Sequence[int], kind: int) -> list[Listed]:
+    """The combinations of the (sorted) hand that bomb a play of 2s of ``kind`` (a single,
+    a pair or a triple: ruling 2), sorted, with their codes.
+
+    Each such bomb holds ``kind + 3`` cards more than it has ranks (a four, three pairs;
+    four pairs; five pairs), so a hand with fewer cards over its ranks has none: told by
+    C-level calls, as most hands are, before any listing.
+    """
+    if len(hand) - len({*map(_RANK_OF, hand)}) < kind + 3:
+        return []
+    out: list[Listed] = []
+    _bombs(_keys(hand), kind, out)
+    out.sort()
+    return out
+
+
+def may_beat(hand: Sequence[int], current: Combo) -> bool:
+    """False when the (sorted) hand surely holds nothing that beats a pair or a sequence
+    that is not of 2s (True otherwise, and for every other play): most hands hold nothing,
+    and this tells so by a few C-level calls rather than a listing.
+
+    A pair that beats needs two cards of a rank from the pair's up; a sequence that beats,
+    ``length`` held ranks in a row up to the sequence's top rank or higher.
+    """
+    kind, length, rank = current[0], current[1], current[2] >> 2
+    if rank == TWO:
+        return True
+    if kind == PAIR:
+        above = hand[bisect_left(hand, rank << 2) :]
+        return len(above) > len({*map(_RANK_OF, above)})
+    if kind == SEQUENCE:
+        mask = sum({*map(_RANK_BIT, hand)})
+        starts = mask
+        for shift in range(1, length):
+            starts &= mask >> shift
+        return starts >> rank - length + 1 != 0
+    return True
 
 
 def beating(hand: Sequence[int], current: Combo) -> list[Combo]:

@@ -77,7 +77,7 @@ def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
             "kind": _KIND_LABELS[current[0]],
             "length": current[1],
             "top": CODES[current[2]],
-            "cards": state.current_codes[:],
+            "cards": state.current_codes.copy(),
         }
     trick = state.trick_views
     seen = state.seen_trick[seat]
@@ -86,22 +86,22 @@ def observation(state: TiengLenState, seat: int) -> dict[str, Any]:
             if cards is None:
                 seen.append({"seat": who, "pass": True})
             else:
-                seen.append({"seat": who, "cards": cards[:]})
+                seen.append({"seat": who, "cards": cards.copy()})
     must = state.must_include
     template = state.templates[seat]
     if template is None:
         template = state.templates[seat] = _template(state, seat)
     out = template.copy()
-    out["hand"] = state.codes_in_hand[seat][:]
+    out["hand"] = state.codes_in_hand[seat].copy()
     out["to_beat"] = to_beat
     out["leader"] = state.trick_leader
-    out["passed"] = state.passed_seats[:]
-    out["trick"] = seen[:]
-    out["card_counts"] = state.counts[:]
-    out["played"] = state.played_codes[:]
+    out["passed"] = state.passed_seats.copy()
+    out["trick"] = seen.copy()
+    out["card_counts"] = state.counts.copy()
+    out["played"] = state.played_codes.copy()
     out["played_by"] = [*map(list.copy, state.played_by_codes)]
-    out["out"] = state.finished[:]
-    out["eliminated"] = state.eliminated[:]
+    out["out"] = state.finished.copy()
+    out["eliminated"] = state.eliminated.copy()
     if must is not None:
         out["must_include"] = CODES[must]
     return out

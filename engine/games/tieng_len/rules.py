@@ -41,13 +41,16 @@ from engine.games.tieng_len.combos import (
     describe,
     is_bomb_over_twos,
     listed_beating,
+    listed_bombs,
     listed_plays,
+    may_beat,
 )
 
 __all__ = ["IllegalMove", "TiengLenState", "instant_win", "points_for"]
 
 _KIND_LABELS = tuple(kind.label for kind in Kind)
-_CODE_OF = CODES.__getitem__
+# A list's __getitem__ is called by map without the slot wrapper a tuple's goes through.
+_CODE_OF = list(CODES).__getitem__
 _INDEX_GET = INDEX.get
 _ABOVE = (99,)  # above every tuple of cards (numbers 0-51): bisects past a top card
 _PASS: dict[str, Any] = {"pass": True}
@@ -158,8 +161,6 @@ class TiengLenState(Verifies):
         "passed",
         "passed_seats",
         "pending",
-        "played",
-        "played_by",
         "played_by_codes",
         "played_codes",
         "plays_of",
@@ -167,7 +168,6 @@ class TiengLenState(Verifies):
         "rotation",
         "seen_trick",
         "templates",
-        "trick",
         "trick_leader",
         "trick_views",
         "tricks",
@@ -207,10 +207,7 @@ class TiengLenState(Verifies):
         self.current: Combo | None = None  # the play to beat; None while leading
         self.current_by: int | None = None
         self.passed = [False] * n
-        self.trick: list[tuple[int, tuple[int, ...] | None]] = []  # (seat, cards or None)
         self.tricks = 0  # tricks started
-        self.played: list[int] = []  # every card played, in order
-        self.played_by: list[list[int]] = [[] for _ in range(n)]
         self._start_views(n)
         # Every play each hand can make (sorted; None until first asked for) and the cards
         # it has played since: a hand only loses cards, so its plays are the plays it had
@@ -229,7 +226,7 @@ class TiengLenState(Verifies):
         """What observations show, kept as play goes in the form they show it (card codes,
         lists), so that an observation copies lists rather than building them (observe.py)."""
         self.codes_in_hand: list[list[str]] = [[*map(_CODE_OF, hand)] for hand in self.hands]
-        self.played_codes: list[str] = []
+        self.played_codes: list[str] = []  # every card played, in order
         self.played_by_codes: list[list[str]] = [[] for _ in range(n)]
         self.current_codes: list[str] = []  # the play to beat's cards
         self.counts: list[int] = [*map(len, self.hands)]  # each hand's cards
@@ -250,10 +247,19 @@ class TiengLenState(Verifies):
         plays position (s + rotation) % n, so rotating the deal hands each seat another's
         cards. With fewer than four seats the rest of the pack stays out of play, unseen.
         """
-        return cls.from_deck(shuffled(seed), num_players, **table)
+        # The shuffle makes a whole pack: nothing for from_deck's check to find.
+        return cls._from_pack(shuffled(seed), num_players, **table)
 
     @classmethod
-    def from_deck(
+    def from_deck(cls, deck: Sequence[int], num_players: int, **table: Unpack[Table]) -> Self:
+        """Deal a shuffled pack (card numbers, the first card dealt first), such as a
+        replay's record (a referee's re-play), as :meth:`deal` deals its shuffle."""
+        if sorted(deck) != _PACK:  # the hands' cards are then distinct cards of one pack
+            raise ValueError("the pack must hold each of the 52 cards exactly once")
+        return cls._from_pack(deck, num_players, **table)
+
+    @classmethod
+    def _from_pack(
         cls,
         deck: Sequence[int],
         num_players: int,
@@ -263,10 +269,7 @@ class TiengLenState(Verifies):
         leader: int | None = None,
         instant_wins: bool = False,
     ) -> Self:
-        """Deal a shuffled pack (card numbers, the first card dealt first): :meth:`deal`
-        with its shuffle, or a replay's record (a referee's re-play)."""
-        if sorted(deck) != _PACK:  # the hands' cards are then distinct cards of one pack
-            raise ValueError("the pack must hold each of the 52 cards exactly once")
+        """Deal a whole pack (checked already)."""
         by_position = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(num_players)]
         hands = [by_position[(s + rotation) % num_players] for s in range(num_players)]
         return cls(
@@ -291,6 +294,16 @@ class TiengLenState(Verifies):
         return cls(numbers, dealer=dealer, leader=leader, out_of_play=rest)
 
     # --- reading the position -------------------------------------------------------------
+    @property
+    def played(self) -> list[int]:
+        """Every card played, in order (kept as codes, which is what observations show)."""
+        return [INDEX[c] for c in self.played_codes]
+
+    @property
+    def played_by(self) -> list[list[int]]:
+        """The cards each seat has played, in order."""
+        return [[INDEX[c] for c in codes] for codes in self.played_by_codes]
+
     @property
     def is_over(self) -> bool:
         return self.turn is None
@@ -398,32 +411,32 @@ class TiengLenState(Verifies):
         when a new trick starts and who leads it; ``game_end`` when one seat alone holds
         cards. Events of eliminations since the last move come first.
         """
-        # One card on a single (or on nothing), the commonest play, checked at once; every
-        # other action, and anything wrong, goes through verify() and its messages.
-        cards = action.get("cards") if type(action) is dict and len(action) == 1 else None
+        # A pass where one is allowed and one card on a single (or on nothing), the
+        # commonest actions, are checked at once; every other action, and anything wrong,
+        # goes through verify() and its messages.
         play: Combo | None
-        if (
-            type(cards) is list
-            and len(cards) == 1
-            and seat == self.turn
-            and type(cards[0]) is str
-            and (number := _INDEX_GET(cards[0])) is not None
-            and number in self.hands[seat]
-            and (self.must_include is None or self.must_include == number)
-            and (
-                (current := self.current) is None or (current[0] == SINGLE and number > current[2])
-            )
-        ):
-            play = (SINGLE, 1, number, (number,))
-        elif (
-            cards is None
-            and seat == self.turn
-            and self.current is not None
-            and type(action) is dict
-            and len(action) == 1
-            and action.get("pass") is True
-        ):
-            play = None  # a pass where one is allowed, the next commonest, as verify() says
+        if type(action) is dict and len(action) == 1 and seat == self.turn:
+            cards = action.get("cards")
+            if cards is None:
+                if action.get("pass") is True and self.current is not None:
+                    play = None
+                else:
+                    play = self.verify(seat, action)
+            elif (
+                type(cards) is list
+                and len(cards) == 1
+                and type(cards[0]) is str
+                and (number := _INDEX_GET(cards[0])) is not None
+                and number in self.hands[seat]
+                and (self.must_include is None or self.must_include == number)
+                and (
+                    (current := self.current) is None
+                    or (current[0] == SINGLE and number > current[2])
+                )
+            ):
+                play = (SINGLE, 1, number, (number,))
+            else:
+                play = self.verify(seat, action)
         else:
             play = self.verify(seat, action)
         events = self.pending
@@ -432,7 +445,6 @@ class TiengLenState(Verifies):
         if play is None:
             self.passed[seat] = True
             insort(self.passed_seats, seat)
-            self.trick.append((seat, None))
             self.trick_views.append((seat, None))
             events.append({"type": "pass", "public": {"seat": seat}})
         elif self._play(seat, play, events):
@@ -454,11 +466,8 @@ class TiengLenState(Verifies):
         self.counts[seat] = len(hand)
         if self.plays_of[seat] is not None:
             self.gone[seat].update(cards)
-        self.played.extend(cards)
-        self.played_by[seat].extend(cards)
         self.played_codes += codes
         self.played_by_codes[seat] += codes
-        self.trick.append((seat, cards))
         self.trick_views.append((seat, codes))
         self.current_codes = codes
         # The event shares the codes with the trick's view: neither is changed, nor given
@@ -520,11 +529,15 @@ class TiengLenState(Verifies):
                 plays = [p for p in plays if must in p[3]]
             return [{"cards": [*p[4]]} for p in plays]
         kind, length, top = current[0], current[1], current[2]
-        if kind == SINGLE and top >> 2 != TWO:  # the common case, kept cheap
+        if kind == SINGLE:  # the common case, kept cheap
             # The hand is sorted: the singles that beat the card are those after it.
             actions: list[dict[str, Any]] = []
             for c in self.codes_in_hand[seat][bisect_right(hand, top) :]:
                 actions.append({"cards": [c]})  # a few: cheaper than a comprehension's call
+            if top >> 2 == TWO:  # then the bombs that beat a 2, which few hands hold
+                actions += [{"cards": [*p[4]]} for p in listed_bombs(hand, SINGLE)]
+        elif not may_beat(hand, current):
+            actions = []  # nothing beats it: asked of the hand at once, without a listing
         elif self.plays_of[seat] is None:
             # The hand's plays are not listed yet: list only those that beat the play (every
             # play is listed at the seat's first lead, on a hand smaller by then).
@@ -627,8 +640,12 @@ class TiengLenState(Verifies):
                 self.pending.append(self._game_end_event())
                 return
         if leader is None:  # the first game of a match: the lowest card dealt leads
-            low = min(self.hands[s][0] for s in live)
-            leader = next(s for s in live if self.hands[s][0] == low)
+            # A loop: two generators' frames cost more than the comparisons.
+            leader = live[0]
+            low = self.hands[leader][0]
+            for seat in live:
+                if self.hands[seat][0] < low:
+                    leader, low = seat, self.hands[seat][0]
             self.must_include = low
         elif not self.holding[leader]:
             leader = self._next_holding(leader)
@@ -660,7 +677,6 @@ class TiengLenState(Verifies):
         self.current_by = None
         self.passed = [False] * self.num_players
         self.passed_seats = []
-        self.trick = []
         self.trick_views = []
         seen: list[list[dict[str, Any]]] = [[], [], [], []]  # sliced: no comprehension's call
         self.seen_trick = seen[: self.num_players]

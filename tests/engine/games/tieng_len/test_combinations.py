@@ -16,7 +16,9 @@ from engine.games.tieng_len.combos import (
     classify,
     every_play,
     listed_beating,
+    listed_bombs,
     listed_plays,
+    may_beat,
 )
 
 from .helpers import combo
@@ -190,6 +192,26 @@ def test_listed_plays_carry_their_cards_codes(seed):
         )
         for play in plays:
             assert play[4] == tuple(CODES[c] for c in play[3]), play
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_quick_answers_of_legal_actions_agree_with_beating(seed):
+    """may_beat says False only where beating finds nothing; listed_bombs lists what beating
+    lists of the bombs on a single, a pair or a triple of 2s (legal_actions reads these
+    rather than a listing)."""
+    rng = random.Random(300 + seed)
+    for _ in range(40):
+        hand = sorted(rng.sample(range(52), rng.randrange(1, 14)))
+        others = [c for c in range(52) if c not in hand]
+        for table in every_play(rng.sample(others, min(13, len(others)))):
+            if not may_beat(hand, table):
+                assert beating(hand, table) == [], (hand, table)
+        twos = [c for c in others if c >> 2 == 12]
+        for kind in range(min(3, len(twos))):
+            table = classify(twos[: kind + 1])
+            assert table is not None
+            bombs = [p for p in listed_beating(hand, table) if p[0] != kind]
+            assert listed_bombs(hand, kind) == bombs, (hand, table)
 
 
 def test_a_bomb_on_2s_becomes_the_play_to_beat_as_its_own_kind_and_length():
