@@ -146,7 +146,8 @@ def test_forwarded_proto_is_believed_only_when_asked_and_behind_a_trusted_proxy(
 @pytest.mark.slow
 def test_arena_check_sandbox_reports_the_limits_in_force(tmp_path):
     env = {"DEBUG": "1", "ARENA_DATA_DIR": str(tmp_path)}
-    result = manage("arena_check", "--sandbox", env=env)  # no tables needed (migrate: above)
+    assert manage("migrate", "-v0", env=env).returncode == 0
+    result = manage("arena_check", "--sandbox", env=env)
     if "bubblewrap not found" in result.stderr and os.environ.get("CI") != "true":
         pytest.skip("bubblewrap is not installed (make test installs it)")
     assert result.returncode == 0, result.stderr
